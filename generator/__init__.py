@@ -1,0 +1,3 @@
+"""triplea-forge: a compiler for TripleA mods (YAML specs -> game XML, notes, map files)."""
+
+__version__ = "0.1.0"
