@@ -1,0 +1,140 @@
+"""The `triplea-forge` command: wires the pipeline stages together, nothing more."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from generator.diagnostics import Diagnostic, ForgeError, Severity
+
+RULES_OPTION = click.option(
+    "--rules",
+    "rules_dir",
+    default="rules",
+    show_default=True,
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Folder of variant specs (one sub-folder each).",
+)
+OUTPUT_OPTION = click.option(
+    "--output",
+    "output_dir",
+    default="output",
+    show_default=True,
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Folder the generated map files go to.",
+)
+
+
+def _display(path: Path) -> str:
+    """A path as shown in messages: relative to the working folder when inside it."""
+    try:
+        return str(path.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)
+
+
+def _report(problems: list[Diagnostic], strict: bool = False) -> None:
+    """Print warnings; raise (exit 1) with every error at once."""
+    errors = [p for p in problems if p.severity is Severity.ERROR or strict]
+    if errors:
+        raise ForgeError(problems)
+    for warning in sorted(problems, key=Diagnostic.sort_key):
+        click.echo(str(warning), err=True)
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="triplea-forge")
+def cli() -> None:
+    """Compile TripleA mods written as YAML specs into game XML, notes and map files."""
+
+
+@cli.command()
+@click.argument("variants", nargs=-1)
+@click.option("--check", is_flag=True, help="Write nothing; exit 1 and list the files that are stale.")
+@click.option("--strict", is_flag=True, help="Treat warnings as errors.")
+@RULES_OPTION
+@OUTPUT_OPTION
+def build(variants: tuple[str, ...], check: bool, strict: bool, rules_dir: Path, output_dir: Path) -> None:
+    """Build VARIANTS (default: every variant in rules/) into the output folder.
+
+    Writes games/<variant>.xml, games/<variant>.notes.html and map.yml. Writes are atomic and only
+    touch files whose content changed; a second build changes no byte.
+    """
+    from generator.build import compile_variant, load_spec, map_yml
+    from generator.resolve import Rules
+    from generator.write import stale_files, write_files
+
+    rules = Rules(rules_dir, _display(rules_dir))
+    known = rules.variants()
+    if not known:
+        raise click.ClickException(f"no variants found in {_display(rules_dir)}/ (expected <variant>/*.yaml)")
+    names = list(variants) or known
+    problems: list[Diagnostic] = []
+    files: dict[str, bytes] = {}
+    specs = {}
+    for name in names:
+        compiled, found = compile_variant(rules, name)
+        problems += found
+        if compiled is not None:
+            files.update(compiled.files)
+            specs[name] = compiled.spec
+    for name in known:
+        if name not in specs:
+            loaded, found = load_spec(rules, name)
+            if loaded is not None:
+                specs[name] = loaded.spec
+            elif name not in names:
+                problems += [
+                    Diagnostic(
+                        f"map.yml needs every variant; {name} has errors: {p}", severity=Severity.WARNING
+                    )
+                    for p in found[:1]
+                ]
+    _report(problems, strict)
+    if len(specs) == len(known):
+        content, found = map_yml(specs)
+        _report(found, strict)
+        if content is not None:
+            files["map.yml"] = content
+    out = _display(output_dir)
+    if check:
+        stale = stale_files(output_dir, files)
+        for rel in stale:
+            click.echo(f"stale: {out}/{rel}", err=True)
+        if stale:
+            sys.exit(1)
+        click.echo(f"{out}/ is up to date ({len(files)} files)")
+        return
+    written = write_files(output_dir, files)
+    for rel in written:
+        click.echo(f"wrote {out}/{rel}")
+    click.echo(
+        f"{len(written)} file{'s' if len(written) != 1 else ''} written, "
+        f"{len(files) - len(written)} unchanged"
+    )
+
+
+@cli.command(name="import")
+@click.argument("xml_file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--name", required=True, help="Variant name: the folder rules/NAME/ to create.")
+@click.option("--extends", "parent", default=None, help="Write only what differs from this variant.")
+@click.option("--force", is_flag=True, help="Replace rules/NAME/ if it exists.")
+@RULES_OPTION
+def import_(xml_file: Path, name: str, parent: str | None, force: bool, rules_dir: Path) -> None:
+    """Import an existing TripleA game XML into rules/NAME/ as YAML specs.
+
+    With --extends PARENT the new variant holds only what differs from PARENT (removed entries as
+    `!delete`, moved steps as `after:`). After import the YAML is the source of truth.
+    """
+    from generator.importer import import_xml
+    from generator.spec_io import write_variant
+
+    tree, problems = import_xml(xml_file, _display(xml_file))
+    _report(problems)
+    assert tree is not None
+    written, found = write_variant(rules_dir, _display(rules_dir), name, tree, parent, force)
+    _report(found)
+    for rel in written:
+        click.echo(f"wrote {rel}")

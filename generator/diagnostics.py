@@ -1,0 +1,92 @@
+"""Diagnostics: located messages about the user's input, and the one exception that carries them.
+
+Every stage reports problems as `Diagnostic` values instead of raising on the first one, so a user
+sees all of their mistakes in one run. The CLI prints them and picks the exit code.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+
+import click
+
+
+class Severity(StrEnum):
+    ERROR = "error"
+    WARNING = "warning"
+
+
+@dataclass(frozen=True, order=True)
+class Mark:
+    """A position in a source file: 1-based line and column, path as the user gave it."""
+
+    file: str
+    line: int
+    col: int
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.col}"
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    message: str
+    mark: Mark | None = None
+    key_path: str = ""
+    severity: Severity = Severity.ERROR
+
+    def __str__(self) -> str:
+        where = f"{self.mark}: " if self.mark else ""
+        path = f"{self.key_path}: " if self.key_path else ""
+        prefix = "warning: " if self.severity is Severity.WARNING else ""
+        return f"{where}{prefix}{path}{self.message}"
+
+    def sort_key(self) -> tuple[str, int, int, str]:
+        m = self.mark
+        return (m.file, m.line, m.col, self.message) if m else ("", 0, 0, self.message)
+
+
+class ForgeError(click.ClickException):
+    """Input problems found by a stage; printed one per line, exit code 1."""
+
+    exit_code = 1
+
+    def __init__(self, diagnostics: Sequence[Diagnostic]) -> None:
+        self.diagnostics = sorted(diagnostics, key=Diagnostic.sort_key)
+        super().__init__("\n".join(str(d) for d in self.diagnostics))
+
+    def format_message(self) -> str:
+        return self.message
+
+    def show(self, file: object = None) -> None:
+        errors = sum(1 for d in self.diagnostics if d.severity is Severity.ERROR)
+        click.echo(self.message, err=True)
+        click.echo(f"{errors} error{'s' if errors != 1 else ''} found.", err=True)
+
+
+def raise_if_errors(diagnostics: Iterable[Diagnostic]) -> None:
+    found = list(diagnostics)
+    if any(d.severity is Severity.ERROR for d in found):
+        raise ForgeError(found)
+
+
+def did_you_mean(word: str, choices: Iterable[str]) -> str:
+    """' (did you mean 'x'?)' when a choice is close to `word`, else ''."""
+    close = difflib.get_close_matches(word, sorted(set(choices)), n=1, cutoff=0.75)
+    return f" (did you mean '{close[0]}'?)" if close else ""
+
+
+def key_path(parts: Iterable[object]) -> str:
+    """Dotted path of keys; keys containing dots or spaces are quoted so the path stays readable."""
+    out: list[str] = []
+    for part in parts:
+        text = str(part)
+        if isinstance(part, int):
+            out.append(f"[{part}]")
+            continue
+        needs_quotes = any(c in text for c in ".[] ") or text == ""
+        out.append(f"'{text}'" if needs_quotes else text)
+    return ".".join(out).replace(".[", "[")

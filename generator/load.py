@@ -1,0 +1,214 @@
+"""Stage 1, load: read spec YAML safely, keeping the position of every key and value.
+
+The loader builds `SpecMap`/`SpecList` (dict/list subclasses) that remember where each entry was
+written, so every later stage can point at `file:line:col`. It refuses what a spec never needs and
+an attacker might use: duplicate keys, Python tags, and alias expansion beyond a fixed budget.
+`!delete` is the one custom tag: it marks an inherited entry for removal (see resolve).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import yaml
+from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+
+from generator.diagnostics import Diagnostic, Mark
+
+# A spec document never needs more than this many nodes once aliases are expanded; the limit
+# stops "billion laughs" documents before any later stage walks the expanded tree.
+MAX_EXPANDED_NODES = 2_000_000
+MAX_FILE_BYTES = 32 * 1024 * 1024
+
+
+class Delete:
+    """The value of an entry written as `!delete`: remove the inherited entry of that key."""
+
+    _instance: Delete | None = None
+
+    def __new__(cls) -> Delete:
+        if cls._instance is None:
+            cls._instance = super().__new__(cls)
+        return cls._instance
+
+    def __repr__(self) -> str:
+        return "!delete"
+
+
+DELETE = Delete()
+
+
+class SpecMap(dict[str, Any]):
+    """A mapping that remembers where each key and each value was written."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.mark: Mark | None = None
+        self.key_marks: dict[str, Mark] = {}
+        self.value_marks: dict[str, Mark] = {}
+
+
+class SpecList(list[Any]):
+    """A sequence that remembers where it and each item were written."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.mark: Mark | None = None
+        self.item_marks: list[Mark] = []
+
+
+class LoadError(Exception):
+    def __init__(self, diagnostic: Diagnostic) -> None:
+        super().__init__(str(diagnostic))
+        self.diagnostic = diagnostic
+
+
+def _mark(node: Node, file: str) -> Mark:
+    return Mark(file, node.start_mark.line + 1, node.start_mark.column + 1)
+
+
+class _SpecLoader(yaml.SafeLoader):
+    """SafeLoader that composes only; construction is done by `_Builder` below."""
+
+
+def _short_tag(tag: str) -> str:
+    return "!!" + tag.removeprefix("tag:yaml.org,2002:") if tag.startswith("tag:yaml.org,2002:") else tag
+
+
+def _expanded_size(node: Node, memo: dict[int, int], depth: int = 0) -> int:
+    if depth > 200:
+        return MAX_EXPANDED_NODES + 1
+    key = id(node)
+    if key in memo:
+        return memo[key]
+    memo[key] = MAX_EXPANDED_NODES + 1  # a cycle counts as unbounded
+    size = 1
+    if isinstance(node, SequenceNode):
+        for child in node.value:
+            size += _expanded_size(child, memo, depth + 1)
+    elif isinstance(node, MappingNode):
+        for k, v in node.value:
+            size += _expanded_size(k, memo, depth + 1) + _expanded_size(v, memo, depth + 1)
+    memo[key] = min(size, MAX_EXPANDED_NODES + 1)
+    return memo[key]
+
+
+class _Builder:
+    """Turns composed YAML nodes into SpecMap/SpecList/scalars, collecting every problem."""
+
+    def __init__(self, file: str, loader: _SpecLoader) -> None:
+        self.file = file
+        self.loader = loader
+        self.problems: list[Diagnostic] = []
+
+    def build(self, node: Node, path: tuple[str, ...] = ()) -> Any:
+        if node.tag == "!delete":
+            if not (isinstance(node, ScalarNode) and node.value == ""):
+                self._problem(node, path, "!delete takes no value")
+            return DELETE
+        if isinstance(node, MappingNode):
+            return self._mapping(node, path)
+        if isinstance(node, SequenceNode):
+            return self._sequence(node, path)
+        if isinstance(node, ScalarNode):
+            return self._scalar(node, path)
+        self._problem(node, path, "unsupported YAML node")
+        return None
+
+    def _problem(self, node: Node, path: tuple[str, ...], message: str) -> None:
+        from generator.diagnostics import key_path
+
+        self.problems.append(Diagnostic(message, _mark(node, self.file), key_path(path)))
+
+    def _scalar(self, node: ScalarNode, path: tuple[str, ...]) -> Any:
+        if node.tag.startswith("tag:yaml.org,2002:") and node.tag.rsplit(":", 1)[1] in (
+            "str",
+            "int",
+            "float",
+            "bool",
+            "null",
+        ):
+            try:
+                return self.loader.construct_object(node, deep=True)
+            except yaml.YAMLError as exc:
+                self._problem(node, path, f"bad scalar: {exc}")
+                return None
+        self._problem(node, path, f"tag {_short_tag(node.tag)} is not allowed in a spec")
+        return None
+
+    def _sequence(self, node: SequenceNode, path: tuple[str, ...]) -> SpecList:
+        out = SpecList()
+        out.mark = _mark(node, self.file)
+        if node.tag not in ("tag:yaml.org,2002:seq",):
+            self._problem(node, path, f"tag {_short_tag(node.tag)} is not allowed in a spec")
+        for index, child in enumerate(node.value):
+            out.append(self.build(child, (*path, str(index))))
+            out.item_marks.append(_mark(child, self.file))
+        return out
+
+    def _mapping(self, node: MappingNode, path: tuple[str, ...]) -> SpecMap:
+        out = SpecMap()
+        out.mark = _mark(node, self.file)
+        if node.tag not in ("tag:yaml.org,2002:map",):
+            self._problem(node, path, f"tag {_short_tag(node.tag)} is not allowed in a spec")
+        self.loader.flatten_mapping(node)  # applies `<<` merge keys
+        for key_node, value_node in node.value:
+            if not isinstance(key_node, ScalarNode):
+                self._problem(key_node, path, "a key must be a plain name, not a collection")
+                continue
+            raw_key = self._scalar(key_node, path)
+            if raw_key is None or isinstance(raw_key, bool | float):
+                self._problem(key_node, path, f"key {key_node.value!r} must be a name")
+                continue
+            key = str(raw_key)
+            if key in out:
+                first = out.key_marks[key]
+                self._problem(key_node, (*path, key), f"duplicate key (first defined at line {first.line})")
+                continue
+            out[key] = self.build(value_node, (*path, key))
+            out.key_marks[key] = _mark(key_node, self.file)
+            out.value_marks[key] = _mark(value_node, self.file)
+        return out
+
+
+def load_text(text: str, file: str) -> tuple[Any, list[Diagnostic]]:
+    """Parse one YAML document; returns the located tree and every problem found."""
+    loader = _SpecLoader(text)
+    try:
+        root = loader.get_single_node()
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        where = Mark(file, mark.line + 1, mark.column + 1) if mark else Mark(file, 1, 1)
+        problem = exc.problem or str(exc)
+        return None, [Diagnostic(f"YAML syntax error: {problem}", where)]
+    except yaml.YAMLError as exc:
+        return None, [Diagnostic(f"YAML error: {exc}", Mark(file, 1, 1))]
+    finally:
+        loader.dispose()
+    if root is None:
+        return SpecMap(), []
+    if _expanded_size(root, {}) > MAX_EXPANDED_NODES:
+        return None, [
+            Diagnostic(
+                f"document expands to more than {MAX_EXPANDED_NODES} nodes through aliases; refusing it",
+                _mark(root, file),
+            )
+        ]
+    builder = _Builder(file, loader)
+    tree = builder.build(root)
+    return tree, builder.problems
+
+
+def load_file(path: Path, display: str) -> tuple[Any, list[Diagnostic]]:
+    """Load one spec file; `display` is the path shown in messages (relative, never absolute)."""
+    try:
+        size = path.stat().st_size
+        if size > MAX_FILE_BYTES:
+            return None, [Diagnostic(f"file is larger than {MAX_FILE_BYTES} bytes", Mark(display, 1, 1))]
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        return None, [Diagnostic(f"file is not UTF-8 ({exc.reason})", Mark(display, 1, 1))]
+    except OSError as exc:
+        return None, [Diagnostic(f"cannot read file: {exc.strerror}", Mark(display, 1, 1))]
+    return load_text(text, display)

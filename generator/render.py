@@ -1,0 +1,41 @@
+"""Stage 4, render: fill the templates with the view of a spec. One strict Jinja environment."""
+
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+
+import jinja2
+from markupsafe import Markup
+
+from generator.model import Spec
+from generator.view import build_view
+
+
+def template_dir() -> Path:
+    """`templates/` of a source checkout, or its copy inside an installed wheel."""
+    packaged = Path(__file__).parent / "_templates"
+    return packaged if packaged.is_dir() else Path(__file__).parents[1] / "templates"
+
+
+@functools.cache
+def environment() -> jinja2.Environment:
+    return jinja2.Environment(
+        loader=jinja2.FileSystemLoader(template_dir()),
+        undefined=jinja2.StrictUndefined,
+        autoescape=True,  # every template is XML or HTML
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )
+
+
+def render_game_xml(variant: str, spec: Spec) -> str:
+    return environment().get_template("game.xml.j2").render(variant=variant, g=build_view(spec))
+
+
+def render_notes(variant: str, spec: Spec) -> str:
+    title = f"{spec.game.name} {spec.game.version}"
+    # Notes are the author's HTML: trusted markup, not text to escape.
+    notes = Markup(spec.notes)
+    return environment().get_template("notes.html.j2").render(variant=variant, title=title, notes=notes)

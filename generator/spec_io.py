@@ -1,0 +1,93 @@
+"""Write an imported spec tree into rules/<name>/, as a full variant or as a child of another."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from generator.diagnostics import Diagnostic
+from generator.importer import FILE_LAYOUT, order_hints, overlay
+from generator.load import SpecList, SpecMap
+from generator.model import build_spec
+from generator.resolve import VARIANT_NAME_CHARS, Rules, resolve
+from generator.specfile import dump_yaml
+from generator.view import GameView, build_view
+
+
+def plain(value: Any) -> Any:
+    """A located tree as plain dicts and lists (for comparing and dumping)."""
+    if isinstance(value, SpecMap | dict):
+        return {k: plain(v) for k, v in value.items()}
+    if isinstance(value, SpecList | list):
+        return [plain(v) for v in value]
+    return value
+
+
+def valid_variant_name(name: str) -> bool:
+    return bool(name) and set(name) <= VARIANT_NAME_CHARS and not name.startswith(("-", "."))
+
+
+def write_variant(
+    rules_dir: Path, display_root: str, name: str, tree: dict[str, Any], parent: str | None, force: bool
+) -> tuple[list[str], list[Diagnostic]]:
+    """Write the spec files of `name`; with `parent`, only what differs from the resolved parent."""
+    if not valid_variant_name(name):
+        return [], [Diagnostic(f"variant name '{name}' must use only a-z, 0-9, '_' and '-'")]
+    target = rules_dir / name
+    if target.exists() and not force:
+        return [], [Diagnostic(f"{display_root}/{name} already exists (use --force to replace it)")]
+    content = tree
+    if parent is not None:
+        resolved, problems = resolve(Rules(rules_dir, display_root), parent)
+        if resolved is None or problems:
+            return [], problems or [Diagnostic(f"cannot resolve parent variant '{parent}'")]
+        base = plain(resolved.tree)
+        content = {"extends": parent, **overlay(base, tree)}
+        hints = order_hints(list(base.get("sequence", {})), list(tree.get("sequence", {})))
+        for step, anchor in hints.items():
+            content.setdefault("sequence", {}).setdefault(step, {})["after"] = anchor
+    files = {}
+    for file_name, keys in FILE_LAYOUT.items():
+        part = {k: content[k] for k in keys if k in content}
+        if part:
+            files[file_name] = dump_yaml(part)
+    rules_dir.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=f".{name}-", dir=rules_dir))
+    for file_name, text in files.items():
+        (staging / file_name).write_text(text, encoding="utf-8")
+    problems = _verify(rules_dir, display_root, name, staging, tree)
+    if problems:
+        shutil.rmtree(staging)
+        return [], problems
+    if target.exists():
+        shutil.rmtree(target)
+    os.replace(staging, target)
+    return [f"{display_root}/{name}/{f}" for f in files], []
+
+
+def _verify(
+    rules_dir: Path, display_root: str, name: str, staging: Path, tree: dict[str, Any]
+) -> list[Diagnostic]:
+    """The written spec must resolve to exactly what was imported (same XML view)."""
+    resolved, problems = resolve(Rules(rules_dir, display_root, staged={name: staging}), name)
+    if resolved is None or problems:
+        return problems or [Diagnostic("the written spec does not resolve")]
+    written, found = build_spec(resolved.tree)
+    wanted, found_wanted = build_spec(tree)
+    if written is None or wanted is None:
+        return found + found_wanted
+    if _canonical(build_view(written)) != _canonical(build_view(wanted)):
+        return [Diagnostic("internal: the written spec does not reproduce the imported game; please report")]
+    return []
+
+
+def _canonical(view: GameView) -> dict[str, Any]:
+    """The view with order ignored where a child spec cannot (and the engine need not) keep it."""
+    out: dict[str, Any] = {}
+    for name, value in vars(view).items():
+        ordered = name == "steps"  # play order is meaning; other orders are presentation
+        out[name] = sorted(value, key=repr) if isinstance(value, list) and not ordered else value
+    return out

@@ -1,0 +1,194 @@
+"""Stage 5, validate: report every problem of a spec and of the XML made from it; never raise.
+
+Checks here are about meaning (references, symmetry, names the 1.9 DTD accepts); structure was
+checked by the model. The DTD check reads `game.dtd` from the installed engine's jar, because that
+is the grammar the engine itself validates against.
+"""
+
+from __future__ import annotations
+
+import functools
+import io
+import re
+import zipfile
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import Any
+
+from lxml import etree
+
+from generator.diagnostics import Diagnostic, Mark, Severity, did_you_mean, key_path
+from generator.locate import locate
+from generator.model import Spec
+
+DEFAULT_JAR = Path("/usr/share/games/triplea/bin/triplea.jar")
+DTD_IN_JAR = "games/strategy/engine/xml/game.dtd"
+# The 1.9 DTD declares these names as ID: one namespace, XML Names only.
+_XML_NAME = re.compile(r"[A-Za-z_:][A-Za-z0-9_:.\-]*")
+
+
+class _Checker:
+    def __init__(self, spec: Spec, tree: Any) -> None:
+        self.spec = spec
+        self.tree = tree
+        self.found: list[Diagnostic] = []
+
+    def error(self, path: tuple[str | int, ...], message: str, *, key: bool = False) -> None:
+        self.found.append(Diagnostic(message, locate(self.tree, path, key=key), key_path(path)))
+
+    def ref(
+        self, path: tuple[str | int, ...], name: str, kind: str, known: Iterable[str], *, key: bool = False
+    ) -> None:
+        names = list(known)
+        if name not in names:
+            self.error(path, f"unknown {kind} '{name}'{did_you_mean(name, names)}", key=key)
+
+
+def check_spec(spec: Spec, tree: Any) -> list[Diagnostic]:
+    """Every reference and naming problem of a resolved spec, located in the file that set it."""
+    c = _Checker(spec, tree)
+    players, units, resources = spec.players, spec.units, spec.resources
+    territories = spec.territories
+    for name, player in players.items():
+        if player.production_frontier is not None:
+            c.ref(
+                ("players", name, "production_frontier"),
+                player.production_frontier,
+                "production frontier",
+                spec.production_frontiers,
+            )
+        for resource in player.resources:
+            c.ref(("players", name, "resources", resource), resource, "resource", resources, key=True)
+    for name, territory in territories.items():
+        if territory.owner is not None:
+            c.ref(("territories", name, "owner"), territory.owner, "player", players)
+        for index, other in enumerate(territory.connections):
+            path = ("territories", name, "connections", index)
+            if other == name:
+                c.error(path, "a territory cannot border itself")
+            elif other not in territories:
+                c.ref(path, other, "territory", territories)
+            elif name not in territories[other].connections:
+                c.error(
+                    path,
+                    f"'{other}' does not list '{name}' in its connections; borders are listed on both sides",
+                )
+        for owner, counts in territory.units.items():
+            c.ref(("territories", name, "units", owner), owner, "player", players, key=True)
+            for unit in counts:
+                c.ref(("territories", name, "units", owner, unit), unit, "unit", units, key=True)
+    for name, rule in spec.production_rules.items():
+        for resource in rule.cost:
+            c.ref(("production_rules", name, "cost", resource), resource, "resource", resources, key=True)
+        for target in rule.result:
+            c.ref(
+                ("production_rules", name, "result", target),
+                target,
+                "unit or resource",
+                [*units, *resources],
+                key=True,
+            )
+    for name, rules in spec.production_frontiers.items():
+        for index, rule_name in enumerate(rules):
+            c.ref(("production_frontiers", name, index), rule_name, "production rule", spec.production_rules)
+    for name, step in spec.sequence.items():
+        c.ref(("sequence", name, "delegate"), step.delegate, "delegate", spec.delegates)
+        if step.player is not None:
+            c.ref(("sequence", name, "player"), step.player, "player", players)
+        for anchor_key in ("after", "before"):
+            anchor = getattr(step, anchor_key)
+            if anchor is not None:
+                c.ref(("sequence", name, anchor_key), anchor, "step", spec.sequence)
+    _check_attachments(c)
+    _check_ids(c)
+    return c.found
+
+
+def _check_attachments(c: _Checker) -> None:
+    owners: list[tuple[str, dict[str, Any]]] = [
+        ("players", {n: p.attachments for n, p in c.spec.players.items()}),
+        ("units", {n: u.attachments for n, u in c.spec.units.items()}),
+        ("territories", {n: t.attachments for n, t in c.spec.territories.items()}),
+        ("resources", {n: r.attachments for n, r in c.spec.resources.items()}),
+    ]
+    for collection, by_owner in owners:
+        for owner, attachments in by_owner.items():
+            for name, attachment in attachments.items():
+                if attachment.java_class(name) is None:
+                    c.error(
+                        (collection, owner, "attachments", name),
+                        "cannot tell the attachment's class from its name; add `class:`",
+                        key=True,
+                    )
+
+
+def _check_ids(c: _Checker) -> None:
+    """Engine 1.9 treats these names as XML IDs: XML Names, unique across all kinds."""
+    spec = c.spec
+    kinds: list[tuple[str, dict[str, Any]]] = [
+        ("resources", spec.resources),
+        ("units", spec.units),
+        ("players", spec.players),
+        ("delegates", spec.delegates),
+        ("sequence", spec.sequence),
+        ("production_rules", spec.production_rules),
+        ("production_frontiers", spec.production_frontiers),
+    ]
+    owner_of: dict[str, str] = {}
+    for collection, names in kinds:
+        for name in names:
+            path = (collection, name)
+            if not _XML_NAME.fullmatch(name):
+                c.error(
+                    path,
+                    f"'{name}' is not a valid XML name (letters, digits, '_', '-', '.'; "
+                    "no spaces; not starting with a digit), which engine 1.9 requires",
+                    key=True,
+                )
+            if name in owner_of:
+                c.error(
+                    path,
+                    f"'{name}' is also the name of an entry in {owner_of[name]}; "
+                    "engine 1.9 needs these names to be unique across kinds",
+                    key=True,
+                )
+            else:
+                owner_of[name] = collection
+
+
+@functools.cache
+def engine_dtd(jar: Path = DEFAULT_JAR) -> etree.DTD | None:
+    """The game.dtd inside the installed engine's jar, or None when no engine is installed."""
+    try:
+        with zipfile.ZipFile(jar) as archive:
+            return etree.DTD(io.BytesIO(archive.read(DTD_IN_JAR)))
+    except (OSError, KeyError, zipfile.BadZipFile):
+        return None
+
+
+def check_xml_against_dtd(xml: bytes, display: str, jar: Path = DEFAULT_JAR) -> list[Diagnostic]:
+    """Every DTD message for one game XML; the engine only prints these, we treat them as errors."""
+    dtd = engine_dtd(jar)
+    if dtd is None:
+        return [
+            Diagnostic(
+                f"engine DTD not found in {jar}; install the engine (apt-get install triplea)",
+                Mark(display, 1, 1),
+                severity=Severity.WARNING,
+            )
+        ]
+    parser = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False)
+    try:
+        document = etree.parse(io.BytesIO(xml), parser)
+    except etree.XMLSyntaxError as exc:
+        return [
+            Diagnostic(f"XML is not well-formed: {exc.msg}", Mark(display, exc.lineno or 1, exc.offset or 1))
+        ]
+    if dtd.validate(document):
+        return []
+    return list(_dtd_messages(dtd, display))
+
+
+def _dtd_messages(dtd: etree.DTD, display: str) -> Iterator[Diagnostic]:
+    for entry in dtd.error_log:  # type: ignore[attr-defined]
+        yield Diagnostic(f"DTD: {entry.message}", Mark(display, entry.line or 1, entry.column or 1))
