@@ -1,0 +1,281 @@
+"""Run the real TripleA 1.9 engine (Debian package ``triplea``) through a small Java harness.
+
+The harness sources live in ``generator/java``; they are compiled against the installed jar on
+first use and cached under ``${XDG_CACHE_HOME:-~/.cache}/triplea-forge/harness-<hash>/``.
+
+``dump`` parses game XMLs with the engine's own ``GameParser`` and returns, per file, a canonical
+JSON view of the parsed ``GameData`` (see ``generator/java/GameDump.java`` for the layout), or
+``{"error": ..., "saxErrors": [...]}`` when the engine rejected the file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import logging
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from collections.abc import Sequence
+from dataclasses import dataclass
+from importlib import resources
+from importlib.resources.abc import Traversable
+from pathlib import Path
+from typing import Any
+
+__all__ = [
+    "DEFAULT_JAR",
+    "Engine",
+    "EngineError",
+    "EngineNotFound",
+    "HarnessError",
+    "dump",
+    "find_engine",
+]
+
+log = logging.getLogger(__name__)
+
+DEFAULT_JAR = Path("/usr/share/games/triplea/bin/triplea.jar")
+JAR_ENV = "TRIPLEA_JAR"
+MAIN_CLASS = "forge.ForgeHarness"
+# The engine reads ./game_engine.properties (engine version) relative to the working directory.
+PROPERTIES_NAME = "game_engine.properties"
+DEFAULT_HEAP = "384m"
+DEFAULT_TIMEOUT = 300.0
+
+JsonDict = dict[str, Any]
+
+
+class EngineError(Exception):
+    """Anything that prevents running the TripleA engine harness."""
+
+
+class EngineNotFound(EngineError):
+    """The TripleA jar (or a JDK to compile and run the harness) is not installed."""
+
+
+class HarnessError(EngineError):
+    """The harness failed to compile, crashed, or produced output we cannot read."""
+
+
+@dataclass(frozen=True)
+class Engine:
+    """A located engine installation plus the Java tools needed to drive it."""
+
+    jar: Path
+    properties: Path
+    java: str
+    javac: str
+
+    def harness_dir(self) -> Path:
+        """Compiled harness classes for these sources and this jar, compiling them if needed."""
+        sources = _harness_sources()
+        key = _cache_key(sources, self.jar)
+        root = _cache_root()
+        target = root / f"harness-{key}"
+        if (target / "forge" / "ForgeHarness.class").is_file():
+            return target
+        root.mkdir(parents=True, exist_ok=True)
+        # Compile into a private temp dir and rename it into place, so a concurrent run or an
+        # interrupted compile never leaves a half-filled cache entry that looks valid.
+        tmp = Path(tempfile.mkdtemp(prefix=".tmp-harness-", dir=root))
+        try:
+            src_dir = tmp / "src"
+            src_dir.mkdir()
+            # The sources may sit inside a wheel/zip, so copy their text out for javac.
+            for name, text in sources:
+                (src_dir / name).write_text(text, encoding="utf-8")
+            cmd = [
+                self.javac,
+                "-encoding",
+                "UTF-8",
+                "-nowarn",
+                # The jar's manifest Class-Path names libraries Debian does not ship: harmless noise.
+                "-Xlint:-path",
+                "-cp",
+                str(self.jar),
+                "-d",
+                str(tmp),
+                *sorted(str(src_dir / name) for name, _ in sources),
+            ]
+            proc = subprocess.run(cmd, capture_output=True, text=True, check=False)
+            if proc.returncode != 0:
+                raise HarnessError(f"javac failed for the engine harness:\n{proc.stdout}{proc.stderr}")
+            try:
+                tmp.rename(target)
+            except OSError:
+                # Another process won the race; its result is equivalent to ours.
+                if not (target / "forge" / "ForgeHarness.class").is_file():
+                    raise
+        finally:
+            if tmp.exists():
+                shutil.rmtree(tmp, ignore_errors=True)
+        return target
+
+    def run(
+        self,
+        args: Sequence[str],
+        *,
+        heap: str = DEFAULT_HEAP,
+        timeout: float | None = DEFAULT_TIMEOUT,
+    ) -> subprocess.CompletedProcess[str]:
+        """Run the harness with ``args`` (e.g. ``["dump", file]``) in a throw-away sandbox."""
+        classes = self.harness_dir()
+        with tempfile.TemporaryDirectory(prefix="triplea-forge-run-") as sandbox:
+            work = Path(sandbox)
+            shutil.copyfile(self.properties, work / PROPERTIES_NAME)
+            cmd = [
+                self.java,
+                f"-Xmx{heap}",
+                # Short-lived JVM: the serial GC and C1 only start faster and do not hurt a parse.
+                "-XX:+UseSerialGC",
+                "-XX:TieredStopAtLevel=1",
+                "-Djava.awt.headless=true",
+                "-Dtriplea.headless=true",
+                "-Djava.util.prefs.PreferencesFactory=forge.MemPrefs$Factory",
+                # Autosaves, downloadedMaps and prefs would otherwise land in the real home.
+                f"-Duser.home={work}",
+                "-Dfile.encoding=UTF-8",
+                "-cp",
+                f"{classes}{os.pathsep}{self.jar}",
+                MAIN_CLASS,
+                *args,
+            ]
+            try:
+                return subprocess.run(
+                    cmd,
+                    cwd=work,
+                    capture_output=True,
+                    text=True,
+                    encoding="utf-8",
+                    timeout=timeout,
+                    check=False,
+                )
+            except subprocess.TimeoutExpired as exc:
+                raise HarnessError(
+                    f"engine harness timed out after {timeout} s: {' '.join(args[:3])}"
+                ) from exc
+
+    def dump(self, paths: Sequence[Path], *, heap: str = DEFAULT_HEAP) -> dict[str, JsonDict]:
+        """Parse every file in one JVM; map ``str(path)`` (as given) to its canonical dump."""
+        if not paths:
+            return {}
+        # The JVM runs in its own directory, so relative paths must be made absolute for it.
+        absolute = [str(Path(p).resolve()) for p in paths]
+        proc = self.run(["dump", *absolute], heap=heap)
+        if proc.stderr:
+            log.debug("engine output:\n%s", proc.stderr)
+        lines = [line for line in proc.stdout.splitlines() if line.strip()]
+        if proc.returncode != 0 or len(lines) != len(paths):
+            raise HarnessError(
+                f"engine harness exited with {proc.returncode} after {len(lines)} of {len(paths)} "
+                f"files; stderr tail:\n{_tail(proc.stderr)}"
+            )
+        result: dict[str, JsonDict] = {}
+        for given, expected, line in zip(paths, absolute, lines, strict=True):
+            try:
+                record = json.loads(line)
+            except json.JSONDecodeError as exc:
+                raise HarnessError(f"unreadable harness output for {given}: {exc}") from exc
+            if not isinstance(record, dict) or record.get("path") != expected:
+                raise HarnessError(f"harness output out of order: expected {expected}")
+            doc = record.get("dump")
+            if not isinstance(doc, dict):
+                raise HarnessError(f"harness output for {given} has no dump object")
+            result[str(given)] = doc
+        return result
+
+
+def find_engine() -> Engine:
+    """Locate triplea.jar ($TRIPLEA_JAR or the Debian path) and the JDK tools."""
+    jar = Path(os.environ.get(JAR_ENV) or DEFAULT_JAR)
+    if not jar.is_file():
+        raise EngineNotFound(
+            f"TripleA engine not found at {jar} (set {JAR_ENV} or run: apt-get install triplea)"
+        )
+    properties = jar.parent / PROPERTIES_NAME
+    if not properties.is_file():
+        raise EngineNotFound(f"{properties} missing next to {jar} (reinstall: apt-get install triplea)")
+    java_home = os.environ.get("JAVA_HOME")
+    java = _tool("java", java_home)
+    javac = _tool("javac", java_home)
+    if java is None or javac is None:
+        raise EngineNotFound(
+            "java/javac not found (install a JDK >= 11, e.g. apt-get install default-jdk-headless)"
+        )
+    return Engine(jar=jar, properties=properties, java=java, javac=javac)
+
+
+def dump(paths: Sequence[Path], engine: Engine | None = None) -> dict[str, JsonDict]:
+    """Canonical engine dumps of ``paths`` (one JVM for all of them)."""
+    return (engine or find_engine()).dump(paths)
+
+
+# ---------------------------------------------------------------------------- helpers
+
+
+def _tool(name: str, java_home: str | None) -> str | None:
+    if java_home:
+        candidate = Path(java_home) / "bin" / name
+        if candidate.is_file():
+            return str(candidate)
+    return shutil.which(name)
+
+
+def _harness_sources() -> list[tuple[str, str]]:
+    """(file name, text) of every harness source, sorted by name so the hash is stable."""
+    folder: Traversable = resources.files("generator") / "java"
+    sources = sorted(
+        (entry.name, entry.read_text(encoding="utf-8"))
+        for entry in folder.iterdir()
+        if entry.name.endswith(".java") and entry.is_file()
+    )
+    if not sources:
+        raise HarnessError("no harness sources found in generator/java")
+    return sources
+
+
+def _cache_key(sources: Sequence[tuple[str, str]], jar: Path) -> str:
+    # The jar's size and mtime stand in for its content: a different engine build needs a recompile.
+    digest = hashlib.sha256()
+    for name, text in sources:
+        digest.update(name.encode() + b"\0" + text.encode("utf-8") + b"\0")
+    stat = jar.stat()
+    digest.update(f"{jar.resolve()}\0{stat.st_size}\0{stat.st_mtime_ns}".encode())
+    return digest.hexdigest()
+
+
+def _cache_root() -> Path:
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "triplea-forge"
+
+
+def _tail(text: str, lines: int = 40) -> str:
+    return "\n".join(text.splitlines()[-lines:])
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m generator.engine dump FILE...``: print the dumps as one JSON object."""
+    parser = argparse.ArgumentParser(prog="python -m generator.engine")
+    sub = parser.add_subparsers(dest="command", required=True)
+    dump_cmd = sub.add_parser("dump", help="parse game XMLs with TripleA 1.9 and print canonical JSON")
+    dump_cmd.add_argument("files", nargs="+", type=Path)
+    dump_cmd.add_argument("--heap", default=DEFAULT_HEAP, help="JVM max heap (default %(default)s)")
+    args = parser.parse_args(argv)
+    try:
+        engine = find_engine()
+        docs = engine.dump(args.files, heap=args.heap)
+    except EngineError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    json.dump(docs, sys.stdout, indent=1, sort_keys=True)
+    sys.stdout.write("\n")
+    # Exit status 1 when the engine rejected any file, so scripts can branch on it.
+    return 1 if any("error" in doc for doc in docs.values()) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
