@@ -48,7 +48,20 @@ import games.strategy.util.Version;
  * Renders a parsed GameData as one canonical JSON document: maps keyed and sorted by name,
  * unordered collections sorted, engine order kept only where it carries meaning (players,
  * resources, sequence, frontier rules, tech frontiers). Nothing that depends on JVM identity
- * (hash codes, GUIDs, unit ids) is emitted.
+ * (hash codes, GUIDs, unit ids, the GAME_UUID property) is emitted.
+ *
+ * <p>Top-level keys: game {name, version, diceSides, loader, roundOffset}; players [in order:
+ * name, optional, canBeDisabled, defaultType, hidden, alliances, resources, heldUnits,
+ * productionFrontier, repairFrontier, techFrontiers, attachments]; alliances {name: [players]};
+ * relationships [{players [a, b], type, attachments} per pair, player order]; relationshipTypes,
+ * territoryEffects, unitTypes {name: {attachments}}; resources [{name, attachments}];
+ * territories {name: {water, owner, connections, units {owner: {type: n}}, damagedUnits?,
+ * attachments}}; productionRules / repairRules {name: {costs, results}}; productionFrontiers /
+ * repairFrontiers {name: [rules in order]}; technologies {name: {class, property, attachments}};
+ * delegates {name: {class, display}}; sequence [{name, delegate, player, display, maxRunCount,
+ * properties}]; properties {name: value}; editableProperties {name: {type, min?, max?, values?,
+ * perPlayer?}}; otherAttachments {"owner/name": attachment} (created, then replaced).
+ * An attachment is {class, options {getter-derived name: value}}.
  */
 final class GameDump {
   /** Getters that lead back to the owner or the whole game, or duplicate the map key. */
