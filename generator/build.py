@@ -27,13 +27,18 @@ class Compiled:
 def load_spec(rules: Rules, name: str) -> tuple[Compiled | None, list[Diagnostic]]:
     """Resolve and type-check one variant, with its semantic checks."""
     resolved, problems = resolve(rules, name)
-    if resolved is None or any(p.severity is Severity.ERROR for p in problems):
+    if resolved is None:
         return None, problems
+    # Keep going after load problems (the tree is still usable) so every mistake shows in one run,
+    # but say nothing more about a place that already has a message.
+    already = {p.mark for p in problems}
     spec, found = build_spec(resolved.tree)
-    problems += found
+    problems += [p for p in found if p.mark not in already]
     if spec is None:
         return None, problems
-    problems += check_spec(spec, resolved.tree)
+    problems += [p for p in check_spec(spec, resolved.tree) if p.mark not in already]
+    if any(p.severity is Severity.ERROR for p in problems):
+        return None, problems
     return Compiled(name, spec, resolved), problems
 
 

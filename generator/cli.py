@@ -80,18 +80,19 @@ def build(variants: tuple[str, ...], check: bool, strict: bool, rules_dir: Path,
         if compiled is not None:
             files.update(compiled.files)
             specs[name] = compiled.spec
-    for name in known:
-        if name not in specs:
-            loaded, found = load_spec(rules, name)
-            if loaded is not None:
-                specs[name] = loaded.spec
-            elif name not in names:
-                problems += [
-                    Diagnostic(
-                        f"map.yml needs every variant; {name} has errors: {p}", severity=Severity.WARNING
+    if not any(p.severity is Severity.ERROR for p in problems):
+        for name in known:
+            if name not in specs:
+                loaded, found = load_spec(rules, name)
+                if loaded is not None and not any(p.severity is Severity.ERROR for p in found):
+                    specs[name] = loaded.spec
+                else:
+                    problems.append(
+                        Diagnostic(
+                            f"map.yml not updated: variant '{name}' has errors (run `triplea-forge build {name}`)",
+                            severity=Severity.WARNING,
+                        )
                     )
-                    for p in found[:1]
-                ]
     _report(problems, strict)
     if len(specs) == len(known):
         content, found = map_yml(specs)
@@ -110,10 +111,7 @@ def build(variants: tuple[str, ...], check: bool, strict: bool, rules_dir: Path,
     written = write_files(output_dir, files)
     for rel in written:
         click.echo(f"wrote {out}/{rel}")
-    click.echo(
-        f"{len(written)} file{'s' if len(written) != 1 else ''} written, "
-        f"{len(files) - len(written)} unchanged"
-    )
+    click.echo(f"{len(written)} file{'s' if len(written) != 1 else ''} written, {len(files) - len(written)} unchanged")
 
 
 @cli.command(name="import")

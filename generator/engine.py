@@ -155,9 +155,7 @@ class Engine:
                     check=False,
                 )
             except subprocess.TimeoutExpired as exc:
-                raise HarnessError(
-                    f"engine harness timed out after {timeout} s: {' '.join(args[:3])}"
-                ) from exc
+                raise HarnessError(f"engine harness timed out after {timeout} s: {' '.join(args[:3])}") from exc
 
     def dump(self, paths: Sequence[Path], *, heap: str = DEFAULT_HEAP) -> dict[str, JsonDict]:
         """Parse every file in one JVM; map ``str(path)`` (as given) to its canonical dump."""
@@ -193,9 +191,7 @@ def find_engine() -> Engine:
     """Locate triplea.jar ($TRIPLEA_JAR or the Debian path) and the JDK tools."""
     jar = Path(os.environ.get(JAR_ENV) or DEFAULT_JAR)
     if not jar.is_file():
-        raise EngineNotFound(
-            f"TripleA engine not found at {jar} (set {JAR_ENV} or run: apt-get install triplea)"
-        )
+        raise EngineNotFound(f"TripleA engine not found at {jar} (set {JAR_ENV} or run: apt-get install triplea)")
     properties = jar.parent / PROPERTIES_NAME
     if not properties.is_file():
         raise EngineNotFound(f"{properties} missing next to {jar} (reinstall: apt-get install triplea)")
@@ -203,9 +199,7 @@ def find_engine() -> Engine:
     java = _tool("java", java_home)
     javac = _tool("javac", java_home)
     if java is None or javac is None:
-        raise EngineNotFound(
-            "java/javac not found (install a JDK >= 11, e.g. apt-get install default-jdk-headless)"
-        )
+        raise EngineNotFound("java/javac not found (install a JDK >= 11, e.g. apt-get install default-jdk-headless)")
     return Engine(jar=jar, properties=properties, java=java, javac=javac)
 
 

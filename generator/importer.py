@@ -73,7 +73,8 @@ class _Importer:
         label = what or f"<{element.tag}>"
         self.problems.append(
             Diagnostic(
-                f"{label} is not supported by import yet", Mark(self.display, element.sourceline or 0, 1)  # type: ignore[arg-type]
+                f"{label} is not supported by import yet",
+                Mark(self.display, element.sourceline or 0, 1),  # type: ignore[arg-type]
             )
         )
 
@@ -120,9 +121,7 @@ class _Importer:
         dice = root.find("diceSides")
         if dice is not None:
             self.spec["dice_sides"] = typed(att(dice, "value", ""))
-        self.spec["resources"] = {
-            att(r, "name"): {} for r in self.children(root.find("resourceList"), "resource")
-        }
+        self.spec["resources"] = {att(r, "name"): {} for r in self.children(root.find("resourceList"), "resource")}
         self._players()
         self._units()
         self._territories()
@@ -199,9 +198,7 @@ class _Importer:
                         rule["result"][att(part, "resourceOrUnit")] = typed(att(part, "quantity", ""))
                 rules[att(element, "name")] = rule
             elif element.tag == "productionFrontier":
-                frontiers[att(element, "name")] = [
-                    att(f, "name") for f in self.children(element, "frontierRules")
-                ]
+                frontiers[att(element, "name")] = [att(f, "name") for f in self.children(element, "frontierRules")]
             else:
                 player = self.spec["players"].setdefault(att(element, "player"), {})
                 player["production_frontier"] = att(element, "frontier")

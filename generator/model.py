@@ -235,7 +235,10 @@ def _translate(exc: ValidationError, tree: Any) -> list[Diagnostic]:
             message = f"expected a version like 1.4.1, got {_describe(error.get('input'))}"
             mark = locate(tree, loc)
         else:
-            message = f"{_FRIENDLY.get(kind, error['msg'])}, got {_describe(error.get('input'))}"
+            given = error.get("input")
+            message = f"{_FRIENDLY.get(kind, error['msg'])}, got {_describe(given)}"
+            if kind == "string_type" and isinstance(given, int | float) and not isinstance(given, bool):
+                message += f" (write it in quotes: '{given}')"
             mark = locate(tree, loc)
         found.setdefault((path, message), Diagnostic(message, mark, path))
     return list(found.values())

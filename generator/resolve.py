@@ -34,9 +34,7 @@ class ResolvedSpec:
 class Rules:
     """The rules/ folder: finds variants and loads each once."""
 
-    def __init__(
-        self, root: Path, display_root: str = "rules", staged: dict[str, Path] | None = None
-    ) -> None:
+    def __init__(self, root: Path, display_root: str = "rules", staged: dict[str, Path] | None = None) -> None:
         self.root = root
         self.display_root = display_root
         # Variants read from another folder under their final name (an import being verified).
@@ -60,12 +58,14 @@ class Rules:
         combined = SpecMap()
         problems: list[Diagnostic] = []
         files: list[str] = []
+        unreadable = False
         for path in sorted(folder.glob("*.yaml")):
             display = f"{self.display_root}/{name}/{path.name}"
             files.append(display)
             tree, found = load_file(path, display)
             problems.extend(found)
             if tree is None:
+                unreadable = True  # without this file the variant would be misread
                 continue
             if not isinstance(tree, SpecMap):
                 problems.append(Diagnostic("a spec file must be a mapping of keys", Mark(display, 1, 1)))
@@ -85,7 +85,7 @@ class Rules:
                 combined[key] = value
                 combined.key_marks[key] = tree.key_marks[key]
                 combined.value_marks[key] = tree.value_marks[key]
-        return combined, files, problems
+        return (None if unreadable else combined), files, problems
 
 
 def resolve(rules: Rules, name: str) -> tuple[ResolvedSpec | None, list[Diagnostic]]:
@@ -93,9 +93,7 @@ def resolve(rules: Rules, name: str) -> tuple[ResolvedSpec | None, list[Diagnost
     problems: list[Diagnostic] = []
     known = rules.variants()
     if name not in known:
-        problems.append(
-            Diagnostic(f"no variant named '{name}' in {rules.display_root}/{did_you_mean(name, known)}")
-        )
+        problems.append(Diagnostic(f"no variant named '{name}' in {rules.display_root}/{did_you_mean(name, known)}"))
         return None, problems
     chain: list[str] = []
     trees: list[SpecMap] = []
@@ -126,9 +124,7 @@ def resolve(rules: Rules, name: str) -> tuple[ResolvedSpec | None, list[Diagnost
         files.extend(variant_files)
         parent = tree.get("extends")
         if parent is not None and not isinstance(parent, str):
-            problems.append(
-                Diagnostic("extends must be a variant name", tree.value_marks["extends"], "extends")
-            )
+            problems.append(Diagnostic("extends must be a variant name", tree.value_marks["extends"], "extends"))
             return None, problems
         via = (tree.value_marks.get("extends"), current)
         current = parent
@@ -183,9 +179,7 @@ def _reject_leftover_deletes(tree: Any, path: tuple[str, ...], problems: list[Di
     for key, value in tree.items():
         if value is DELETE:
             problems.append(
-                Diagnostic(
-                    "!delete of an entry that is not inherited", tree.key_marks[key], key_path((*path, key))
-                )
+                Diagnostic("!delete of an entry that is not inherited", tree.key_marks[key], key_path((*path, key)))
             )
         else:
             _reject_leftover_deletes(value, (*path, key), problems)

@@ -68,9 +68,7 @@ def write_variant(
     return [f"{display_root}/{name}/{f}" for f in files], []
 
 
-def _verify(
-    rules_dir: Path, display_root: str, name: str, staging: Path, tree: dict[str, Any]
-) -> list[Diagnostic]:
+def _verify(rules_dir: Path, display_root: str, name: str, staging: Path, tree: dict[str, Any]) -> list[Diagnostic]:
     """The written spec must resolve to exactly what was imported (same XML view)."""
     resolved, problems = resolve(Rules(rules_dir, display_root, staged={name: staging}), name)
     if resolved is None or problems:

@@ -83,6 +83,4 @@ def _mark_flow(value: Any) -> Any:
 _SpecDumper.add_representer(
     _Flow, lambda d, v: d.represent_mapping("tag:yaml.org,2002:map", v.items(), flow_style=True)
 )
-_SpecDumper.add_representer(
-    _FlowList, lambda d, v: d.represent_sequence("tag:yaml.org,2002:seq", v, flow_style=True)
-)
+_SpecDumper.add_representer(_FlowList, lambda d, v: d.represent_sequence("tag:yaml.org,2002:seq", v, flow_style=True))

@@ -181,9 +181,7 @@ def check_xml_against_dtd(xml: bytes, display: str, jar: Path = DEFAULT_JAR) -> 
     try:
         document = etree.parse(io.BytesIO(xml), parser)
     except etree.XMLSyntaxError as exc:
-        return [
-            Diagnostic(f"XML is not well-formed: {exc.msg}", Mark(display, exc.lineno or 1, exc.offset or 1))
-        ]
+        return [Diagnostic(f"XML is not well-formed: {exc.msg}", Mark(display, exc.lineno or 1, exc.offset or 1))]
     if dtd.validate(document):
         return []
     return list(_dtd_messages(dtd, display))

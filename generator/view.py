@@ -68,9 +68,7 @@ class GameView:
     units: list[str] = field(default_factory=list)
     delegates: list[tuple[str, str, str | None]] = field(default_factory=list)
     steps: list[StepView] = field(default_factory=list)
-    production_rules: list[tuple[str, list[tuple[str, int]], list[tuple[str, int]]]] = field(
-        default_factory=list
-    )
+    production_rules: list[tuple[str, list[tuple[str, int]], list[tuple[str, int]]]] = field(default_factory=list)
     frontiers: list[tuple[str, list[str]]] = field(default_factory=list)
     player_frontiers: list[tuple[str, str]] = field(default_factory=list)
     attachments: list[AttachmentView] = field(default_factory=list)
@@ -88,9 +86,7 @@ def _attachment(name: str, attach_to: str, kind: str, attachment: Attachment) ->
     return AttachmentView(name, attach_to, java, kind, options)
 
 
-def _flat(
-    name: str, attach_to: str, kind: str, java_class: str, options: dict[str, OptionValue]
-) -> AttachmentView:
+def _flat(name: str, attach_to: str, kind: str, java_class: str, options: dict[str, OptionValue]) -> AttachmentView:
     return AttachmentView(name, attach_to, java_class, kind, [(k, xml_value(v)) for k, v in options.items()])
 
 
@@ -136,13 +132,10 @@ def build_view(spec: Spec) -> GameView:
         props = [(k, xml_value(v)) for k, v in step.properties.items()]
         view.steps.append(StepView(name, step.delegate, step.player, step.display, step.max_run_count, props))
     view.production_rules = [
-        (name, list(rule.cost.items()), list(rule.result.items()))
-        for name, rule in spec.production_rules.items()
+        (name, list(rule.cost.items()), list(rule.result.items())) for name, rule in spec.production_rules.items()
     ]
     view.frontiers = list(spec.production_frontiers.items())
-    view.player_frontiers = [
-        (name, p.production_frontier) for name, p in spec.players.items() if p.production_frontier
-    ]
+    view.player_frontiers = [(name, p.production_frontier) for name, p in spec.players.items() if p.production_frontier]
     view.attachments = _attachments(spec)
     view.owners = [(name, t.owner) for name, t in spec.territories.items() if t.owner]
     view.placements = [
@@ -153,9 +146,7 @@ def build_view(spec: Spec) -> GameView:
         if count > 0
     ]
     view.resources_given = [
-        (name, resource, amount)
-        for name, p in spec.players.items()
-        for resource, amount in p.resources.items()
+        (name, resource, amount) for name, p in spec.players.items() for resource, amount in p.resources.items()
     ]
     view.properties = [_property(name, prop) for name, prop in spec.properties.items()]
     view.properties.append(PropertyView("mapName", spec.game.map, False, None))

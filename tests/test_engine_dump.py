@@ -126,9 +126,7 @@ def test_mutants_report_engine_messages(engine: eng.Engine, tmp_path: Path) -> N
     # The engine accepts this file; only the collected DTD (IDREF) message reveals the mistake.
     step = docs[str(bad_step_player)]
     assert "error" not in step
-    assert any(
-        'An element with the identifier "Russia" must appear in the document.' in m for m in step["saxErrors"]
-    )
+    assert any('An element with the identifier "Russia" must appear in the document.' in m for m in step["saxErrors"])
     tech = next(s for s in step["sequence"] if s["name"] == "russianTech")
     assert tech["player"] is None
 

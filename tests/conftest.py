@@ -1,0 +1,65 @@
+"""Shared test helpers: repo paths, running the real CLI, building fixture rule folders inline."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+SHARED = ROOT.parent / "shared"
+OFFICIAL_GAMES = SHARED / "triplea" / "maps" / "world_war_ii_revised" / "map" / "games"
+ENGINE_JAR = Path(os.environ.get("TRIPLEA_JAR", "/usr/share/games/triplea/bin/triplea.jar"))
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--update-goldens", action="store_true", help="Rewrite golden files from the current output.")
+
+
+@pytest.fixture
+def update_goldens(request: pytest.FixtureRequest) -> bool:
+    return bool(request.config.getoption("--update-goldens"))
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if ENGINE_JAR.is_file():
+        return
+    skip = pytest.mark.skip(reason=f"TripleA engine not installed ({ENGINE_JAR}); apt-get install triplea")
+    for item in items:
+        if "engine" in item.keywords:
+            item.add_marker(skip)
+
+
+@dataclass
+class Result:
+    code: int
+    out: str
+    err: str
+
+
+def run_cli(*args: str, cwd: Path) -> Result:
+    """Run `triplea-forge` as a user does: a separate process, real files."""
+    proc = subprocess.run(
+        [sys.executable, "-m", "generator", *args], cwd=cwd, capture_output=True, text=True, timeout=300
+    )
+    return Result(proc.returncode, proc.stdout, proc.stderr)
+
+
+@pytest.fixture
+def cli() -> Callable[..., Result]:
+    return run_cli
+
+
+def write_tree(base: Path, files: dict[str, str]) -> Path:
+    """Create files from {relative path: dedented text}; returns `base`."""
+    for rel, text in files.items():
+        path = base / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text).lstrip("\n"), encoding="utf-8")
+    return base

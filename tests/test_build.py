@@ -1,0 +1,101 @@
+"""`triplea-forge build` through the real CLI: output is current, deterministic and atomic."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from lxml import etree
+
+from generator.validate import check_xml_against_dtd
+from tests.conftest import ENGINE_JAR, ROOT, run_cli
+
+
+def _project_copy(tmp_path: Path) -> Path:
+    shutil.copytree(ROOT / "rules", tmp_path / "rules")
+    return tmp_path
+
+
+def test_committed_output_is_current() -> None:
+    result = run_cli("build", "--check", cwd=ROOT)
+    assert result.code == 0, result.err
+    assert "up to date" in result.out
+
+
+def test_build_is_byte_identical_and_second_build_writes_nothing(tmp_path: Path) -> None:
+    project = _project_copy(tmp_path)
+    first = run_cli("build", cwd=project)
+    assert first.code == 0, first.err
+    assert "wrote output/games/lhtr.xml" in first.out
+    for rel in ("games/lhtr.xml", "games/revised.xml", "games/lhtr.notes.html", "map.yml"):
+        assert (project / "output" / rel).read_bytes() == (ROOT / "output" / rel).read_bytes(), rel
+    before = {p: p.stat().st_mtime_ns for p in (project / "output").rglob("*")}
+    second = run_cli("build", cwd=project)
+    assert second.code == 0
+    assert second.out.strip().splitlines()[-1] == "0 files written, 5 unchanged"
+    assert {p: p.stat().st_mtime_ns for p in (project / "output").rglob("*")} == before
+    assert not list(tmp_path.glob(".forge-*")), "staging folder left behind"
+
+
+def test_check_names_stale_files_and_writes_nothing(tmp_path: Path) -> None:
+    project = _project_copy(tmp_path)
+    assert run_cli("build", cwd=project).code == 0
+    units = project / "rules" / "revised" / "units.yaml"
+    units.write_text(units.read_text().replace("attack: 1, defense: 2", "attack: 2, defense: 2", 1))
+    snapshot = {p: p.read_bytes() for p in (project / "output").rglob("*") if p.is_file()}
+    result = run_cli("build", "--check", cwd=project)
+    assert result.code == 1
+    assert result.err.splitlines() == ["stale: output/games/lhtr.xml", "stale: output/games/revised.xml"]
+    assert {p: p.read_bytes() for p in (project / "output").rglob("*") if p.is_file()} == snapshot
+
+
+def test_one_variant(tmp_path: Path) -> None:
+    project = _project_copy(tmp_path)
+    result = run_cli("build", "lhtr", cwd=project)
+    assert result.code == 0, result.err
+    written = sorted(p.relative_to(project / "output").as_posix() for p in (project / "output").rglob("*.*"))
+    assert written == ["games/lhtr.notes.html", "games/lhtr.xml", "map.yml"]
+
+
+def test_xml_shape_for_both_engines() -> None:
+    for variant in ("revised", "lhtr"):
+        data = (ROOT / "output" / "games" / f"{variant}.xml").read_bytes()
+        assert b'<!DOCTYPE game SYSTEM "game.dtd">' in data.splitlines()[1]
+        root = etree.fromstring(data, etree.XMLParser(resolve_entities=False, no_network=True))
+        info = root.find("info")
+        assert info is not None and info.get("version") == "1.4.1"
+        loader = root.find("loader")
+        assert loader is not None and loader.get("javaClass") == "games.strategy.triplea.TripleA"
+        classes = [e.get("javaClass", "") for e in root.iter() if e.get("javaClass")]
+        assert classes and all(c.startswith("games.strategy.triplea.") for c in classes)
+        assert root.find("variableList") is None
+        assert not [e for e in root.iter() if e.get("foreach")]
+        assert b"/work/" not in data and b"/home/" not in data  # no absolute paths
+
+
+def test_map_yml_lists_every_variant() -> None:
+    text = (ROOT / "output" / "map.yml").read_text()
+    assert "map_name: world_war_ii_revised" in text
+    assert "- game_name: World War II Revised LHTR\n  file_name: lhtr.xml" in text
+    assert "- game_name: World War II Revised\n  file_name: revised.xml" in text
+
+
+def test_generated_xml_is_dtd_clean() -> None:
+    if not ENGINE_JAR.is_file():
+        import pytest
+
+        pytest.skip("engine jar not installed")
+    for variant in ("revised", "lhtr"):
+        data = (ROOT / "output" / "games" / f"{variant}.xml").read_bytes()
+        assert check_xml_against_dtd(data, variant, ENGINE_JAR) == []
+
+
+def test_dtd_messages_are_errors(tmp_path: Path) -> None:
+    """An element the DTD does not know is reported, with its line, instead of passing quietly."""
+    if not ENGINE_JAR.is_file():
+        import pytest
+
+        pytest.skip("engine jar not installed")
+    data = (ROOT / "output" / "games" / "lhtr.xml").read_bytes().replace(b"<map>", b"<map>\n    <island/>", 1)
+    messages = [str(d) for d in check_xml_against_dtd(data, "x.xml", ENGINE_JAR)]
+    assert any(m.startswith("x.xml:8:") and "island" in m for m in messages), messages

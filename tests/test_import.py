@@ -1,0 +1,63 @@
+"""`triplea-forge import` reproduces the committed base variants from the official map's XML."""
+
+from __future__ import annotations
+
+import filecmp
+from pathlib import Path
+
+from tests.conftest import OFFICIAL_GAMES, ROOT, run_cli
+
+
+def test_import_reproduces_committed_rules(tmp_path: Path) -> None:
+    """rules/revised and rules/lhtr are exactly what import makes of ww2v2.xml and lhtr.xml."""
+    first = run_cli("import", str(OFFICIAL_GAMES / "ww2v2.xml"), "--name", "revised", cwd=tmp_path)
+    assert first.code == 0, first.err
+    second = run_cli("import", str(OFFICIAL_GAMES / "lhtr.xml"), "--name", "lhtr", "--extends", "revised", cwd=tmp_path)
+    assert second.code == 0, second.err
+    for variant in ("revised", "lhtr"):
+        compare = filecmp.dircmp(tmp_path / "rules" / variant, ROOT / "rules" / variant)
+        assert not compare.left_only and not compare.right_only, variant
+        for name in compare.common_files:
+            ours = (tmp_path / "rules" / variant / name).read_text()
+            assert ours == (ROOT / "rules" / variant / name).read_text(), f"{variant}/{name}"
+
+
+def test_child_holds_only_the_differences() -> None:
+    lhtr = (ROOT / "rules" / "lhtr" / "sequence.yaml").read_text()
+    assert "russianTechActivation: {after: russianPlace}" in lhtr
+    assert sorted(p.name for p in (ROOT / "rules" / "lhtr").iterdir()) == ["game.yaml", "sequence.yaml"]
+
+
+def test_import_refuses_to_overwrite(tmp_path: Path) -> None:
+    args = ("import", str(OFFICIAL_GAMES / "ww2v2.xml"), "--name", "revised")
+    assert run_cli(*args, cwd=tmp_path).code == 0
+    again = run_cli(*args, cwd=tmp_path)
+    assert again.code == 1
+    assert again.err.splitlines()[0] == "rules/revised already exists (use --force to replace it)"
+
+
+def test_import_rejects_bad_names_and_xml(tmp_path: Path) -> None:
+    bad_name = run_cli("import", str(OFFICIAL_GAMES / "ww2v2.xml"), "--name", "../evil", cwd=tmp_path)
+    assert bad_name.code == 1
+    assert bad_name.err.splitlines()[0] == "variant name '../evil' must use only a-z, 0-9, '_' and '-'"
+    broken = tmp_path / "broken.xml"
+    broken.write_text("<game><map></game>")
+    result = run_cli("import", str(broken), "--name", "x", cwd=tmp_path)
+    assert result.code == 1
+    assert result.err.startswith("broken.xml:1:1: cannot read XML: ")
+    assert not (tmp_path / "rules" / "x").exists()
+
+
+def test_import_never_expands_entities(tmp_path: Path) -> None:
+    secret = tmp_path / "secret.txt"
+    secret.write_text("TOPSECRET")
+    xml = (OFFICIAL_GAMES / "ww2v2.xml").read_text()
+    xml = xml.replace(
+        '<!DOCTYPE game SYSTEM "game.dtd">',
+        f'<!DOCTYPE game [<!ENTITY leak SYSTEM "file://{secret}">]>',
+    ).replace('name="World War II Revised"', 'name="&leak;"', 1)
+    source = tmp_path / "evil.xml"
+    source.write_text(xml)
+    result = run_cli("import", str(source), "--name", "evil", cwd=tmp_path)
+    text = "".join(p.read_text() for p in (tmp_path / "rules").rglob("*.yaml")) if result.code == 0 else ""
+    assert "TOPSECRET" not in text + result.err + result.out
