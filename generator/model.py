@@ -82,6 +82,8 @@ class Resource(Strict):
 
 class Player(Strict):
     optional: bool = False
+    # Colour on the map, hex RRGGBB; packaged into map.properties as color.<player>.
+    color: str | None = Field(default=None, pattern=r"^[0-9A-Fa-f]{6}$")
     alliances: list[str] = []
     production_frontier: str | None = None
     resources: dict[str, int] = {}
@@ -162,6 +164,9 @@ class Spec(Strict):
     delegates: dict[str, Delegate] = {}
     sequence: dict[str, Step] = {}
     properties: dict[str, Scalar | Property] = {}
+    # Contents of the map's .properties files, by file name without '.properties'
+    # (map, objectives, notifications, politicstext, actionstext, tooltips, production_tabs...).
+    map_files: dict[str, dict[str, Scalar]] = {}
 
     def ordered_steps(self) -> list[str]:
         """Step names in play order, after applying `after:`/`before:` moves in spec order."""
