@@ -163,8 +163,25 @@ public class ListSetters19 {
         o.append("]}");
         opts.put(decapitalize(m.getName().substring(3)), o.toString());
       }
+      final java.util.TreeSet<String> supertypes = new java.util.TreeSet<>();
+      for (Class<?> k = c; k != null && k != Object.class; k = k.getSuperclass()) {
+        if (k != c) {
+          supertypes.add(k.getSimpleName());
+        }
+        for (final Class<?> i : k.getInterfaces()) {
+          if (i.getName().startsWith("games.strategy.")) {
+            supertypes.add(i.getSimpleName());
+          }
+        }
+      }
       final StringBuilder sb = new StringBuilder();
-      sb.append("{\"javaClass\": ").append(quote(cn)).append(", \"setters\": {");
+      sb.append("{\"javaClass\": ").append(quote(cn)).append(", \"supertypes\": [");
+      String ss = "";
+      for (final String st : supertypes) {
+        sb.append(ss).append(quote(st));
+        ss = ", ";
+      }
+      sb.append("], \"setters\": {");
       String sep = "";
       for (final Map.Entry<String, String> e : opts.entrySet()) {
         sb.append(sep).append("\n      ").append(quote(e.getKey())).append(": ").append(e.getValue());

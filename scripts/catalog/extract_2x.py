@@ -101,6 +101,7 @@ class JavaClass:
     parent: str | None
     abstract: bool
     constants: dict[str, str] = field(default_factory=dict)
+    interfaces: list[str] = field(default_factory=list)
 
     def method_bodies(self, name: str) -> list[tuple[str, str]]:
         """(parameter list, body) of every method called `name`."""
@@ -254,6 +255,9 @@ def infer(body: str | None, info: dict[str, Any]) -> dict[str, Any]:
     stmts = [s.strip() for s in body.split(";") if s.strip()]
     if len(stmts) == 1:
         s = stmts[0]
+        call = re.fullmatch(r"\w+\(\s*get(Int|Bool)\(\s*\w+\s*\)\s*\)", s)
+        if call:
+            return {"type": call.group(1).lower(), "inferredFrom": f"setter get{call.group(1)}"}
         if re.fullmatch(r"(?:this\.)?\w+\s*=\s*getInt\(\s*\w+\s*\)", s):
             return {"type": "int", "inferredFrom": "setter getInt"}
         if re.fullmatch(r"(?:this\.)?\w+\s*=\s*getBool\(\s*\w+\s*\)", s):
@@ -261,6 +265,25 @@ def infer(body: str | None, info: dict[str, Any]) -> dict[str, Any]:
         if re.fullmatch(r"(?:this\.)?\w+\s*=\s*\w+(?:\.intern\(\))?", s):
             return {"type": "string", "inferredFrom": "setter assignment"}
     return {"type": "unknown"}
+
+
+ADDS = re.compile(r"\.(?:add|put|addAll|putResource)\(|parsePlayerList\(\s*\w+\s*,\s*\w+\s*\)|"
+                  r"parseUnitTypes\([^;]*,\s*\w+\s*\)|addToUnitTypeMap|addToResourceMap|applyCheckedValue|"
+                  r"setCombatEffect|setConditions|setDestroyedWhenCapturedBy")
+
+
+def accumulates(body: str) -> bool:
+    """Heuristic: does the setter add to its previous value (True) or replace it (False)?"""
+    if not ADDS.search(body):
+        return False
+    for m in re.finditer(r"(?:this\.)?(\w+)\s*=\s*(?:new\b|null\b|splitOnColon|[\w.]+\.stream)", body):
+        if body[: m.start()].rstrip()[-1:] not in ("", ";", "{", "}"):
+            continue  # a local variable declaration, not a field assignment
+        guarded = re.search(r"if\s*\(\s*(?:this\.)?" + re.escape(m.group(1)) + r"\s*==\s*null\s*\)\s*\{?\s*$",
+                            body[: m.start()])
+        if not guarded:
+            return False
+    return True
 
 
 def find_string_setter(classes: dict[str, JavaClass], cls: str | None, name: str) -> tuple[str, str] | None:
@@ -400,11 +423,12 @@ def main(argv: list[str] | None = None) -> int:
     for path in [*files, DEFAULT_ATTACHMENT]:
         src = strip_comments(git(args.repo, "show", f"{commit}:{path}"))
         name = path.rsplit("/", 1)[1][:-5]
-        cm = re.search(r"\b(?:(abstract)\s+)?(?:class|interface)\s+" + name + r"\b(?:<[^>]*>)?(?:\s+extends\s+(\w+))?",
-                       src)
+        cm = re.search(r"\b(?:(abstract)\s+)?(?:class|interface)\s+" + name + r"\b(?:<[^>]*>)?(?:\s+extends\s+(\w+))?"
+                       r"(?:\s+implements\s+([\w\s,<>]+?))?\s*\{", src)
         if not cm:
             continue
         classes[name] = JavaClass(name, src, cm.group(2), bool(cm.group(1)) or "interface " + name in src)
+        classes[name].interfaces = [i.strip() for i in (cm.group(3) or "").split(",") if i.strip()]
         classes[name].constants = parse_constants(src)
     all_constants = dict(constants)
     for c in classes.values():
@@ -440,6 +464,8 @@ def main(argv: list[str] | None = None) -> int:
                         e["setterIn"] = found[0]
                         body = found[1]
                 e["guess"] = infer(body, info)
+                if body is not None:
+                    e["guess"]["accumulates"] = accumulates(body)
                 if info.get("getter"):
                     rt = None
                     g: str | None = name
@@ -455,7 +481,18 @@ def main(argv: list[str] | None = None) -> int:
                       f"setter {e.get('stringSetter')} in {e.get('setterIn')}; guess {e['guess']['type']})")
                 if body is not None:
                     print("\n".join("    " + ln.strip() for ln in body.strip().splitlines() if ln.strip()))
-        out_classes[name] = {"chain": chain, "options": {k: v[0] for k, v in sorted(entries.items())}}
+        supertypes: set[str] = set()
+        k: str | None = name
+        while k is not None:
+            if k != name:
+                supertypes.add(k)
+            if k in classes:
+                supertypes.update(i for i in classes[k].interfaces if i in classes)
+                k = classes[k].parent
+            else:
+                k = None
+        out_classes[name] = {"chain": chain, "supertypes": sorted(supertypes),
+                             "options": {k2: v[0] for k2, v in sorted(entries.items())}}
     if args.dump_setters:
         return 0
     legacy = parse_legacy(strip_comments(git(args.repo, "show", f"{commit}:{LEGACY_MAPPER}")), constants)
