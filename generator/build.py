@@ -10,9 +10,10 @@ from dataclasses import dataclass, field
 import yaml
 
 from generator.diagnostics import Diagnostic, Severity
-from generator.model import Spec, build_spec
+from generator.model import Spec
 from generator.render import render_game_xml, render_notes
 from generator.resolve import ResolvedSpec, Rules, resolve
+from generator.spec_errors import build_spec
 from generator.validate import check_spec, check_xml_against_dtd
 
 

@@ -1,4 +1,4 @@
-"""Importer: an existing TripleA game XML -> a spec folder (YAML), optionally as a child variant.
+"""Importer: an existing TripleA game XML -> a spec tree (plain dicts), ready to write as YAML.
 
 The importer reads XML safely (no DTD loading, no entities, no network) and writes a spec that
 reads like one: a unit's stats under the unit, a territory's facts under the territory, values
@@ -16,24 +16,35 @@ from typing import Any
 
 from lxml import etree
 
-from generator.diagnostics import Diagnostic, Mark
-from generator.load import DELETE
-from generator.model import (
-    ATTACHMENT_PACKAGE,
-    CLASS_BY_NAME_PREFIX,
-    DELEGATE_PACKAGE,
-)
+from generator.diagnostics import Diagnostic, Mark, Severity
+from generator.model import ATTACHMENT_PACKAGE, CLASS_BY_NAME_PREFIX, DELEGATE_PACKAGE
+from generator.view import MAIN_ATTACHMENT, NEUTRAL
 
 Tree = dict[str, Any]
 _INT = re.compile(r"-?(0|[1-9][0-9]*)")
 # The spec's files and which top-level keys each holds, in writing order.
 FILE_LAYOUT: dict[str, tuple[str, ...]] = {
-    "game.yaml": ("extends", "game", "dice_sides", "resources", "players", "properties", "notes"),
-    "units.yaml": ("units", "production_rules", "production_frontiers"),
-    "territories.yaml": ("territories",),
+    "game.yaml": ("extends", "game", "dice_sides", "round_offset", "resources", "players", "properties", "notes"),
+    "units.yaml": ("units", "production_rules", "production_frontiers", "repair_rules", "repair_frontiers"),
+    "territories.yaml": ("territories", "territory_effects"),
+    "politics.yaml": ("relationship_types", "technologies"),
     "sequence.yaml": ("delegates", "sequence"),
 }
-_ATTACH_TYPES = ("unitType", "territory", "player", "resource")
+# Where attachments of each XML `type` live in the spec.
+COLLECTION_OF_TYPE = {
+    "unitType": "units",
+    "territory": "territories",
+    "player": "players",
+    "resource": "resources",
+    "relationship": "relationship_types",
+    "territoryEffect": "territory_effects",
+    "technology": "technologies",
+}
+_TOP_LEVEL = (
+    "info", "loader", "triplea", "diceSides", "map", "resourceList", "playerList", "unitList",
+    "relationshipTypes", "territoryEffectList", "gamePlay", "production", "technology",
+    "attachmentList", "initialize", "propertyList",
+)  # fmt: skip
 
 
 def safe_parser() -> etree.XMLParser:
@@ -67,16 +78,18 @@ class _Importer:
         self.root = root
         self.display = display
         self.problems: list[Diagnostic] = []
+        self.notes: list[Diagnostic] = []  # what was normalised on the way (engine-equivalent)
         self.spec: Tree = {}
+        self.flat_seen: dict[tuple[str, str], list[str]] = {}
 
     def unsupported(self, element: etree._Element, what: str = "") -> None:
         label = what or f"<{element.tag}>"
-        self.problems.append(
-            Diagnostic(
-                f"{label} is not supported by import yet",
-                Mark(self.display, element.sourceline or 0, 1),  # type: ignore[arg-type]
-            )
-        )
+        line: int = element.sourceline or 0  # type: ignore[assignment]
+        self.problems.append(Diagnostic(f"{label} is not supported by import yet", Mark(self.display, line, 1)))
+
+    def normalised(self, element: etree._Element, what: str) -> None:
+        line: int = element.sourceline or 0  # type: ignore[assignment]
+        self.notes.append(Diagnostic(what, Mark(self.display, line, 1), severity=Severity.WARNING))
 
     def children(self, parent: etree._Element | None, *tags: str) -> list[etree._Element]:
         """Child elements named `tags`; anything else (except comments) is reported."""
@@ -94,51 +107,43 @@ class _Importer:
 
     def run(self) -> Tree:
         root = self.root
-        known = {
-            "info",
-            "loader",
-            "diceSides",
-            "map",
-            "resourceList",
-            "playerList",
-            "unitList",
-            "gamePlay",
-            "production",
-            "attachmentList",
-            "initialize",
-            "propertyList",
-        }
-        for child in root:
-            if isinstance(child.tag, str) and child.tag not in known:
-                self.unsupported(child)
+        self.children(root, *_TOP_LEVEL)
         info = root.find("info")
-        game: Tree = {
-            "name": att(info, "name", "") if info is not None else "",
-            "version": att(info, "version", "") if info is not None else "",
-            "map": "",
-        }
+        game: Tree = {"name": "", "version": "", "map": ""}
+        if info is not None:
+            game.update(name=att(info, "name"), version=att(info, "version"))
+        minimum = root.find("triplea")
+        if minimum is not None:
+            game["minimum_version"] = att(minimum, "minimumVersion")
         self.spec["game"] = game
         dice = root.find("diceSides")
         if dice is not None:
-            self.spec["dice_sides"] = typed(att(dice, "value", ""))
+            self.spec["dice_sides"] = typed(att(dice, "value"))
         self.spec["resources"] = {att(r, "name"): {} for r in self.children(root.find("resourceList"), "resource")}
         self._players()
-        self._units()
+        self.spec["units"] = {att(u, "name"): {} for u in self.children(root.find("unitList"), "unit")}
         self._territories()
+        for key, parent, tag in (
+            ("relationship_types", "relationshipTypes", "relationshipType"),
+            ("territory_effects", "territoryEffectList", "territoryEffect"),
+        ):
+            self.spec[key] = {att(e, "name"): {} for e in self.children(root.find(parent), tag)}
         self._production()
+        self._technology()
         self._gameplay()
         self._attachments()
         self._initialize()
         self._properties(game)
         self._tidy()
-        return self.spec
+        keep = ("resources", "players") + (("technologies",) if root.find("technology") is not None else ())
+        return {k: v for k, v in self.spec.items() if v != {} or k in keep}
 
     def _tidy(self) -> None:
         """Put each entry's keys in reading order: identity, facts, then collections."""
         first = {"territories": ("sea", "owner"), "players": ("optional", "alliances", "production_frontier")}
         last = {
-            "territories": ("connections", "units", "attachments"),
-            "players": ("resources", "attachments"),
+            "territories": ("connections", "units", "damaged_units", "attachments"),
+            "players": ("resources", "held_units", "tech_categories", "relationships", "attachments"),
         }
         for collection in first:
             for name, entry in self.spec[collection].items():
@@ -149,179 +154,235 @@ class _Importer:
 
     def _players(self) -> None:
         players: Tree = {}
+        flags = {"optional": "optional", "canBeDisabled": "can_be_disabled", "isHidden": "hidden"}
         for element in self.children(self.root.find("playerList"), "player", "alliance"):
             if element.tag == "player":
-                player: Tree = {"optional": True} if att(element, "optional") == "true" else {}
+                player: Tree = {key: True for attr, key in flags.items() if element.get(attr) == "true"}
+                if element.get("defaultType") not in (None, "Human"):
+                    player["default_type"] = att(element, "defaultType")
                 players[att(element, "name")] = player
-                for attr in element.attrib:
-                    if attr not in ("name", "optional"):
-                        self.unsupported(element, f"attribute {attr!s} of <player>")
             else:
                 entry = players.setdefault(att(element, "player"), {})
                 entry.setdefault("alliances", []).append(att(element, "alliance"))
         self.spec["players"] = players
 
-    def _units(self) -> None:
-        self.spec["units"] = {att(u, "name"): {} for u in self.children(self.root.find("unitList"), "unit")}
-
     def _territories(self) -> None:
         territories: Tree = {}
-        game_map = self.root.find("map")
-        for element in self.children(game_map, "territory", "connection"):
+        for element in self.children(self.root.find("map"), "territory", "connection"):
             if element.tag == "territory":
-                entry: Tree = {}
-                if att(element, "water") == "true":
-                    entry["sea"] = True
-                territories[att(element, "name")] = entry
-            else:
-                a, b = att(element, "t1"), att(element, "t2")
-                for here, there in ((a, b), (b, a)):
-                    if here not in territories:
-                        self.unsupported(element, f"connection to unknown territory '{here}'")
-                        continue
-                    neighbours = territories[here].setdefault("connections", [])
-                    if there not in neighbours:
-                        neighbours.append(there)
+                territories[att(element, "name")] = {"sea": True} if element.get("water") == "true" else {}
+                continue
+            a, b = att(element, "t1"), att(element, "t2")
+            for here, there in ((a, b), (b, a)):
+                if here not in territories:
+                    self.unsupported(element, f"connection to unknown territory '{here}'")
+                    continue
+                neighbours = territories[here].setdefault("connections", [])
+                if there not in neighbours:
+                    neighbours.append(there)
         self.spec["territories"] = territories
 
-    def _production(self) -> None:
-        rules: Tree = {}
-        frontiers: Tree = {}
-        tags = ("productionRule", "productionFrontier", "playerProduction")
-        for element in self.children(self.root.find("production"), *tags):
-            if element.tag == "productionRule":
-                rule: Tree = {"cost": {}, "result": {}}
-                for part in self.children(element, "cost", "result"):
-                    if part.tag == "cost":
-                        rule["cost"][att(part, "resource")] = typed(att(part, "quantity", ""))
-                    else:
-                        rule["result"][att(part, "resourceOrUnit")] = typed(att(part, "quantity", ""))
-                rules[att(element, "name")] = rule
-            elif element.tag == "productionFrontier":
-                frontiers[att(element, "name")] = [att(f, "name") for f in self.children(element, "frontierRules")]
+    def _rule(self, element: etree._Element) -> Tree:
+        rule: Tree = {"cost": {}, "result": {}}
+        for part in self.children(element, "cost", "result"):
+            if part.tag == "cost":
+                rule["cost"][att(part, "resource")] = typed(att(part, "quantity"))
             else:
-                player = self.spec["players"].setdefault(att(element, "player"), {})
-                player["production_frontier"] = att(element, "frontier")
-        self.spec["production_rules"] = rules
-        self.spec["production_frontiers"] = frontiers
+                rule["result"][att(part, "resourceOrUnit")] = typed(att(part, "quantity"))
+        return rule
+
+    def _production(self) -> None:
+        spec, players = self.spec, self.spec["players"]
+        for key in ("production_rules", "production_frontiers", "repair_rules", "repair_frontiers"):
+            spec[key] = {}
+        tags = ("productionRule", "repairRule", "repairFrontier", "productionFrontier", "playerProduction")
+        for element in self.children(self.root.find("production"), *tags, "playerRepair"):
+            name = att(element, "name")
+            if element.tag == "productionRule":
+                spec["production_rules"][name] = self._rule(element)
+            elif element.tag == "repairRule":
+                spec["repair_rules"][name] = self._rule(element)
+            elif element.tag == "productionFrontier":
+                rules = self.children(element, "frontierRules")
+                spec["production_frontiers"][name] = [att(f, "name") for f in rules]
+            elif element.tag == "repairFrontier":
+                spec["repair_frontiers"][name] = [att(f, "name") for f in self.children(element, "repairRules")]
+            else:
+                key = "production_frontier" if element.tag == "playerProduction" else "repair_frontier"
+                players.setdefault(att(element, "player"), {})[key] = att(element, "frontier")
+
+    def _technology(self) -> None:
+        techs: Tree = {}
+        for element in self.children(self.root.find("technology"), "technologies", "playerTech"):
+            if element.tag == "technologies":
+                for tech in self.children(element, "techname"):
+                    techs[att(tech, "name")] = {"tech": att(tech, "tech")} if tech.get("tech") else {}
+                continue
+            player = self.spec["players"].setdefault(att(element, "player"), {})
+            categories = player.setdefault("tech_categories", {})
+            for category in self.children(element, "category"):
+                categories[att(category, "name")] = [att(t, "name") for t in self.children(category, "tech")]
+        self.spec["technologies"] = techs
 
     def _gameplay(self) -> None:
         delegates: Tree = {}
         steps: Tree = {}
-        play = self.root.find("gamePlay")
-        for element in self.children(play, "delegate", "sequence"):
-            if element.tag == "delegate":
-                java = att(element, "javaClass", "")
-                entry: Tree = {"class": java.removeprefix(DELEGATE_PACKAGE)}
+        for element in self.children(self.root.find("gamePlay"), "delegate", "sequence", "offset"):
+            if element.tag == "offset":
+                self.spec["round_offset"] = typed(att(element, "round"))
+            elif element.tag == "delegate":
+                entry: Tree = {"class": att(element, "javaClass").removeprefix(DELEGATE_PACKAGE)}
                 if element.get("display") is not None:
                     entry["display"] = att(element, "display")
                 delegates[att(element, "name")] = entry
-                continue
-            for step in self.children(element, "step"):
-                spec_step: Tree = {"delegate": att(step, "delegate")}
-                for attr, key in (
-                    ("player", "player"),
-                    ("display", "display"),
-                    ("maxRunCount", "max_run_count"),
-                ):
-                    if step.get(attr) is not None:
-                        text = att(step, attr)
-                        spec_step[key] = typed(text) if key == "max_run_count" else text
-                props = self.children(step, "stepProperty")
-                if props:
-                    spec_step["properties"] = {att(p, "name"): typed(att(p, "value", "")) for p in props}
-                steps[att(step, "name")] = spec_step
+            else:
+                for step in self.children(element, "step"):
+                    steps[att(step, "name")] = self._step(step)
         self.spec["delegates"] = delegates
         self.spec["sequence"] = steps
 
+    def _step(self, step: etree._Element) -> Tree:
+        spec_step: Tree = {"delegate": att(step, "delegate")}
+        for attr, key in (("player", "player"), ("display", "display"), ("maxRunCount", "max_run_count")):
+            if step.get(attr) is not None:
+                spec_step[key] = typed(att(step, attr)) if key == "max_run_count" else att(step, attr)
+        props = self.children(step, "stepProperty")
+        if props:
+            spec_step["properties"] = {att(p, "name"): typed(att(p, "value")) for p in props}
+        return spec_step
+
     def _attachments(self) -> None:
         for element in self.children(self.root.find("attachmentList"), "attachment"):
-            name, target = att(element, "name", ""), att(element, "attachTo", "")
-            kind, java = att(element, "type", ""), att(element, "javaClass", "")
-            options: Tree = {}
-            for option in self.children(element, "option"):
-                key = att(option, "name", "")
-                if key in options or option.get("count") is not None:
-                    self.unsupported(option, f"repeated option or count on option '{key}'")
-                options[key] = typed(att(option, "value", ""))
-            collection = {
-                "unitType": "units",
-                "territory": "territories",
-                "player": "players",
-                "resource": "resources",
-            }.get(kind)
-            if collection is None or target not in self.spec[collection]:
+            name, target = att(element, "name"), att(element, "attachTo")
+            kind, java = att(element, "type", "unitType"), att(element, "javaClass")
+            options = self._options(element)
+            collection = COLLECTION_OF_TYPE.get(kind)
+            owners = self.spec.get(collection or "", {})
+            if target not in owners:
                 self.unsupported(element, f"attachment '{name}' to {kind} '{target}'")
                 continue
-            owner = self.spec[collection][target]
-            flat = (kind, name) in (("unitType", "unitAttachment"), ("territory", "territoryAttachment"))
-            if flat:
+            owner = owners[target]
+            short = java.removeprefix(ATTACHMENT_PACKAGE)
+            if MAIN_ATTACHMENT.get(kind) == (name, short):
+                if (kind, target) in self.flat_seen:
+                    self.normalised(
+                        element, f"second '{name}' on {kind} '{target}' replaces the first, as in the engine"
+                    )
+                    for key in self.flat_seen[(kind, target)]:
+                        owner.pop(key, None)
+                self.flat_seen[(kind, target)] = list(options)
                 owner.update(options)
                 continue
             inferred = next((c for p, c in CLASS_BY_NAME_PREFIX.items() if name.startswith(p)), None)
-            short = java.removeprefix(ATTACHMENT_PACKAGE)
             entry: Tree = {} if inferred == short else {"class": short}
             entry.update(options)
-            owner.setdefault("attachments", {})[name] = entry
+            attachments = owner.setdefault("attachments", {})
+            if name in attachments:
+                self.normalised(element, f"second '{name}' on {kind} '{target}' replaces the first, as in the engine")
+                del attachments[name]
+            attachments[name] = entry
+
+    def _options(self, element: etree._Element) -> Tree:
+        """Options by name; a repeated option becomes a list with one item per occurrence."""
+        written: dict[str, list[Any]] = {}
+        for option in self.children(element, "option"):
+            value = typed(att(option, "value"))
+            if option.get("count"):
+                count = att(option, "count")
+                value = {"value": value, "count": int(count) if _INT.fullmatch(count) else count}
+            written.setdefault(att(option, "name"), []).append(value)
+        options: Tree = {}
+        for key, values in written.items():
+            if len(values) == 1:
+                options[key] = values[0]
+            else:  # repeated: each item must be a list or a {value, count} mapping
+                options[key] = [v if isinstance(v, list | dict) else [v] for v in values]
+        return options
 
     def _initialize(self) -> None:
         init = self.root.find("initialize")
-        tags = ("ownerInitialize", "unitInitialize", "resourceInitialize")
+        tags = ("ownerInitialize", "unitInitialize", "resourceInitialize", "relationshipInitialize")
         territories, players = self.spec["territories"], self.spec["players"]
         for section in self.children(init, *tags):
             if section.tag == "ownerInitialize":
                 for owner in self.children(section, "territoryOwner"):
-                    territories[att(owner, "territory")]["owner"] = att(owner, "owner")
+                    self._owner(owner, territories)
             elif section.tag == "unitInitialize":
-                for place in self.children(section, "unitPlacement"):
-                    if att(place, "hitsTaken") or att(place, "unitDamage"):
-                        self.unsupported(place, "damaged unit placement")
-                    units = territories[att(place, "territory")].setdefault("units", {})
-                    counts = units.setdefault(att(place, "owner"), {})
-                    unit = att(place, "unitType")
-                    counts[unit] = counts.get(unit, 0) + int(att(place, "quantity", "0"))
-            else:
+                for place in self.children(section, "unitPlacement", "heldUnits"):
+                    self._units_at_start(place, territories, players)
+            elif section.tag == "resourceInitialize":
                 for given in self.children(section, "resourceGiven"):
-                    resources = players[att(given, "player")].setdefault("resources", {})
-                    resources[att(given, "resource")] = typed(att(given, "quantity", ""))
+                    resources = players.setdefault(att(given, "player"), {}).setdefault("resources", {})
+                    resources[att(given, "resource")] = typed(att(given, "quantity"))
+            else:
+                for relation in self.children(section, "relationship"):
+                    one = players.setdefault(att(relation, "player1"), {})
+                    kind, started = att(relation, "type"), typed(att(relation, "roundValue"))
+                    value = kind if started == 0 else {"type": kind, "round": started}
+                    one.setdefault("relationships", {})[att(relation, "player2")] = value
+
+    def _owner(self, element: etree._Element, territories: Tree) -> None:
+        territory = territories.setdefault(att(element, "territory"), {})
+        owner, first = att(element, "owner"), territory.get("owner")
+        territory["owner"] = owner
+        # The engine takes a territory's original owner from its first owner entry; keep that.
+        has_attachment = ("territory", att(element, "territory")) in self.flat_seen
+        if first is not None and first != owner and has_attachment and "originalOwner" not in territory:
+            territory["originalOwner"] = first
+            self.normalised(element, f"second owner of '{att(element, 'territory')}': originalOwner {first} kept")
+
+    def _units_at_start(self, place: etree._Element, territories: Tree, players: Tree) -> None:
+        unit, quantity = att(place, "unitType"), typed(att(place, "quantity"))
+        if place.tag == "heldUnits":
+            held = players.setdefault(att(place, "player"), {}).setdefault("held_units", {})
+            held[unit] = held.get(unit, 0) + quantity
+            return
+        territory = territories.setdefault(att(place, "territory"), {})
+        hits, damage = typed(att(place, "hitsTaken", "0")), typed(att(place, "unitDamage", "0"))
+        if hits or damage:
+            damaged: Tree = {"unit": unit, "quantity": quantity, "hits": hits, "damage": damage}
+            if place.get("owner"):
+                damaged["owner"] = att(place, "owner")
+            territory.setdefault("damaged_units", []).append(damaged)
+            return
+        counts = territory.setdefault("units", {}).setdefault(att(place, "owner") or NEUTRAL, {})
+        counts[unit] = counts.get(unit, 0) + quantity
 
     def _properties(self, game: Tree) -> None:
         props: Tree = {}
         for element in self.children(self.root.find("propertyList"), "property"):
-            name = att(element, "name", "")
-            value_text = att(element, "value")
-            kinds = [c for c in element if isinstance(c.tag, str) and c.tag != "value"]
-            if not value_text:
+            name = att(element, "name")
+            text = att(element, "value")
+            if not text:
                 value_el = element.find("value")
-                value_text = value_el.text or "" if value_el is not None else ""
+                text = (value_el.text or "") if value_el is not None else ""
             if name == "mapName":
-                game["map"] = value_text
-                continue
-            if name == "notes":
-                self.spec["notes"] = _clean_notes(value_text)
-                continue
-            props[name] = self._property(element, kinds, value_text)
+                game["map"] = text
+            elif name == "notes":
+                self.spec["notes"] = _clean_notes(text)
+            else:
+                props[name] = self._property(element, text)
         self.spec["properties"] = props
 
-    def _property(self, element: etree._Element, kinds: list[etree._Element], text: str) -> Any:
-        editable = att(element, "editable") == "true"
+    def _property(self, element: etree._Element, text: str) -> Any:
+        if element.get("player"):
+            self.unsupported(element, "property attribute player")
+        editable = element.get("editable") == "true"
+        kinds = [c for c in element if isinstance(c.tag, str) and c.tag != "value"]
         kind = kinds[0] if kinds else None
         entry: Tree = {}
+        value: Any = text
         if kind is None:
-            value: Any = int(text) if _INT.fullmatch(text) else text
+            value = int(text) if _INT.fullmatch(text) else text
         elif kind.tag == "boolean":
             value = text.strip().lower() == "true"
         elif kind.tag == "number":
             value = int(text) if _INT.fullmatch(text) else 0
             entry.update({"min": int(att(kind, "min", "0")), "max": int(att(kind, "max", "0"))})
-        elif kind.tag == "string":
-            value = text
         elif kind.tag == "list":
-            value = text
-            entry["choices"] = (att(kind, "values") or "").split(",")
-        else:
+            entry["choices"] = att(kind, "values").split(",")
+        elif kind.tag != "string":
             self.unsupported(kind, f"property type <{kind.tag}>")
-            value = text
         if not editable and not entry and (kind is None or kind.tag == "boolean"):
             return value
         return {"value": value, **({"editable": True} if editable else {}), **entry}
@@ -342,38 +403,5 @@ def import_xml(path: Path, display: str) -> tuple[Tree | None, list[Diagnostic]]
     if root.tag != "game":
         return None, [Diagnostic("not a TripleA game XML (root element is not <game>)", Mark(display, 1, 1))]
     importer = _Importer(root, display)
-    return importer.run(), importer.problems
-
-
-def overlay(parent: Tree, child: Tree) -> Tree:
-    """The smallest spec that, extending `parent`, resolves to `child` (deletions as !delete)."""
-    out: Tree = {}
-    for key, value in child.items():
-        if key not in parent:
-            out[key] = value
-        elif isinstance(value, dict) and isinstance(parent[key], dict):
-            inner = overlay(parent[key], value)
-            if inner:
-                out[key] = inner
-        elif value != parent[key]:
-            out[key] = value
-    for key in parent:
-        if key not in child:
-            out[key] = DELETE
-    return out
-
-
-def order_hints(parent_order: list[str], child_order: list[str]) -> dict[str, str]:
-    """`after:` anchors that turn the inherited step order into `child_order` (see Spec.ordered_steps)."""
-    order = [s for s in parent_order if s in child_order] + [s for s in child_order if s not in parent_order]
-    hints: dict[str, str] = {}
-    for name in list(order):
-        index = child_order.index(name)
-        if index == 0:
-            continue
-        anchor = child_order[index - 1]
-        if order.index(name) != order.index(anchor) + 1:
-            order.remove(name)
-            order.insert(order.index(anchor) + 1, name)
-            hints[name] = anchor
-    return hints
+    tree = importer.run()
+    return tree, importer.problems + importer.notes

@@ -1,25 +1,25 @@
-"""Stage 3, model: the typed spec. Unknown keys are errors; every problem is located.
+"""Stage 3, model: the typed spec. Unknown keys are errors; every problem is located (spec_errors).
 
 The spec is keyed by name everywhere (units, territories, players, steps...), so a child variant
 overrides or removes one entry without copying the rest. Attachment options use TripleA's own
-option names: a unit's UnitAttachment options sit directly under the unit, a territory's
-TerritoryAttachment options directly under the territory, and any further attachment goes under
-`attachments:` with its TripleA name.
+option names. Each kind of game object has one main attachment whose options sit directly under
+the object (a unit's UnitAttachment, a territory's TerritoryAttachment, a relationship type's,
+a territory effect's, a technology's TechAbilityAttachment); further attachments go under
+`attachments:` with their TripleA name.
+
+Option values: a scalar is one `<option>`; a list of scalars is one option joined by ':'; a
+mapping `{value: .., count: ..}` is one option with its `count` attribute; a list whose items are lists or such
+mappings is the option repeated, once per item (TripleA accumulates repeated options).
 """
 
 from __future__ import annotations
 
-import typing
-from typing import Any
+from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
-
-from generator.diagnostics import Diagnostic, did_you_mean, key_path
-from generator.locate import locate
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 Scalar = bool | int | str
-# A list is written to XML joined by ':' (TripleA's separator for multi-valued options).
-OptionValue = Scalar | list[Scalar]
+OptionValue = Any  # checked by `option_writes`; the shapes are described in the module docstring
 
 # Attachment classes inferred from the conventional start of an attachment's name.
 CLASS_BY_NAME_PREFIX: dict[str, str] = {
@@ -41,16 +41,57 @@ CLASS_BY_NAME_PREFIX: dict[str, str] = {
 }
 ATTACHMENT_PACKAGE = "games.strategy.triplea.attachments."
 DELEGATE_PACKAGE = "games.strategy.triplea.delegate."
+LedgerClaims = list[str]
+
+
+def xml_value(value: Scalar | list[Scalar]) -> str:
+    """How TripleA reads a spec value: booleans lower-case, lists joined by ':'."""
+    if isinstance(value, list):
+        return ":".join(xml_value(v) for v in value)
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def _is_scalar(value: Any) -> bool:
+    return isinstance(value, bool | int | str)
+
+
+def _one_option(value: Any) -> tuple[str, str | None] | None:
+    """(value text, count text) of one written option, or None when the shape is wrong."""
+    if _is_scalar(value):
+        return xml_value(value), None
+    if isinstance(value, list) and all(_is_scalar(v) for v in value):
+        return xml_value(value), None
+    if isinstance(value, dict) and set(value) <= {"value", "count"} and "value" in value:
+        inner, count = value["value"], value.get("count")
+        if count is not None and not _is_scalar(count):
+            return None  # `count` is free text to TripleA: a number, "each", "-reset-..." ...
+        plain = _one_option(inner) if not isinstance(inner, dict) else None
+        return (plain[0], None if count is None else xml_value(count)) if plain else None
+    return None
+
+
+def option_writes(value: Any) -> list[tuple[str, str | None]] | None:
+    """Every `<option>` (value, count) one spec option writes, or None when its shape is wrong."""
+    repeated = isinstance(value, list) and value and all(isinstance(v, list | dict) for v in value)
+    items = value if repeated else [value]
+    written = [_one_option(item) for item in items]
+    return None if any(w is None for w in written) else [w for w in written if w is not None]
 
 
 class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+    ledger: LedgerClaims = []  # ids of the rule-ledger entries this element implements
 
 
 class WithOptions(BaseModel):
     """A spec entry whose unknown keys are attachment options (checked against the catalog)."""
 
     model_config = ConfigDict(extra="allow", strict=True, frozen=True)
+
+    ledger: LedgerClaims = []
 
     @property
     def options(self) -> dict[str, OptionValue]:
@@ -70,40 +111,68 @@ class Attachment(WithOptions):
         return short if "." in short else ATTACHMENT_PACKAGE + short
 
 
+class HasAttachments(WithOptions):
+    attachments: dict[str, Attachment] = {}
+
+
 class GameInfo(Strict):
     name: str
     version: str = Field(pattern=r"^\d+(\.\d+){0,3}$")
     map: str
+    # <triplea minimumVersion>: engines older than this refuse the game (1.9 only knows it).
+    minimum_version: str | None = None
 
 
 class Resource(Strict):
     attachments: dict[str, Attachment] = {}
 
 
+class Relationship(Strict):
+    type: str
+    round: int = 0  # TripleA's roundValue: the round the relationship started
+
+
 class Player(Strict):
     optional: bool = False
+    can_be_disabled: bool = False
+    default_type: Literal["Human", "AI", "DoesNothing"] = "Human"
+    hidden: bool = False
     # Colour on the map, hex RRGGBB; packaged into map.properties as color.<player>.
     color: str | None = Field(default=None, pattern=r"^[0-9A-Fa-f]{6}$")
     alliances: list[str] = []
     production_frontier: str | None = None
+    repair_frontier: str | None = None
     resources: dict[str, int] = {}
+    # Units bought before the game starts and not yet placed.
+    held_units: dict[str, int] = {}
+    # Technologies this player can research, grouped in categories (TripleA's playerTech).
+    tech_categories: dict[str, list[str]] = {}
+    # Starting relationship to each other player, by relationship type (or {type, round}).
+    relationships: dict[str, str | Relationship] = {}
     attachments: dict[str, Attachment] = {}
 
 
-class Unit(WithOptions):
+class Unit(HasAttachments):
     """A unit type; its keys are UnitAttachment options, plus further `attachments`."""
 
-    attachments: dict[str, Attachment] = {}
+
+class DamagedUnits(Strict):
+    unit: str
+    owner: str | None = None
+    quantity: int = Field(default=1, ge=1)
+    hits: int = Field(default=0, ge=0)  # hits taken (multi-hit units)
+    damage: int = Field(default=0, ge=0)  # bombing damage (factories)
 
 
-class Territory(WithOptions):
+class Territory(HasAttachments):
     """A territory; its keys are TerritoryAttachment options plus the territory's own facts."""
 
     sea: bool = False
     owner: str | None = None
     connections: list[str] = []
+    # Starting units by owner; the owner `Neutral` places units that belong to no player.
     units: dict[str, dict[str, int]] = {}
-    attachments: dict[str, Attachment] = {}
+    damaged_units: list[DamagedUnits] = []
 
     @field_validator("units")
     @classmethod
@@ -113,6 +182,21 @@ class Territory(WithOptions):
                 if count < 0:
                     raise ValueError(f"unit count for '{unit}' must not be negative")
         return value
+
+
+class RelationshipType(HasAttachments):
+    """A relationship type; its keys are RelationshipTypeAttachment options."""
+
+
+class TerritoryEffect(HasAttachments):
+    """A territory effect; its keys are TerritoryEffectAttachment options."""
+
+
+class Technology(HasAttachments):
+    """A technology; its keys are TechAbilityAttachment options."""
+
+    # The built-in advance this name stands for (TripleA's techname `tech` attribute).
+    tech: str | None = None
 
 
 class ProductionRule(Strict):
@@ -148,6 +232,22 @@ class Property(Strict):
     choices: list[str] | None = None
 
 
+class Fidelity(Strict):
+    grade: Literal["exact", "approximate", "notes-only"]
+    note: str = ""  # what differs from the seed, or how players enforce it
+
+
+class LedgerEntry(Strict):
+    """One rule of a seed document, in our words, and how faithfully the game enforces it."""
+
+    section: str  # grouped as the seed groups its rules
+    source: str  # seed file and section
+    summary: str
+    fidelity: Fidelity
+    fidelity_2x: Fidelity | None = None  # when current TripleA enforces it better than 1.9
+    reading: str | None = None  # where the seed is wrong or ambiguous: the reading chosen
+
+
 class Spec(Strict):
     """A resolved variant."""
 
@@ -155,18 +255,26 @@ class Spec(Strict):
     game: GameInfo
     notes: str = ""
     dice_sides: int | None = None
+    round_offset: int | None = None
     resources: dict[str, Resource] = {}
     players: dict[str, Player] = {}
     units: dict[str, Unit] = {}
     territories: dict[str, Territory] = {}
+    relationship_types: dict[str, RelationshipType] = {}
+    territory_effects: dict[str, TerritoryEffect] = {}
+    # Left out: the engine's six built-in advances. `{}`: no technologies at all.
+    technologies: dict[str, Technology] | None = None
     production_rules: dict[str, ProductionRule] = {}
     production_frontiers: dict[str, list[str]] = {}
+    repair_rules: dict[str, ProductionRule] = {}
+    repair_frontiers: dict[str, list[str]] = {}
     delegates: dict[str, Delegate] = {}
     sequence: dict[str, Step] = {}
     properties: dict[str, Scalar | Property] = {}
     # Contents of the map's .properties files, by file name without '.properties'
     # (map, objectives, notifications, politicstext, actionstext, tooltips, production_tabs...).
     map_files: dict[str, dict[str, Scalar]] = {}
+    rule_ledger: dict[str, LedgerEntry] = {}
 
     def ordered_steps(self) -> list[str]:
         """Step names in play order, after applying `after:`/`before:` moves in spec order."""
@@ -181,111 +289,4 @@ class Spec(Strict):
         return order
 
 
-_FRIENDLY: dict[str, str] = {
-    "int_type": "expected a whole number",
-    "int_parsing": "expected a whole number",
-    "int_from_float": "expected a whole number",
-    "bool_type": "expected true or false",
-    "bool_parsing": "expected true or false",
-    "string_type": "expected text",
-    "dict_type": "expected a mapping of names to entries",
-    "model_type": "expected a mapping of keys",
-    "model_attributes_type": "expected a mapping of keys",
-    "list_type": "expected a list",
-}
-
-
-def _describe(value: Any) -> str:
-    if value is None:
-        return "nothing"
-    if isinstance(value, dict):
-        return "a mapping"
-    if isinstance(value, list):
-        return "a list"
-    return repr(value) if isinstance(value, str) else str(value).lower()
-
-
-def build_spec(tree: Any) -> tuple[Spec | None, list[Diagnostic]]:
-    """Validate the resolved tree into a `Spec`; every structural problem becomes a Diagnostic."""
-    try:
-        return Spec.model_validate(tree), []
-    except ValidationError as exc:
-        return None, _translate(exc, tree)
-
-
-def _translate(exc: ValidationError, tree: Any) -> list[Diagnostic]:
-    errors = []
-    for error in exc.errors():
-        # Pydantic names union members in `loc` ('bool', 'Property', 'list[...]'); keep keys only.
-        loc = [p for p in error["loc"] if isinstance(p, int) or not _is_union_member(p)]
-        errors.append((loc, error))
-    found: dict[tuple[str, str], Diagnostic] = {}
-    for loc, error in errors:
-        kind = error["type"]
-        deeper = any(len(other) > len(loc) and other[: len(loc)] == loc for other, _ in errors)
-        if kind in _FRIENDLY and deeper:
-            continue  # a mapping was meant as the model member of a union; its own errors say more
-        path = key_path(loc)
-        if kind == "extra_forbidden":
-            hint = did_you_mean(str(loc[-1]), _fields_at(loc[:-1]))
-            message = f"unknown key '{loc[-1]}'{hint}"
-            mark = locate(tree, loc, key=True)
-        elif kind == "missing":
-            message = f"missing required key '{loc[-1]}'"
-            mark = locate(tree, loc[:-1])
-        elif kind == "value_error":
-            message = str(error.get("ctx", {}).get("error", error["msg"]))
-            mark = locate(tree, loc)
-        elif kind == "string_pattern_mismatch":
-            message = f"expected a version like 1.4.1, got {_describe(error.get('input'))}"
-            mark = locate(tree, loc)
-        else:
-            given = error.get("input")
-            message = f"{_FRIENDLY.get(kind, error['msg'])}, got {_describe(given)}"
-            if kind == "string_type" and isinstance(given, int | float) and not isinstance(given, bool):
-                message += f" (write it in quotes: '{given}')"
-            mark = locate(tree, loc)
-        found.setdefault((path, message), Diagnostic(message, mark, path))
-    return list(found.values())
-
-
-def _is_union_member(part: str | int) -> bool:
-    return isinstance(part, str) and (
-        part in ("bool", "int", "str", "Property") or part.startswith(("list[", "union[", "function-"))
-    )
-
-
-def _fields_at(loc: list[Any]) -> list[str]:
-    """Key names allowed at `loc`, for 'did you mean' hints on unknown keys."""
-    annotation: Any = Spec
-    for part in loc:
-        model = _model_in(annotation)
-        if model is not None and isinstance(part, str) and part in _field_names(model):
-            annotation = model.model_fields[_field_by_alias(model, part)].annotation
-        elif typing.get_origin(annotation) in (dict, list):
-            annotation = typing.get_args(annotation)[-1]
-        else:
-            return []
-    model = _model_in(annotation)
-    return _field_names(model) if model is not None else []
-
-
-def _field_names(model: type[BaseModel]) -> list[str]:
-    return [f.alias or name for name, f in model.model_fields.items()]
-
-
-def _field_by_alias(model: type[BaseModel], key: str) -> str:
-    return next(name for name, f in model.model_fields.items() if (f.alias or name) == key)
-
-
-def _model_in(annotation: Any) -> type[BaseModel] | None:
-    """The model class that `annotation` is, or that a union in it contains."""
-    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
-        return annotation
-    if typing.get_origin(annotation) in (dict, list):
-        return None
-    for arg in typing.get_args(annotation):
-        inner = _model_in(arg)
-        if inner is not None:
-            return inner
-    return None
+Target = Literal["1.9", "2.x", "portable"]

@@ -44,7 +44,11 @@ class Rules:
     def variants(self) -> list[str]:
         found = set(self.staged)
         if self.root.is_dir():
-            found |= {p.name for p in self.root.iterdir() if p.is_dir() and any(p.glob("*.yaml"))}
+            found |= {
+                p.name
+                for p in self.root.iterdir()
+                if p.is_dir() and not p.name.startswith(".") and any(p.glob("*.yaml"))
+            }
         return sorted(found)
 
     def raw(self, name: str) -> tuple[SpecMap | None, list[str], list[Diagnostic]]:

@@ -8,12 +8,13 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from generator.diagnostics import Diagnostic
-from generator.importer import FILE_LAYOUT, order_hints, overlay
-from generator.load import SpecList, SpecMap
-from generator.model import build_spec
+from generator.diagnostics import Diagnostic, Severity
+from generator.importer import FILE_LAYOUT, Tree
+from generator.load import DELETE, SpecList, SpecMap
 from generator.resolve import VARIANT_NAME_CHARS, Rules, resolve
+from generator.spec_errors import build_spec
 from generator.specfile import dump_yaml
+from generator.validate import check_spec
 from generator.view import GameView, build_view
 
 
@@ -56,15 +57,17 @@ def write_variant(
             files[file_name] = dump_yaml(part)
     rules_dir.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{name}-", dir=rules_dir))
-    for file_name, text in files.items():
-        (staging / file_name).write_text(text, encoding="utf-8")
-    problems = _verify(rules_dir, display_root, name, staging, tree)
-    if problems:
-        shutil.rmtree(staging)
-        return [], problems
-    if target.exists():
-        shutil.rmtree(target)
-    os.replace(staging, target)
+    try:
+        for file_name, text in files.items():
+            (staging / file_name).write_text(text, encoding="utf-8")
+        problems = _verify(rules_dir, display_root, name, staging, tree)
+        if problems:
+            return [], problems
+        if target.exists():
+            shutil.rmtree(target)
+        os.replace(staging, target)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
     return [f"{display_root}/{name}/{f}" for f in files], []
 
 
@@ -74,9 +77,15 @@ def _verify(rules_dir: Path, display_root: str, name: str, staging: Path, tree: 
     if resolved is None or problems:
         return problems or [Diagnostic("the written spec does not resolve")]
     written, found = build_spec(resolved.tree)
+    if written is None:
+        return found
+    # The imported game may itself be broken (dangling names...): say so before rendering it.
+    problems = check_spec(written, resolved.tree)
+    if any(p.severity is Severity.ERROR for p in problems):
+        return problems
     wanted, found_wanted = build_spec(tree)
-    if written is None or wanted is None:
-        return found + found_wanted
+    if wanted is None:
+        return found_wanted
     if _canonical(build_view(written)) != _canonical(build_view(wanted)):
         return [Diagnostic("internal: the written spec does not reproduce the imported game; please report")]
     return []
@@ -89,3 +98,37 @@ def _canonical(view: GameView) -> dict[str, Any]:
         ordered = name == "steps"  # play order is meaning; other orders are presentation
         out[name] = sorted(value, key=repr) if isinstance(value, list) and not ordered else value
     return out
+
+
+def overlay(parent: Tree, child: Tree) -> Tree:
+    """The smallest spec that, extending `parent`, resolves to `child` (deletions as !delete)."""
+    out: Tree = {}
+    for key, value in child.items():
+        if key not in parent:
+            out[key] = value
+        elif isinstance(value, dict) and isinstance(parent[key], dict):
+            inner = overlay(parent[key], value)
+            if inner:
+                out[key] = inner
+        elif value != parent[key]:
+            out[key] = value
+    for key in parent:
+        if key not in child:
+            out[key] = DELETE
+    return out
+
+
+def order_hints(parent_order: list[str], child_order: list[str]) -> dict[str, str]:
+    """`after:` anchors that turn the inherited step order into `child_order` (see Spec.ordered_steps)."""
+    order = [s for s in parent_order if s in child_order] + [s for s in child_order if s not in parent_order]
+    hints: dict[str, str] = {}
+    for name in list(order):
+        index = child_order.index(name)
+        if index == 0:
+            continue
+        anchor = child_order[index - 1]
+        if order.index(name) != order.index(anchor) + 1:
+            order.remove(name)
+            order.insert(order.index(anchor) + 1, name)
+            hints[name] = anchor
+    return hints

@@ -19,7 +19,7 @@ from lxml import etree
 
 from generator.diagnostics import Diagnostic, Mark, Severity, did_you_mean, key_path
 from generator.locate import locate
-from generator.model import Spec
+from generator.model import Spec, WithOptions, option_writes
 
 DEFAULT_JAR = Path("/usr/share/games/triplea/bin/triplea.jar")
 DTD_IN_JAR = "games/strategy/engine/xml/game.dtd"
@@ -57,13 +57,30 @@ def check_spec(spec: Spec, tree: Any) -> list[Diagnostic]:
                 "production frontier",
                 spec.production_frontiers,
             )
+        if player.repair_frontier is not None:
+            c.ref(
+                ("players", name, "repair_frontier"), player.repair_frontier, "repair frontier", spec.repair_frontiers
+            )
         for resource in player.resources:
             c.ref(("players", name, "resources", resource), resource, "resource", resources, key=True)
+        for unit in player.held_units:
+            c.ref(("players", name, "held_units", unit), unit, "unit", units, key=True)
+        for category, techs in player.tech_categories.items():
+            for index, tech in enumerate(techs):
+                c.ref(
+                    ("players", name, "tech_categories", category, index), tech, "technology", spec.technologies or {}
+                )
+        for other, relation in player.relationships.items():
+            c.ref(("players", name, "relationships", other), other, "player", players, key=True)
+            kind = relation if isinstance(relation, str) else relation.type
+            at: tuple[str, ...] = ("players", name, "relationships", other)
+            where_type = at if isinstance(relation, str) else (*at, "type")
+            c.ref(where_type, kind, "relationship type", spec.relationship_types)
     for name, territory in territories.items():
         if territory.owner is not None:
             c.ref(("territories", name, "owner"), territory.owner, "player", players)
         for index, other in enumerate(territory.connections):
-            path = ("territories", name, "connections", index)
+            path: tuple[str | int, ...] = ("territories", name, "connections", index)
             if other == name:
                 c.error(path, "a territory cannot border itself")
             elif other not in territories:
@@ -74,7 +91,8 @@ def check_spec(spec: Spec, tree: Any) -> list[Diagnostic]:
                     f"'{other}' does not list '{name}' in its connections; borders are listed on both sides",
                 )
         for owner, counts in territory.units.items():
-            c.ref(("territories", name, "units", owner), owner, "player", players, key=True)
+            if owner != "Neutral":
+                c.ref(("territories", name, "units", owner), owner, "player", players, key=True)
             for unit in counts:
                 c.ref(("territories", name, "units", owner, unit), unit, "unit", units, key=True)
     for name, rule in spec.production_rules.items():
@@ -88,9 +106,22 @@ def check_spec(spec: Spec, tree: Any) -> list[Diagnostic]:
                 [*units, *resources],
                 key=True,
             )
+        for index, damaged in enumerate(territory.damaged_units):
+            where: tuple[str | int, ...] = ("territories", name, "damaged_units", index)
+            c.ref((*where, "unit"), damaged.unit, "unit", units)
+            if damaged.owner is not None:
+                c.ref((*where, "owner"), damaged.owner, "player", players)
     for name, rules in spec.production_frontiers.items():
         for index, rule_name in enumerate(rules):
             c.ref(("production_frontiers", name, index), rule_name, "production rule", spec.production_rules)
+    for name, rules in spec.repair_frontiers.items():
+        for index, rule_name in enumerate(rules):
+            c.ref(("repair_frontiers", name, index), rule_name, "repair rule", spec.repair_rules)
+    for name, rule in spec.repair_rules.items():
+        for resource in rule.cost:
+            c.ref(("repair_rules", name, "cost", resource), resource, "resource", resources, key=True)
+        for target in rule.result:
+            c.ref(("repair_rules", name, "result", target), target, "unit or resource", [*units, *resources], key=True)
     for name, step in spec.sequence.items():
         c.ref(("sequence", name, "delegate"), step.delegate, "delegate", spec.delegates)
         if step.player is not None:
@@ -105,21 +136,36 @@ def check_spec(spec: Spec, tree: Any) -> list[Diagnostic]:
 
 
 def _check_attachments(c: _Checker) -> None:
-    owners: list[tuple[str, dict[str, Any]]] = [
-        ("players", {n: p.attachments for n, p in c.spec.players.items()}),
-        ("units", {n: u.attachments for n, u in c.spec.units.items()}),
-        ("territories", {n: t.attachments for n, t in c.spec.territories.items()}),
-        ("resources", {n: r.attachments for n, r in c.spec.resources.items()}),
+    """Every attachment has a known class and every option value a shape that can be written."""
+    spec = c.spec
+    holders: list[tuple[str, dict[str, Any]]] = [
+        ("players", dict(spec.players)),
+        ("resources", dict(spec.resources)),
+        ("units", dict(spec.units)),
+        ("territories", dict(spec.territories)),
+        ("relationship_types", dict(spec.relationship_types)),
+        ("territory_effects", dict(spec.territory_effects)),
+        ("technologies", dict(spec.technologies or {})),
     ]
-    for collection, by_owner in owners:
-        for owner, attachments in by_owner.items():
-            for name, attachment in attachments.items():
+    for collection, entries in holders:
+        for owner, entry in entries.items():
+            if isinstance(entry, WithOptions):
+                _check_option_shapes(c, (collection, owner), entry.options)
+            for name, attachment in entry.attachments.items():
+                path = (collection, owner, "attachments", name)
                 if attachment.java_class(name) is None:
-                    c.error(
-                        (collection, owner, "attachments", name),
-                        "cannot tell the attachment's class from its name; add `class:`",
-                        key=True,
-                    )
+                    c.error(path, "cannot tell the attachment's class from its name; add `class:`", key=True)
+                _check_option_shapes(c, path, attachment.options)
+
+
+def _check_option_shapes(c: _Checker, path: tuple[str | int, ...], options: dict[str, Any]) -> None:
+    for key, value in options.items():
+        if option_writes(value) is None:
+            c.error(
+                (*path, key),
+                "an option value is a scalar, a list of scalars, {value: .., count: ..}, "
+                "or a list of lists / {value, count} mappings (the option repeated)",
+            )
 
 
 def _check_ids(c: _Checker) -> None:
@@ -133,6 +179,11 @@ def _check_ids(c: _Checker) -> None:
         ("sequence", spec.sequence),
         ("production_rules", spec.production_rules),
         ("production_frontiers", spec.production_frontiers),
+        ("repair_rules", spec.repair_rules),
+        ("repair_frontiers", spec.repair_frontiers),
+        ("relationship_types", spec.relationship_types),
+        ("territory_effects", spec.territory_effects),
+        ("technologies", spec.technologies or {}),
     ]
     owner_of: dict[str, str] = {}
     for collection, names in kinds:
