@@ -55,7 +55,8 @@ class ForgeError(click.ClickException):
     exit_code = 1
 
     def __init__(self, diagnostics: Sequence[Diagnostic]) -> None:
-        self.diagnostics = sorted(diagnostics, key=Diagnostic.sort_key)
+        # Variants that share a parent find the parent's problems once each: say each once.
+        self.diagnostics = sorted(set(diagnostics), key=Diagnostic.sort_key)
         super().__init__("\n".join(str(d) for d in self.diagnostics))
 
     def format_message(self) -> str:

@@ -9,6 +9,7 @@ import jinja2
 from markupsafe import Markup
 
 from generator.model import Spec
+from generator.notes import ledger_sections
 from generator.view import build_view
 
 
@@ -30,12 +31,21 @@ def environment() -> jinja2.Environment:
     )
 
 
+def render_notes_body(spec: Spec) -> str:
+    """The notes shown in the game: the spec's prose (the author's HTML) and the rule ledger."""
+    if not spec.rule_ledger:
+        return spec.notes  # nothing generated: keep the author's text exactly
+    template = environment().get_template("notes_body.html.j2")
+    # The prose is the author's HTML: trusted markup, not text to escape.
+    return template.render(prose=Markup(spec.notes), sections=ledger_sections(spec))
+
+
 def render_game_xml(variant: str, spec: Spec) -> str:
-    return environment().get_template("game.xml.j2").render(variant=variant, g=build_view(spec))
+    view = build_view(spec, render_notes_body(spec))
+    return environment().get_template("game.xml.j2").render(variant=variant, g=view)
 
 
 def render_notes(variant: str, spec: Spec) -> str:
     title = f"{spec.game.name} {spec.game.version}"
-    # Notes are the author's HTML: trusted markup, not text to escape.
-    notes = Markup(spec.notes)
-    return environment().get_template("notes.html.j2").render(variant=variant, title=title, notes=notes)
+    body = Markup(render_notes_body(spec))
+    return environment().get_template("notes.html.j2").render(variant=variant, title=title, body=body)

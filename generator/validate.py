@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from lxml import etree
+from pydantic import BaseModel
 
 from generator.diagnostics import Diagnostic, Mark, Severity, did_you_mean, key_path
 from generator.locate import locate
@@ -132,7 +133,42 @@ def check_spec(spec: Spec, tree: Any) -> list[Diagnostic]:
                 c.ref(("sequence", name, anchor_key), anchor, "step", spec.sequence)
     _check_attachments(c)
     _check_ids(c)
+    _check_ledger(c)
     return c.found
+
+
+def _claims(value: Any, path: tuple[str | int, ...]) -> Iterator[tuple[tuple[str | int, ...], str]]:
+    """(key path of the claim, ledger id) for every `ledger:` claim anywhere in the spec."""
+    if isinstance(value, BaseModel):
+        for index, rule_id in enumerate(getattr(value, "ledger", [])):
+            yield (*path, "ledger", index), rule_id
+        for name, field in type(value).model_fields.items():
+            if name not in ("ledger", "rule_ledger"):
+                yield from _claims(getattr(value, name), (*path, field.alias or name))
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield from _claims(item, (*path, key))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            yield from _claims(item, (*path, index))
+
+
+def _check_ledger(c: _Checker) -> None:
+    """Claims name real ledger entries; every rule graded exact/approximate is implemented somewhere."""
+    ledger = c.spec.rule_ledger
+    claimed: set[str] = set()
+    for path, rule_id in _claims(c.spec, ()):
+        claimed.add(rule_id)
+        c.ref(path, rule_id, "rule-ledger id", ledger)
+    for rule_id, entry in ledger.items():
+        grades = [entry.fidelity.grade] + ([entry.fidelity_2x.grade] if entry.fidelity_2x else [])
+        if rule_id not in claimed and any(g != "notes-only" for g in grades):
+            c.error(
+                ("rule_ledger", rule_id),
+                f"rule '{rule_id}' is graded {'/'.join(sorted(set(grades) - {'notes-only'}))} but no spec element "
+                f"implements it (add `ledger: [{rule_id}]` to the elements that do)",
+                key=True,
+            )
 
 
 def _check_attachments(c: _Checker) -> None:

@@ -162,8 +162,8 @@ def _rules(rules: dict[str, object]) -> list[Rule]:
     return [(n, list(r.cost.items()), list(r.result.items())) for n, r in rules.items()]  # type: ignore[attr-defined]
 
 
-def build_view(spec: Spec) -> GameView:
-    """Everything the game XML template prints, in output order."""
+def build_view(spec: Spec, notes: str | None = None) -> GameView:
+    """Everything the game XML template prints, in output order; `notes` is the rendered notes body."""
     g = GameView(spec.game.name, spec.game.version, spec.game.minimum_version, spec.dice_sides, spec.round_offset)
     g.territories = [(name, t.sea) for name, t in spec.territories.items()]
     seen: set[frozenset[str]] = set()
@@ -212,8 +212,9 @@ def build_view(spec: Spec) -> GameView:
             g.relationships.append((name, other, kind, started))
     g.properties = [_property(name, prop) for name, prop in spec.properties.items()]
     g.properties.append(PropertyView("mapName", spec.game.map, False, None))
-    if spec.notes:
-        g.properties.append(PropertyView("notes", "", False, None, cdata=cdata(spec.notes)))
+    notes = spec.notes if notes is None else notes
+    if notes:
+        g.properties.append(PropertyView("notes", "", False, None, cdata=cdata(notes)))
     return g
 
 
