@@ -146,6 +146,27 @@ CASES: dict[str, tuple[dict[str, str], list[str]]] = {
             "digits, '_', '-', '.'; no spaces; not starting with a digit), which engine 1.9 requires"
         ],
     ),
+    "ledger_unknown_id": (
+        {
+            "broken/game.yaml": """
+            extends: tiny
+            units:
+              infantry: {ledger: [tiny-01]}
+            rule_ledger:
+              tiny-1:
+                section: Units
+                source: "tiny §1"
+                summary: Infantry defends on 2.
+                fidelity: {grade: exact}
+            """
+        },
+        [
+            "rules/broken/game.yaml:3:23: units.infantry.ledger[0]: unknown rule-ledger id 'tiny-01' "
+            "(did you mean 'tiny-1'?)",
+            "rules/broken/game.yaml:5:3: rule_ledger.tiny-1: rule 'tiny-1' is graded exact but no spec element "
+            "implements it (add `ledger: [tiny-1]` to the elements that do)",
+        ],
+    ),
 }
 
 
