@@ -62,55 +62,34 @@ def build(variants: tuple[str, ...], check: bool, strict: bool, rules_dir: Path,
     Writes games/<variant>.xml, games/<variant>.notes.html and map.yml. Writes are atomic and only
     touch files whose content changed; a second build changes no byte.
     """
-    from generator.build import compile_variant, load_spec, map_yml
+    from generator.build import build_outputs
     from generator.resolve import Rules
-    from generator.write import stale_files, write_files
+    from generator.write import orphans, remove_files, stale_files, write_files
 
     rules = Rules(rules_dir, _display(rules_dir))
-    known = rules.variants()
-    if not known:
+    if not rules.variants():
         raise click.ClickException(f"no variants found in {_display(rules_dir)}/ (expected <variant>/*.yaml)")
-    names = list(variants) or known
-    problems: list[Diagnostic] = []
-    files: dict[str, bytes] = {}
-    specs = {}
-    for name in names:
-        compiled, found = compile_variant(rules, name)
-        problems += found
-        if compiled is not None:
-            files.update(compiled.files)
-            specs[name] = compiled.spec
-    if not any(p.severity is Severity.ERROR for p in problems):
-        for name in known:
-            if name not in specs:
-                loaded, found = load_spec(rules, name)
-                if loaded is not None and not any(p.severity is Severity.ERROR for p in found):
-                    specs[name] = loaded.spec
-                else:
-                    problems.append(
-                        Diagnostic(
-                            f"map.yml not updated: variant '{name}' has errors (run `triplea-forge build {name}`)",
-                            severity=Severity.WARNING,
-                        )
-                    )
+    files, problems = build_outputs(rules, list(variants))
     _report(problems, strict)
-    if len(specs) == len(known):
-        content, found = map_yml(specs)
-        _report(found, strict)
-        if content is not None:
-            files["map.yml"] = content
     out = _display(output_dir)
+    # Only a build of every variant knows which files in games/ no variant makes any more.
+    leftovers = orphans(output_dir, files) if not variants else []
     if check:
         stale = stale_files(output_dir, files)
         for rel in stale:
             click.echo(f"stale: {out}/{rel}", err=True)
-        if stale:
+        for rel in leftovers:
+            click.echo(f"stale: {out}/{rel} (no variant makes it; a build removes it)", err=True)
+        if stale or leftovers:
             sys.exit(1)
         click.echo(f"{out}/ is up to date ({len(files)} files)")
         return
     written = write_files(output_dir, files)
+    remove_files(output_dir, leftovers)
     for rel in written:
         click.echo(f"wrote {out}/{rel}")
+    for rel in leftovers:
+        click.echo(f"removed {out}/{rel}")
     click.echo(f"{len(written)} file{'s' if len(written) != 1 else ''} written, {len(files) - len(written)} unchanged")
 
 

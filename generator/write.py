@@ -46,3 +46,17 @@ def write_files(out_dir: Path, files: Mapping[str, bytes]) -> list[str]:
     finally:
         shutil.rmtree(staging, ignore_errors=True)
     return changed
+
+
+def orphans(out_dir: Path, files: Mapping[str, bytes], folder: str = "games") -> list[str]:
+    """Generated-looking files under `out_dir/folder` that no variant makes any more."""
+    base = out_dir / folder
+    if not base.is_dir():
+        return []
+    found = (p.relative_to(out_dir).as_posix() for p in base.iterdir() if p.is_file())
+    return sorted(rel for rel in found if rel not in files and rel.endswith((".xml", ".notes.html")))
+
+
+def remove_files(out_dir: Path, rels: list[str]) -> None:
+    for rel in rels:
+        (out_dir / rel).unlink(missing_ok=True)

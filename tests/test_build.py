@@ -99,3 +99,15 @@ def test_dtd_messages_are_errors(tmp_path: Path) -> None:
     data = (ROOT / "output" / "games" / "lhtr.xml").read_bytes().replace(b"<map>", b"<map>\n    <island/>", 1)
     messages = [str(d) for d in check_xml_against_dtd(data, "x.xml", ENGINE_JAR)]
     assert any(m.startswith("x.xml:8:") and "island" in m for m in messages), messages
+
+
+def test_files_of_a_removed_variant_are_stale_then_removed(tmp_path: Path) -> None:
+    project = _project_copy(tmp_path)
+    assert run_cli("build", cwd=project).code == 0
+    (project / "output" / "games" / "gone.xml").write_text("<game/>")
+    check = run_cli("build", "--check", cwd=project)
+    assert check.code == 1
+    assert check.err.splitlines() == ["stale: output/games/gone.xml (no variant makes it; a build removes it)"]
+    result = run_cli("build", cwd=project)
+    assert "removed output/games/gone.xml" in result.out
+    assert not (project / "output" / "games" / "gone.xml").exists()
