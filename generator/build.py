@@ -11,6 +11,7 @@ import yaml
 
 from generator.diagnostics import Diagnostic, Severity
 from generator.model import Spec
+from generator.options_check import check_options
 from generator.render import render_game_xml, render_notes
 from generator.resolve import ResolvedSpec, Rules, resolve
 from generator.spec_errors import build_spec
@@ -25,8 +26,8 @@ class Compiled:
     files: dict[str, bytes] = field(default_factory=dict)
 
 
-def load_spec(rules: Rules, name: str) -> tuple[Compiled | None, list[Diagnostic]]:
-    """Resolve and type-check one variant, with its semantic checks."""
+def load_spec(rules: Rules, name: str, target: str = "portable") -> tuple[Compiled | None, list[Diagnostic]]:
+    """Resolve and type-check one variant, with its semantic checks for the `target` engines."""
     resolved, problems = resolve(rules, name)
     if resolved is None:
         return None, problems
@@ -38,14 +39,15 @@ def load_spec(rules: Rules, name: str) -> tuple[Compiled | None, list[Diagnostic
     if spec is None:
         return None, problems
     problems += [p for p in check_spec(spec, resolved.tree) if p.mark not in already]
+    problems += [p for p in check_options(spec, resolved.tree, target) if p.mark not in already]
     if any(p.severity is Severity.ERROR for p in problems):
         return None, problems
     return Compiled(name, spec, resolved), problems
 
 
-def compile_variant(rules: Rules, name: str) -> tuple[Compiled | None, list[Diagnostic]]:
+def compile_variant(rules: Rules, name: str, target: str = "portable") -> tuple[Compiled | None, list[Diagnostic]]:
     """All output files of one variant (games/<name>.xml and .notes.html), checked against the DTD."""
-    compiled, problems = load_spec(rules, name)
+    compiled, problems = load_spec(rules, name, target)
     if compiled is None or any(p.severity is Severity.ERROR for p in problems):
         return None, problems
     xml = render_game_xml(name, compiled.spec).encode("utf-8")
@@ -69,7 +71,9 @@ def map_yml(specs: dict[str, Spec]) -> tuple[bytes | None, list[Diagnostic]]:
     return (header + text).encode("utf-8"), []
 
 
-def build_outputs(rules: Rules, names: list[str]) -> tuple[dict[str, bytes], list[Diagnostic]]:
+def build_outputs(
+    rules: Rules, names: list[str], target: str = "portable"
+) -> tuple[dict[str, bytes], list[Diagnostic]]:
     """Every output file of `names` (default: all variants) plus map.yml, and all problems found.
 
     map.yml lists every variant, so it is rewritten only when every variant loads.
@@ -79,7 +83,7 @@ def build_outputs(rules: Rules, names: list[str]) -> tuple[dict[str, bytes], lis
     files: dict[str, bytes] = {}
     specs: dict[str, Spec] = {}
     for name in names or known:
-        compiled, found = compile_variant(rules, name)
+        compiled, found = compile_variant(rules, name, target)
         problems += found
         if compiled is not None:
             files.update(compiled.files)
@@ -89,7 +93,7 @@ def build_outputs(rules: Rules, names: list[str]) -> tuple[dict[str, bytes], lis
     for name in known:
         if name in specs:
             continue
-        loaded, found = load_spec(rules, name)
+        loaded, found = load_spec(rules, name, target)
         if loaded is None:
             warning = f"map.yml not updated: variant '{name}' has errors (run `triplea-forge build {name}`)"
             problems.append(Diagnostic(warning, severity=Severity.WARNING))

@@ -17,6 +17,13 @@ RULES_OPTION = click.option(
     type=click.Path(file_okay=False, path_type=Path),
     help="Folder of variant specs (one sub-folder each).",
 )
+TARGET_OPTION = click.option(
+    "--target",
+    type=click.Choice(["portable", "1.9", "2.x"]),
+    default="portable",
+    show_default=True,
+    help="Engines the game must load in: portable = both TripleA 1.9 and 2.x.",
+)
 OUTPUT_OPTION = click.option(
     "--output",
     "output_dir",
@@ -54,9 +61,10 @@ def cli() -> None:
 @click.argument("variants", nargs=-1)
 @click.option("--check", is_flag=True, help="Write nothing; exit 1 and list the files that are stale.")
 @click.option("--strict", is_flag=True, help="Treat warnings as errors.")
+@TARGET_OPTION
 @RULES_OPTION
 @OUTPUT_OPTION
-def build(variants: tuple[str, ...], check: bool, strict: bool, rules_dir: Path, output_dir: Path) -> None:
+def build(variants: tuple[str, ...], check: bool, strict: bool, target: str, rules_dir: Path, output_dir: Path) -> None:
     """Build VARIANTS (default: every variant in rules/) into the output folder.
 
     Writes games/<variant>.xml, games/<variant>.notes.html and map.yml. Writes are atomic and only
@@ -69,7 +77,7 @@ def build(variants: tuple[str, ...], check: bool, strict: bool, rules_dir: Path,
     rules = Rules(rules_dir, _display(rules_dir))
     if not rules.variants():
         raise click.ClickException(f"no variants found in {_display(rules_dir)}/ (expected <variant>/*.yaml)")
-    files, problems = build_outputs(rules, list(variants))
+    files, problems = build_outputs(rules, list(variants), target)
     _report(problems, strict)
     out = _display(output_dir)
     # Only a build of every variant knows which files in games/ no variant makes any more.
@@ -115,3 +123,78 @@ def import_(xml_file: Path, name: str, parent: str | None, force: bool, rules_di
     _report(found)
     for rel in written:
         click.echo(f"wrote {rel}")
+
+
+@cli.command()
+@click.argument("targets", nargs=-1)
+@click.option(
+    "--rounds",
+    default=2,
+    show_default=True,
+    type=click.IntRange(min=0),
+    help="Rounds of all-AI play per game; 0 only parses.",
+)
+@click.option(
+    "--ai",
+    type=click.Choice(["fast", "pro", "weak"]),
+    default="fast",
+    show_default=True,
+    help="Who plays every side: TripleA's Fast AI, Hard (Pro) AI or Easy AI.",
+)
+@click.option("--seed", default=1, show_default=True, type=int, help="Seed of the dice (the AIs still vary).")
+@click.option(
+    "--report",
+    "report_path",
+    default=None,
+    type=click.Path(dir_okay=False, writable=True, path_type=Path),
+    help="Write everything the engine reported, per game, to this JSON file.",
+)
+@click.option(
+    "--jobs", "-j", default=1, show_default=True, type=click.IntRange(min=1), help="Games played at the same time."
+)
+@click.option(
+    "--timeout",
+    default=None,
+    type=click.FloatRange(min=1),
+    help="Seconds allowed per game (default: by rounds and AI).",
+)
+@OUTPUT_OPTION
+def check(
+    targets: tuple[str, ...],
+    rounds: int,
+    ai: str,
+    seed: int,
+    report_path: Path | None,
+    jobs: int,
+    timeout: float | None,
+    output_dir: Path,
+) -> None:
+    """Prove TARGETS in the real TripleA engine: parse, then all-AI play for some rounds.
+
+    A TARGET is a variant name (OUTPUT/games/<name>.xml) or the path of any TripleA game XML;
+    without TARGETS every built variant is checked. Exit 1 when a game fails: a parse or DTD
+    error, an engine error, rounds not reached, a player who never buys, no battle, units
+    bought but never placed.
+    """
+    from generator.check import CheckUsageError, run
+    from generator.engine import EngineError
+
+    try:
+        ok = run(
+            targets,
+            output_dir / "games",
+            rounds=rounds,
+            ai=ai,
+            seed=seed,
+            jobs=jobs,
+            timeout=timeout,
+            report_path=report_path,
+        )
+    except CheckUsageError as exc:
+        raise click.UsageError(str(exc)) from exc
+    except EngineError as exc:
+        error = click.ClickException(str(exc))
+        error.exit_code = 2
+        raise error from exc
+    if not ok:
+        sys.exit(1)

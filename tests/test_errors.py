@@ -209,3 +209,47 @@ def test_unknown_variant(tmp_path: Path) -> None:
     result = run_cli("build", "tinyy", cwd=project)
     assert result.code == 1
     assert result.err.splitlines()[0] == "no variant named 'tinyy' in rules/ (did you mean 'tiny'?)"
+
+
+OPTION_CASES: dict[str, tuple[str, list[str], list[str]]] = {
+    "unknown_option": (
+        "units:\n  infantry: {atack: 2}\n",
+        [],
+        [
+            "rules/broken/game.yaml:3:14: units.infantry.atack: unknown option 'atack' for UnitAttachment "
+            "(did you mean 'attack'?)"
+        ],
+    ),
+    "wrong_value_type": (
+        "units:\n  infantry: {attack: strong, canBlitz: maybe}\n",
+        [],
+        [
+            "rules/broken/game.yaml:3:14: units.infantry.attack: 'strong' is not an integer",
+            "rules/broken/game.yaml:3:30: units.infantry.canBlitz: 'maybe' is not true/false",
+        ],
+    ),
+    "option_only_in_2x": (
+        "units:\n  infantry: {canEvade: true}\n",
+        ["--target", "2.x"],
+        [
+            "rules/broken/game.yaml:3:14: units.infantry.canEvade: option 'canEvade' of UnitAttachment exists only "
+            "in engine 2.x, not in 1.9 (the portable target needs both; use --target 2.x)"
+        ],
+    ),
+    "dangling_reference_in_option": (
+        "territories:\n  Alpha: {capital: Redz}\n",
+        [],
+        ["rules/broken/game.yaml:3:11: territories.Alpha.capital: unknown player 'Redz' (did you mean 'Reds'?)"],
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(OPTION_CASES))
+def test_option_message(tmp_path: Path, case: str) -> None:
+    text, extra, expected = OPTION_CASES[case]
+    project = _rules(tmp_path, {"broken/game.yaml": "extends: tiny\n" + text})
+    result = run_cli("build", "broken", cwd=project)
+    assert result.code == 1, result
+    assert result.err.splitlines()[:-1] == expected
+    if extra:  # the same spec is fine for the engine that has the option
+        assert run_cli("build", "broken", *extra, cwd=project).code == 0
