@@ -198,3 +198,78 @@ def check(
         raise error from exc
     if not ok:
         sys.exit(1)
+
+
+@cli.command()
+@click.argument("targets", nargs=-1)
+@click.option(
+    "--rounds",
+    default=2,
+    show_default=True,
+    type=click.IntRange(min=0),
+    help="Rounds of all-AI play per game; 0 only parses.",
+)
+@click.option(
+    "--ai",
+    type=click.Choice(["fast", "pro", "weak"]),
+    default="fast",
+    show_default=True,
+    help="Who plays every side: TripleA's Fast AI, Hard (Pro) AI or Easy AI.",
+)
+@click.option("--seed", default=1, show_default=True, type=int, help="Seed of the dice (the AIs still vary).")
+@click.option(
+    "--report",
+    "report_path",
+    default=None,
+    type=click.Path(dir_okay=False, writable=True, path_type=Path),
+    help="Write everything the engine reported, per game, to this JSON file.",
+)
+@click.option(
+    "--jobs", "-j", default=1, show_default=True, type=click.IntRange(min=1), help="Games played at the same time."
+)
+@click.option(
+    "--timeout",
+    default=None,
+    type=click.FloatRange(min=1),
+    help="Seconds allowed per game (default: by rounds and AI).",
+)
+@OUTPUT_OPTION
+def check(
+    targets: tuple[str, ...],
+    rounds: int,
+    ai: str,
+    seed: int,
+    report_path: Path | None,
+    jobs: int,
+    timeout: float | None,
+    output_dir: Path,
+) -> None:
+    """Prove TARGETS in the real TripleA engine: parse, then all-AI play for some rounds.
+
+    A TARGET is a variant name (OUTPUT/games/<name>.xml) or the path of any TripleA game XML;
+    without TARGETS every built variant is checked. Exit 1 when a game fails: a parse or DTD
+    error, an engine error, rounds not reached, a player who never buys, no battle, units
+    bought but never placed.
+    """
+    from generator.check import CheckUsageError, run
+    from generator.engine import EngineError
+
+    try:
+        ok = run(
+            targets,
+            output_dir / "games",
+            rounds=rounds,
+            ai=ai,
+            seed=seed,
+            jobs=jobs,
+            timeout=timeout,
+            report_path=report_path,
+        )
+    except CheckUsageError as exc:
+        raise click.UsageError(str(exc)) from exc
+    except EngineError as exc:
+        error = click.ClickException(str(exc))
+        error.exit_code = 2
+        raise error from exc
+    if not ok:
+        sys.exit(1)

@@ -130,7 +130,7 @@ _SIMPLE_SYNTAX = {"int", "bool", "string", "<player>", "<unit>", "<territory>", 
 
 def _reworded(error: str, names: dict[str, set[str]]) -> str:
     """The catalog's message without what the location already says, plus a 'did you mean'."""
-    head, _, tail = error.partition(": ")
+    _, _, tail = error.partition(": ")
     message, _, detail = tail.rpartition(" (value ")
     if not message:
         message = tail
