@@ -8,8 +8,9 @@ option values against the declared syntax::
     True
     >>> check_value("1.9", "UnitAttachment", "consumesUnits", "factory", count="1") is None
     True
-    >>> check_value("2.x", "TriggerAttachment", "when", "during:germanCombatMove")
-    "TriggerAttachment.when: field 1 'during': expected before|after (value 'during:germanCombatMove', syntax before|after:<step>)"
+    >>> print(check_value("2.x", "TriggerAttachment", "when", "during:germansPlace"))
+    TriggerAttachment.when: field 1 'during': expected before|after (value 'during:germansPlace', \
+syntax (before|after):<step>)
 """
 
 from __future__ import annotations
@@ -157,7 +158,17 @@ def check_value(
 class _Ctx:
     def __init__(self, engine: str, names: Names) -> None:
         self.engine = engine
+        parser = load_catalog(engine)["parser"]
         self.names = names
+        self.unchecked: list[str] = parser["uncheckedReferences"]
+        self.builtin: dict[str, list[str]] = parser["builtinNames"]
+
+    def unknown(self, kind: str, name: str) -> bool:
+        """True if `names` lists the names of this reference type and `name` is not one of them."""
+        if kind in self.unchecked:
+            return False
+        known = self.names.get(kind)
+        return known is not None and name not in known and name not in self.builtin.get(kind, ())
 
 
 def _check(spec: Spec, value: str, ctx: _Ctx) -> str | None:
@@ -204,17 +215,13 @@ def _check_scalar(spec: Spec, token: str, ctx: _Ctx) -> str | None:
         return None
     if t == "enum":
         values = spec["values"]
-        if spec.get("caseInsensitive"):
-            ok = token.lower() in {v.lower() for v in values}
-        else:
-            ok = token in values
+        ok = token.lower() in {v.lower() for v in values} if spec.get("caseInsensitive") else token in values
         return None if ok else f"expected {'|'.join(values)}"
     if t in REFERENCE_TYPES:
         name = token[1:] if spec.get("minusPrefix") and token.startswith("-") else token
         if not name:
             return f"empty {t} name"
-        known = ctx.names.get(t)
-        if known is not None and name not in known:
+        if ctx.unknown(t, name):
             return f"unknown {t} {name!r}"
         return None
     raise ValueError(f"unknown type {t!r} in catalog")
@@ -332,13 +339,13 @@ def syntax(spec: Spec) -> str:
         item = _wrap(syntax(spec["items"]))
         return f"{item}[{spec['sep']}{item}...]"
     if t == "tuple":
-        return spec["sep"].join(_part(p) for p in spec["parts"])
+        return str(spec["sep"]).join(_part(p) for p in spec["parts"])
     if t == "oneOf":
         return " | ".join(_wrap(syntax(a)) for a in spec["alternatives"])
     if t == "propertyChange":
         return f"[-clear-|-reset-]newValue:<option of {'|'.join(spec['of'])}>"
     if t == "enum":
-        return "|".join(spec["values"])
+        return "|".join(str(v) for v in spec["values"])
     if t == "int":
         lo, hi = spec.get("min"), spec.get("max")
         if lo is None and hi is None:

@@ -26,7 +26,6 @@ from __future__ import annotations
 import argparse
 import copy
 import json
-import re
 import subprocess
 import sys
 from pathlib import Path
@@ -35,7 +34,7 @@ from typing import Any
 import yaml
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-from generator.catalog import syntax  # noqa: E402
+from generator.catalog import syntax
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
@@ -60,6 +59,12 @@ SPEC_KEYS = {
 PART_KEYS = SPEC_KEYS | {"name", "optional", "repeat", "group"}
 OPTION_KEYS = SPEC_KEYS | {"repeatable", "noop", "unverified"}
 CLEAR_PREFIXES = ["-clear-", "-reset-"]
+# Names every game has: PlayerList.getPlayerId("Neutral") returns the null player (both engines).
+BUILTIN_NAMES = {"player": ["Neutral"]}
+# References the parser does not resolve (an unknown name is accepted and simply never matches):
+# trigger 'when' step names, RulesAttachment.gameProperty, and the attachment name of the
+# TriggerAttachment *AttachmentName options (only its prefix is checked at parse time).
+UNCHECKED_REFERENCES = ["attachment", "property", "step"]
 
 
 class TableError(ValueError):
@@ -130,7 +135,7 @@ def count_attr(spec: dict[str, Any]) -> bool:
         return True
     if spec["type"] == "tuple" and spec["parts"]:
         first = spec["parts"][0]
-        return first.get("type") == "int" or first.get("name") == "attachmentName"
+        return bool(first.get("type") == "int" or first.get("name") == "attachmentName")
     return False
 
 
@@ -149,7 +154,8 @@ def int_or_bool_hint(hints: list[str]) -> str | None:
 
 def supertypes(info: dict[str, Any]) -> list[str]:
     """Attachment superclasses and ICondition (the parts of the hierarchy that declare options)."""
-    return sorted(t for t in info["supertypes"] if t == "ICondition" or t.endswith("Attachment") and t != "IAttachment")
+    return sorted(t for t in info["supertypes"]
+                  if t == "ICondition" or (t.endswith("Attachment") and t != "IAttachment"))
 
 
 def finish_option(entry: dict[str, Any]) -> dict[str, Any]:
@@ -175,12 +181,11 @@ def build_19(raw: dict[str, Any], common: dict[str, Any], own: dict[str, Any],
                 entry["typedBy"] = "table"
                 own_hit = lookup([own], cls, declared, opt)
                 table_rep = bool(entry.get("repeatable", False))
-                if "adds" in s:
-                    if own_hit is None or "repeatable" not in own_hit[0]:
-                        if table_rep != s["adds"]:
-                            warnings.append(f"1.9 {cls}.{opt}: common table repeatable={table_rep} but "
-                                            f"@GameProperty(adds={s['adds']}); using adds")
-                        entry["repeatable"] = s["adds"]
+                if "adds" in s and (own_hit is None or "repeatable" not in own_hit[0]):
+                    if table_rep != s["adds"]:
+                        warnings.append(f"1.9 {cls}.{opt}: common table repeatable={table_rep} but "
+                                        f"@GameProperty(adds={s['adds']}); using adds")
+                    entry["repeatable"] = s["adds"]
             else:
                 kind = int_or_bool_hint(s.get("typeHints", []))
                 if kind:
@@ -215,6 +220,8 @@ def build_19(raw: dict[str, Any], common: dict[str, Any], own: dict[str, Any],
             "javaClass": "fully qualified class name required",
             "attachmentType": "required: unitType|territory|player|resource|territoryEffect|relationship|technology",
             "variables": False,
+            "builtinNames": BUILTIN_NAMES,
+            "uncheckedReferences": UNCHECKED_REFERENCES,
             "aliases": {},
             "ignoredOptions": [],
             "valueRewrites": [],
@@ -296,6 +303,8 @@ def build_2x(raw: dict[str, Any], common: dict[str, Any], own: dict[str, Any],
             "javaClass": "fully qualified or short class name",
             "attachmentType": "defaults to unitType when the type attribute is missing",
             "variables": True,
+            "builtinNames": BUILTIN_NAMES,
+            "uncheckedReferences": UNCHECKED_REFERENCES,
             "aliases": dict(sorted(legacy["aliases"].items())),
             "ignoredOptions": [
                 {"option": i["option"], "values": i.get("values")} for i in legacy["ignored"]

@@ -233,10 +233,7 @@ def parse_switch(cls: JavaClass, constants: dict[str, str]) -> tuple[dict[str, d
             continue
         info = parse_property_expr(cm.group(2))
         for label in split_top_level(cm.group(1)):
-            if label.startswith('"'):
-                name = label.strip('"')
-            else:
-                name = constants[label.split(".")[-1]]
+            name = label.strip('"') if label.startswith('"') else constants[label.split(".")[-1]]
             opts[name] = info
     return opts, delegates
 
@@ -361,6 +358,8 @@ def parse_properties(src: str, constants: dict[str, str]) -> dict[str, Any]:
                     continue
                 name = template_name(src_constants_methods, fm.group(1))
             default = args[1] if len(args) > 1 else None
+            extra: dict[str, Any] = {}
+            dv: Any
             if default in ("true", "false"):
                 typ, dv = "bool", default == "true"
             elif default is not None and re.fullmatch(r"-?\d+", default):
@@ -370,10 +369,15 @@ def parse_properties(src: str, constants: dict[str, str]) -> dict[str, Any]:
             else:
                 typ = {"boolean": "bool", "int": "int", "String": "string"}.get(ret, ret)
                 dv = None
-                if default is not None and "properties.get(" in default:
-                    inner = re.search(r"properties\s*\.\s*get\(\s*(?:Constants\.)?(\w+)", default)
-                    dv = {"sameAs": constants[inner.group(1)]} if inner else default
-            entry = props.setdefault(name, {"type": typ, "default": dv, "readers": []})
+                inner = re.fullmatch(r"properties\s*\.\s*get\(\s*(?:Constants\.)?(\w+)\s*,\s*(true|false|-?\d+)\s*\)",
+                                     default or "")
+                if inner:  # default = value of another property (or of the same one under an old constant)
+                    dv = json.loads(inner.group(2))
+                    if constants[inner.group(1)] != name:
+                        extra["defaultFrom"] = constants[inner.group(1)]
+                elif default is not None:
+                    print(f"warning: cannot evaluate default {default} in {reader}", file=sys.stderr)
+            entry = props.setdefault(name, {"type": typ, "default": dv, "readers": [], **extra})
             if reader not in entry["readers"]:
                 entry["readers"].append(reader)
             if params.count(",") and "GamePlayer" in params:
@@ -431,9 +435,9 @@ def main(argv: list[str] | None = None) -> int:
         classes[name].interfaces = [i.strip() for i in (cm.group(3) or "").split(",") if i.strip()]
         classes[name].constants = parse_constants(src)
     all_constants = dict(constants)
-    for c in classes.values():
-        for k, v in c.constants.items():
-            all_constants.setdefault(k, v)
+    for jc in classes.values():
+        for key, val in jc.constants.items():
+            all_constants.setdefault(key, val)
 
     switches: dict[str, tuple[dict[str, dict[str, Any]], bool]] = {}
     for name, cls in sorted(classes.items()):
@@ -482,17 +486,16 @@ def main(argv: list[str] | None = None) -> int:
                 if body is not None:
                     print("\n".join("    " + ln.strip() for ln in body.strip().splitlines() if ln.strip()))
         supertypes: set[str] = set()
-        k: str | None = name
-        while k is not None:
-            if k != name:
-                supertypes.add(k)
-            if k in classes:
-                supertypes.update(i for i in classes[k].interfaces if i in classes)
-                k = classes[k].parent
-            else:
-                k = None
+        sup: str | None = name
+        while sup is not None and sup in classes:
+            if sup != name:
+                supertypes.add(sup)
+            supertypes.update(i for i in classes[sup].interfaces if i in classes)
+            sup = classes[sup].parent
+        if sup is not None:
+            supertypes.add(sup)
         out_classes[name] = {"chain": chain, "supertypes": sorted(supertypes),
-                             "options": {k2: v[0] for k2, v in sorted(entries.items())}}
+                             "options": {opt: v[0] for opt, v in sorted(entries.items())}}
     if args.dump_setters:
         return 0
     legacy = parse_legacy(strip_comments(git(args.repo, "show", f"{commit}:{LEGACY_MAPPER}")), constants)
