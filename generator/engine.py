@@ -6,6 +6,9 @@ first use and cached under ``${XDG_CACHE_HOME:-~/.cache}/triplea-forge/harness-<
 ``dump`` parses game XMLs with the engine's own ``GameParser`` and returns, per file, a canonical
 JSON view of the parsed ``GameData`` (see ``generator/java/GameDump.java`` for the layout), or
 ``{"error": ..., "saxErrors": [...]}`` when the engine rejected the file.
+
+``play`` runs all-AI games for N rounds and returns, per file, what happened (see
+``generator/java/PlayReport.java``), reporting each step as it starts through a callback.
 """
 
 from __future__ import annotations
@@ -19,7 +22,9 @@ import shutil
 import subprocess
 import sys
 import tempfile
-from collections.abc import Sequence
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from importlib import resources
 from importlib.resources.abc import Traversable
@@ -32,6 +37,7 @@ __all__ = [
     "EngineError",
     "EngineNotFound",
     "HarnessError",
+    "PlayEvent",
     "dump",
     "find_engine",
 ]
@@ -45,8 +51,16 @@ MAIN_CLASS = "forge.ForgeHarness"
 PROPERTIES_NAME = "game_engine.properties"
 DEFAULT_HEAP = "384m"
 DEFAULT_TIMEOUT = 300.0
+# Peak heap measured over 2 rounds of Revised: FastAI ~250 MB, ProAI ~700 MB. The caps leave
+# room for bigger maps and keep two checks side by side far below a 24 GB machine.
+PLAY_HEAP = {"fast": "768m", "weak": "768m", "pro": "1536m"}
+# A parse is over before the JIT matters: the serial GC and C1 only start faster. A game runs
+# for seconds to minutes and wants the optimising compiler and the default (G1) collector.
+PARSE_JVM_OPTIONS = ("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1")
 
 JsonDict = dict[str, Any]
+PlayEvent = JsonDict
+"""One ``{"event": "step", "path", "round", "index", "steps", "rounds", "step"}`` progress line."""
 
 
 class EngineError(Exception):
@@ -59,6 +73,11 @@ class EngineNotFound(EngineError):
 
 class HarnessError(EngineError):
     """The harness failed to compile, crashed, or produced output we cannot read."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        # play(): reports of the files that finished before the failure.
+        self.reports: dict[str, JsonDict] = {}
 
 
 @dataclass(frozen=True)
@@ -121,29 +140,11 @@ class Engine:
         *,
         heap: str = DEFAULT_HEAP,
         timeout: float | None = DEFAULT_TIMEOUT,
+        jvm_options: Sequence[str] = PARSE_JVM_OPTIONS,
     ) -> subprocess.CompletedProcess[str]:
         """Run the harness with ``args`` (e.g. ``["dump", file]``) in a throw-away sandbox."""
-        classes = self.harness_dir()
-        with tempfile.TemporaryDirectory(prefix="triplea-forge-run-") as sandbox:
-            work = Path(sandbox)
-            shutil.copyfile(self.properties, work / PROPERTIES_NAME)
-            cmd = [
-                self.java,
-                f"-Xmx{heap}",
-                # Short-lived JVM: the serial GC and C1 only start faster and do not hurt a parse.
-                "-XX:+UseSerialGC",
-                "-XX:TieredStopAtLevel=1",
-                "-Djava.awt.headless=true",
-                "-Dtriplea.headless=true",
-                "-Djava.util.prefs.PreferencesFactory=forge.MemPrefs$Factory",
-                # Autosaves, downloadedMaps and prefs would otherwise land in the real home.
-                f"-Duser.home={work}",
-                "-Dfile.encoding=UTF-8",
-                "-cp",
-                f"{classes}{os.pathsep}{self.jar}",
-                MAIN_CLASS,
-                *args,
-            ]
+        with self._sandbox() as work:
+            cmd = self._command(args, work, heap, jvm_options)
             try:
                 return subprocess.run(
                     cmd,
@@ -156,6 +157,72 @@ class Engine:
                 )
             except subprocess.TimeoutExpired as exc:
                 raise HarnessError(f"engine harness timed out after {timeout} s: {' '.join(args[:3])}") from exc
+
+    def play(
+        self,
+        paths: Sequence[Path],
+        *,
+        rounds: int = 2,
+        ai: str = "fast",
+        seed: int = 1,
+        heap: str | None = None,
+        timeout: float | None = None,
+        on_event: Callable[[PlayEvent], None] | None = None,
+    ) -> dict[str, JsonDict]:
+        """Play every file for ``rounds`` rounds in one JVM; map ``str(path)`` to its report.
+
+        ``rounds=0`` only parses. Raises HarnessError when the JVM dies, times out or prints
+        something unreadable; the error's ``reports`` holds the files finished before that.
+        """
+        absolute = {str(Path(p).resolve()): str(p) for p in paths}
+        args = ["play", "--rounds", str(rounds), "--ai", ai, "--seed", str(seed), *absolute]
+        options = PARSE_JVM_OPTIONS if rounds <= 0 else ()
+        reports: dict[str, JsonDict] = {}
+        with self._sandbox() as work, (work / "stderr.txt").open("w+", encoding="utf-8") as err:
+            cmd = self._command(args, work, heap or PLAY_HEAP.get(ai, "1g"), options)
+            # stderr goes to a file: an engine that prints a lot must never block on a full pipe.
+            proc = subprocess.Popen(cmd, cwd=work, stdout=subprocess.PIPE, stderr=err, text=True, encoding="utf-8")
+            expired = threading.Event()
+
+            def expire() -> None:
+                expired.set()
+                proc.kill()
+
+            timer = threading.Timer(timeout, expire) if timeout else None
+            if timer:
+                timer.start()
+            last: PlayEvent = {}
+            try:
+                assert proc.stdout is not None
+                for line in proc.stdout:
+                    try:
+                        record = json.loads(line)
+                    except json.JSONDecodeError as exc:
+                        raise HarnessError(f"unreadable harness output: {line[:200]!r}") from exc
+                    if record.get("event") == "report":
+                        reports[absolute[record["path"]]] = record["report"]
+                    else:
+                        last = record
+                        if on_event is not None:
+                            on_event(record)
+                code = proc.wait()
+            finally:
+                if timer:
+                    timer.cancel()
+                if proc.poll() is None:
+                    proc.kill()
+                    proc.wait()
+            if len(reports) < len(absolute):
+                err.seek(0)
+                where = f" in round {last.get('round')}, step {last.get('step')}" if last else ""
+                if expired.is_set():
+                    problem = f"engine harness timed out after {timeout:g} s{where}"
+                else:
+                    problem = f"engine harness exited with {code}{where}; stderr tail:\n{_tail(err.read(), 15)}"
+                failure = HarnessError(problem)
+                failure.reports = reports
+                raise failure
+        return reports
 
     def dump(self, paths: Sequence[Path], *, heap: str = DEFAULT_HEAP) -> dict[str, JsonDict]:
         """Parse every file in one JVM; map ``str(path)`` (as given) to its canonical dump."""
@@ -185,6 +252,32 @@ class Engine:
                 raise HarnessError(f"harness output for {given} has no dump object")
             result[str(given)] = doc
         return result
+
+    @contextmanager
+    def _sandbox(self) -> Iterator[Path]:
+        """A private working folder holding the engine's version file (read from the cwd)."""
+        with tempfile.TemporaryDirectory(prefix="triplea-forge-run-") as sandbox:
+            work = Path(sandbox)
+            shutil.copyfile(self.properties, work / PROPERTIES_NAME)
+            yield work
+
+    def _command(self, args: Sequence[str], work: Path, heap: str, jvm_options: Sequence[str]) -> list[str]:
+        classes = self.harness_dir()
+        return [
+            self.java,
+            f"-Xmx{heap}",
+            *jvm_options,
+            "-Djava.awt.headless=true",
+            "-Dtriplea.headless=true",
+            "-Djava.util.prefs.PreferencesFactory=forge.MemPrefs$Factory",
+            # Autosaves, downloadedMaps and prefs would otherwise land in the real home.
+            f"-Duser.home={work}",
+            "-Dfile.encoding=UTF-8",
+            "-cp",
+            f"{classes}{os.pathsep}{self.jar}",
+            MAIN_CLASS,
+            *args,
+        ]
 
 
 def find_engine() -> Engine:

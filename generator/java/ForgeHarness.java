@@ -22,12 +22,19 @@ import games.strategy.engine.data.GameParser;
  *
  * <pre>
  * java -cp CACHE:triplea.jar forge.ForgeHarness dump FILE...
+ * java -cp CACHE:triplea.jar forge.ForgeHarness play [--rounds N] [--ai fast|pro|weak] [--seed S] FILE...
  * </pre>
  *
  * Output of "dump": JSON lines on stdout, one per FILE in argument order:
  * {"path": FILE-as-given, "dump": DOC}. DOC is the canonical GameData (see GameDump) plus
  * "saxErrors", or {"error": "...", "saxErrors": [...]} when parsing failed. Everything the engine
  * itself prints (System.out and System.err) goes to stderr, so stdout carries only JSON.
+ *
+ * <p>Output of "play": JSON lines on stdout. While a game runs, one {"event": "step", "path",
+ * "round", "index", "steps", "rounds", "step"} per step started (for progress display); after
+ * it, {"event": "report", "path": FILE-as-given, "report": REPORT} (see PlayReport). Files are
+ * played one after the other in this JVM. With --rounds 0 a file is only parsed. Exit status 3
+ * when the engine itself cannot be prepared (no ./game_engine.properties).
  */
 public final class ForgeHarness {
   private ForgeHarness() {}
@@ -36,7 +43,13 @@ public final class ForgeHarness {
     // Before any engine class loads: ClientLogger caches System.out/err in static finals, and
     // the engine reads these properties in static initialisers.
     final PrintStream json = new PrintStream(new FileOutputStream(FileDescriptor.out), false, StandardCharsets.UTF_8);
-    System.setOut(new PrintStream(new FileOutputStream(FileDescriptor.err), true, StandardCharsets.UTF_8));
+    final PrintStream stderr = new PrintStream(new FileOutputStream(FileDescriptor.err), true, StandardCharsets.UTF_8);
+    if (args.length > 0 && args[0].equals("play")) {
+      // Play mode judges a game by what the engine prints and logs, so capture all of it.
+      ErrorCapture.install(stderr);
+    } else {
+      System.setOut(stderr);
+    }
     System.setProperty("java.awt.headless", "true");
     System.setProperty("triplea.headless", "true");
     if (System.getProperty("java.util.prefs.PreferencesFactory") == null) {
@@ -54,6 +67,9 @@ public final class ForgeHarness {
           json.flush();
         }
         break;
+      case "play":
+        status = play(args, json);
+        break;
       default:
         usage();
         status = 2;
@@ -65,6 +81,50 @@ public final class ForgeHarness {
 
   private static void usage() {
     System.err.println("usage: forge.ForgeHarness dump FILE...");
+    System.err.println("       forge.ForgeHarness play [--rounds N] [--ai fast|pro|weak] [--seed S] FILE...");
+  }
+
+  private static int play(final String[] args, final PrintStream json) {
+    int rounds = 2;
+    String ai = "fast";
+    long seed = 0;
+    final List<String> files = new ArrayList<>();
+    try {
+      for (int i = 1; i < args.length; i++) {
+        switch (args[i]) {
+          case "--rounds":
+            rounds = Integer.parseInt(args[++i]);
+            break;
+          case "--ai":
+            ai = args[++i];
+            break;
+          case "--seed":
+            seed = Long.parseLong(args[++i]);
+            break;
+          default:
+            files.add(args[i]);
+        }
+      }
+    } catch (final RuntimeException e) {
+      usage();
+      return 2;
+    }
+    if (!PlayRun.AI_TYPES.containsKey(ai) || files.isEmpty()) {
+      usage();
+      return 2;
+    }
+    try {
+      PlayRun.prepareEngine();
+    } catch (final Throwable t) {
+      System.err.println("forge harness: cannot prepare the engine: " + describe(t));
+      return 3;
+    }
+    for (final String file : files) {
+      final String report = new PlayRun(file, rounds, ai, seed, json).run();
+      json.print("{\"event\":\"report\",\"path\":" + Json.str(file) + ",\"report\":" + report + "}\n");
+      json.flush();
+    }
+    return 0;
   }
 
   /** Parses one file with the real engine; never throws. */
@@ -111,7 +171,7 @@ public final class ForgeHarness {
    * DTD/SAX problems the parser only collects and prints (private field errorsSAX); a step
    * naming an unknown player, for example, shows up nowhere else.
    */
-  private static String saxErrors(final GameParser parser) {
+  static String saxErrors(final GameParser parser) {
     final List<String> out = new ArrayList<>();
     try {
       final Field f = GameParser.class.getDeclaredField("errorsSAX");

@@ -1,0 +1,146 @@
+package forge;
+
+import java.lang.reflect.InvocationHandler;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Proxy;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+import games.strategy.engine.data.NamedAttachable;
+import games.strategy.engine.data.ProductionRule;
+import games.strategy.engine.data.Route;
+import games.strategy.engine.data.Territory;
+import games.strategy.engine.data.Unit;
+import games.strategy.engine.data.UnitType;
+import games.strategy.engine.delegate.IDelegate;
+import games.strategy.util.IntegerMap;
+
+/**
+ * Sits between the AI players and the delegates (the AIs reach delegates only through the remote
+ * messenger, so wrapping the registered remote sees every action). Successful actions are
+ * counted; an action the delegate refuses (a non-null String result) is otherwise dropped
+ * silently by the engine, so it is recorded as an error; an exception a delegate throws back to
+ * the AI is recorded even if the AI swallows it.
+ */
+final class ActionLog {
+  final List<String> purchases = new ArrayList<>();
+  final List<String> moves = new ArrayList<>();
+  final List<String> placements = new ArrayList<>();
+
+  /** The remote for {@code delegate}: {@code inner} (the engine's own wrapper) plus logging. */
+  Object wrap(final IDelegate delegate, final Object inner) {
+    final Class<?> type = delegate.getRemoteType();
+    final InvocationHandler handler = (proxy, method, args) -> {
+      // Identity semantics: the messenger finds and removes its implementors with equals().
+      switch (method.getName()) {
+        case "equals":
+          return args != null && args.length == 1 && proxy == args[0];
+        case "hashCode":
+          return args == null ? System.identityHashCode(proxy) : invoke(delegate.getName(), inner, method, args);
+        case "toString":
+          return args == null ? "logged " + delegate : invoke(delegate.getName(), inner, method, args);
+        default:
+          return invoke(delegate.getName(), inner, method, args);
+      }
+    };
+    return Proxy.newProxyInstance(type.getClassLoader(), new Class<?>[] {type}, handler);
+  }
+
+  private Object invoke(final String delegate, final Object inner, final Method method, final Object[] args)
+      throws Throwable {
+    final Object result;
+    try {
+      result = method.invoke(inner, args);
+    } catch (final InvocationTargetException e) {
+      final Throwable cause = e.getCause();
+      ErrorCapture.record("delegateException",
+          "delegate " + delegate + " threw from " + method.getName() + ": " + ForgeHarness.describe(cause), cause);
+      throw cause;
+    }
+    if (method.getDeclaringClass() == Object.class) {
+      return result;
+    }
+    final String name = method.getName();
+    if (result instanceof String && !name.startsWith("get")) {
+      ErrorCapture.record("rejected", "delegate " + delegate + " refused " + name + summary(name, args) + ": " + result,
+          null);
+    } else if (result == null) {
+      record(name, args);
+    }
+    return result;
+  }
+
+  @SuppressWarnings("unchecked")
+  private void record(final String name, final Object[] args) {
+    if (name.equals("purchase") && args != null && args[0] instanceof IntegerMap) {
+      final Map<String, Integer> units = new TreeMap<>();
+      final IntegerMap<ProductionRule> rules = (IntegerMap<ProductionRule>) args[0];
+      for (final ProductionRule rule : rules.keySet()) {
+        final IntegerMap<NamedAttachable> results = rule.getResults();
+        for (final NamedAttachable r : results.keySet()) {
+          if (r instanceof UnitType) {
+            units.merge(r.getName(), rules.getInt(rule) * results.getInt(r), Integer::sum);
+          }
+        }
+      }
+      if (!units.isEmpty()) {
+        purchases.add(here().put("units", counts(units)).toString());
+      }
+    } else if (name.equals("move") && args != null && args.length >= 2 && args[1] instanceof Route) {
+      final Collection<Unit> units = (Collection<Unit>) args[0];
+      final Route route = (Route) args[1];
+      moves.add(here().putNum("units", units.size()).putStr("from", name(route.getStart()))
+          .putStr("to", name(route.getEnd())).toString());
+    } else if (name.equals("placeUnits") && args != null && args.length >= 2) {
+      final Collection<Unit> units = (Collection<Unit>) args[0];
+      if (!units.isEmpty()) {
+        placements.add(here().putStr("territory", name((Territory) args[1])).put("units", byType(units)).toString());
+      }
+    }
+  }
+
+  static Json.Obj here() {
+    return new Json.Obj().putNum("round", ErrorCapture.round).putStr("step", ErrorCapture.step)
+        .putStr("player", ErrorCapture.player);
+  }
+
+  static String byType(final Collection<Unit> units) {
+    final Map<String, Integer> counts = new TreeMap<>();
+    for (final Unit u : units) {
+      counts.merge(u.getType().getName(), 1, Integer::sum);
+    }
+    return counts(counts);
+  }
+
+  static String counts(final Map<String, Integer> counts) {
+    final Map<String, String> json = new TreeMap<>();
+    counts.forEach((k, v) -> json.put(k, Json.num(v)));
+    return Json.obj(json);
+  }
+
+  private static String name(final Territory t) {
+    return t == null ? null : t.getName();
+  }
+
+  /** A few words about the refused action, so the message says what the AI tried. */
+  @SuppressWarnings("unchecked")
+  private static String summary(final String name, final Object[] args) {
+    try {
+      if (name.equals("move") && args.length >= 2 && args[1] instanceof Route) {
+        final Route r = (Route) args[1];
+        return " (" + ((Collection<Unit>) args[0]).size() + " units " + name(r.getStart()) + " -> " + name(r.getEnd())
+            + ")";
+      }
+      if (name.equals("placeUnits") && args.length >= 2) {
+        return " (" + ((Collection<Unit>) args[0]).size() + " units in " + name((Territory) args[1]) + ")";
+      }
+    } catch (final RuntimeException e) {
+      return "";
+    }
+    return "";
+  }
+}

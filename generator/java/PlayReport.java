@@ -1,0 +1,287 @@
+package forge;
+
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryPoolMXBean;
+import java.lang.management.MemoryType;
+import java.lang.reflect.Field;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+import games.strategy.engine.data.GameData;
+import games.strategy.engine.data.GameStep;
+import games.strategy.engine.data.PlayerID;
+import games.strategy.engine.data.ProductionFrontier;
+import games.strategy.engine.data.Resource;
+import games.strategy.engine.data.Territory;
+import games.strategy.engine.data.Unit;
+import games.strategy.engine.delegate.IDelegate;
+import games.strategy.triplea.delegate.AbstractEndTurnDelegate;
+import games.strategy.triplea.delegate.AbstractPlaceDelegate;
+import games.strategy.triplea.delegate.BidPlaceDelegate;
+import games.strategy.triplea.delegate.BidPurchaseDelegate;
+import games.strategy.triplea.delegate.EndRoundDelegate;
+import games.strategy.triplea.delegate.NoPUPurchaseDelegate;
+import games.strategy.triplea.delegate.PurchaseDelegate;
+import games.strategy.triplea.delegate.dataObjects.BattleRecord;
+import games.strategy.triplea.delegate.dataObjects.BattleRecords;
+
+/**
+ * What one play run saw, rendered as the "report" object of the play output:
+ *
+ * <pre>
+ * {file, ai, seed, roundsRequested, roundsCompleted, gameOver, winners, stoppedAt,
+ *  parse {ms, error, saxErrors}, steps (per round),
+ *  players [{name, productionFrontier, frontierRules, purchaseSteps, placeSteps}],
+ *  start {player: SNAPSHOT}, rounds [{round, ms, players {player: SNAPSHOT}}],
+ *  purchaseSteps [{round, step, player, pusBefore, pusAfter}], purchases [{round, step, player, units}],
+ *  moves [{round, step, player, units, from, to}], placements [{round, step, player, territory, units}],
+ *  unplaced [{round, step, player, units}], ownerChanges [{round, step, player, territory, from, to}],
+ *  battles [{round, territory, type, attacker, defender, result, attackerLostTuv, defenderLostTuv}],
+ *  errors [ENTRY], warnings [ENTRY], timings {parseMs, setupMs, totalMs, rounds [ms], byDelegate {class: ms}},
+ *  peakHeapMb}
+ * SNAPSHOT = {resources {name: n}, income, territories, units {type: n}, unplaced {type: n}}
+ * ENTRY = {channel, message, detail, round, step, player}
+ * </pre>
+ */
+final class PlayReport {
+  final ActionLog actions = new ActionLog();
+  String parseError;
+  String saxErrors = "[]";
+  long parseMs;
+  long setupMs;
+  long totalMs;
+  String stoppedAt;
+  boolean gameOver;
+
+  private final String path;
+  private final int rounds;
+  private final String ai;
+  private final long seed;
+  private final Json.Obj game = new Json.Obj();
+  private String start;
+  private final List<String> roundReports = new ArrayList<>();
+  private final List<String> roundMs = new ArrayList<>();
+  private final List<String> purchaseSteps = new ArrayList<>();
+  private final List<String> unplaced = new ArrayList<>();
+  private final List<String> ownerChanges = new ArrayList<>();
+  private final Map<String, Long> delegateNanos = new TreeMap<>();
+  private final Map<Territory, PlayerID> owners = new HashMap<>();
+  private int pusBefore;
+
+  PlayReport(final String path, final int rounds, final String ai, final long seed) {
+    this.path = path;
+    this.rounds = rounds;
+    this.ai = ai;
+    this.seed = seed;
+  }
+
+  /** Static facts the checks need to explain a failure (frontiers, which steps buy and place). */
+  void describeGame(final GameData data) {
+    final List<String> players = new ArrayList<>();
+    for (final PlayerID p : data.getPlayerList().getPlayers()) {
+      final ProductionFrontier frontier = p.getProductionFrontier();
+      final List<String> buy = new ArrayList<>();
+      final List<String> place = new ArrayList<>();
+      for (final GameStep s : data.getSequence()) {
+        if (p.equals(s.getPlayerId()) && isPurchase(s.getDelegate())) {
+          buy.add(Json.str(s.getName()));
+        } else if (p.equals(s.getPlayerId()) && isPlace(s.getDelegate())) {
+          place.add(Json.str(s.getName()));
+        }
+      }
+      players.add(new Json.Obj().putStr("name", p.getName())
+          .putStr("productionFrontier", frontier == null ? null : frontier.getName())
+          .putNum("frontierRules", frontier == null ? 0 : frontier.getRules().size())
+          .put("purchaseSteps", Json.arr(buy)).put("placeSteps", Json.arr(place)).toString());
+    }
+    game.putStr("name", data.getGameName()).put("players", Json.arr(players))
+        .putNum("steps", data.getSequence().size());
+  }
+
+  void startRound(final GameData data) {
+    start = snapshot(data);
+    for (final Territory t : data.getMap().getTerritories()) {
+      owners.put(t, t.getOwner());
+    }
+  }
+
+  void beforeStep(final GameData data, final GameStep step) {
+    final PlayerID p = step.getPlayerId();
+    pusBefore = p == null ? 0 : p.getResources().getQuantity("PUs");
+  }
+
+  void afterStep(final GameData data, final GameStep step, final long nanos) {
+    final IDelegate delegate = step.getDelegate();
+    delegateNanos.merge(delegate.getClass().getSimpleName(), nanos, Long::sum);
+    final PlayerID p = step.getPlayerId();
+    for (final Territory t : data.getMap().getTerritories()) {
+      final PlayerID before = owners.put(t, t.getOwner());
+      if (before != t.getOwner()) {
+        ownerChanges.add(ActionLog.here().putStr("territory", t.getName()).putStr("from", name(before))
+            .putStr("to", name(t.getOwner())).toString());
+      }
+    }
+    if (p == null) {
+      return;
+    }
+    if (isPurchase(delegate)) {
+      purchaseSteps.add(ActionLog.here().putNum("pusBefore", pusBefore)
+          .putNum("pusAfter", p.getResources().getQuantity("PUs")).toString());
+    } else if (isPlace(delegate) && !p.getUnits().isEmpty()) {
+      unplaced.add(ActionLog.here().put("units", ActionLog.byType(p.getUnits().getUnits())).toString());
+    }
+  }
+
+  void endRound(final GameData data, final long ms) {
+    roundMs.add(Json.num(ms));
+    roundReports.add(new Json.Obj().putNum("round", roundReports.size() + 1).putNum("ms", ms)
+        .put("players", snapshot(data)).toString());
+  }
+
+  String render(final GameData data) {
+    final Json.Obj parse = new Json.Obj().putNum("ms", parseMs).putStr("error", parseError).put("saxErrors", saxErrors);
+    final List<List<ErrorCapture.Entry>> captured = ErrorCapture.drain();
+    final Json.Obj timings = new Json.Obj().putNum("parseMs", parseMs).putNum("setupMs", setupMs)
+        .putNum("totalMs", totalMs).put("rounds", Json.arr(roundMs));
+    final Map<String, String> byDelegate = new TreeMap<>();
+    delegateNanos.forEach((k, v) -> byDelegate.put(k, Json.num(v / 1_000_000)));
+    timings.put("byDelegate", Json.obj(byDelegate));
+    final Json.Obj out = new Json.Obj().putStr("file", path).putStr("ai", ai).putNum("seed", seed)
+        .putNum("roundsRequested", rounds).putNum("roundsCompleted", roundReports.size())
+        .putBool("gameOver", gameOver).putStr("stoppedAt", stoppedAt).put("parse", parse.toString())
+        .put("errors", entries(captured.get(0))).put("warnings", entries(captured.get(1)))
+        .put("timings", timings.toString()).putNum("peakHeapMb", peakHeapMb());
+    if (data == null) {
+      return out.toString();
+    }
+    return out.put("game", game.toString()).put("start", start).put("rounds", Json.arr(roundReports))
+        .put("purchaseSteps", Json.arr(purchaseSteps)).put("purchases", Json.arr(actions.purchases))
+        .put("moves", Json.arr(actions.moves)).put("placements", Json.arr(actions.placements))
+        .put("unplaced", Json.arr(unplaced)).put("ownerChanges", Json.arr(ownerChanges))
+        .put("battles", battles(data)).put("winners", winners(data)).toString();
+  }
+
+  private static String entries(final List<ErrorCapture.Entry> list) {
+    final List<String> out = new ArrayList<>();
+    for (final ErrorCapture.Entry e : list) {
+      out.add(e.toJson());
+    }
+    return Json.arr(out);
+  }
+
+  /** Per player: resources, income, territories held, units on the map and units not placed. */
+  private static String snapshot(final GameData data) {
+    final Map<String, String> players = new TreeMap<>();
+    for (final PlayerID p : data.getPlayerList().getPlayers()) {
+      final List<Territory> owned = new ArrayList<>();
+      final List<Unit> units = new ArrayList<>();
+      for (final Territory t : data.getMap().getTerritories()) {
+        if (p.equals(t.getOwner())) {
+          owned.add(t);
+        }
+        for (final Unit u : t.getUnits().getUnits()) {
+          if (p.equals(u.getOwner())) {
+            units.add(u);
+          }
+        }
+      }
+      final Map<String, Integer> resources = new TreeMap<>();
+      for (final Resource r : data.getResourceList().getResources()) {
+        resources.put(r.getName(), p.getResources().getQuantity(r));
+      }
+      players.put(p.getName(), new Json.Obj().put("resources", ActionLog.counts(resources))
+          .putNum("income", AbstractEndTurnDelegate.getProduction(owned, data)).putNum("territories", owned.size())
+          .put("units", ActionLog.byType(units)).put("unplaced", ActionLog.byType(p.getUnits().getUnits()))
+          .toString());
+    }
+    return Json.obj(players);
+  }
+
+  /** The engine's battle records; BattleRecord keeps its fields private, hence reflection. */
+  private static String battles(final GameData data) {
+    final List<String> out = new ArrayList<>();
+    try {
+      final Map<Integer, BattleRecords> byRound = data.getBattleRecordsList().getBattleRecordsMap();
+      for (final Map.Entry<Integer, BattleRecords> e : new TreeMap<>(byRound).entrySet()) {
+        final List<String> round = new ArrayList<>();
+        final Collection<BattleRecord> records = BattleRecords.getAllRecords(e.getValue());
+        for (final BattleRecord r : records) {
+          round.add(new Json.Obj().putNum("round", e.getKey())
+              .putStr("territory", name((Territory) field(r, "battleSite")))
+              .putStr("type", String.valueOf(field(r, "battleType")))
+              .putStr("attacker", name((PlayerID) field(r, "attacker")))
+              .putStr("defender", name((PlayerID) field(r, "defender")))
+              .putStr("result", field(r, "battleResultDescription") == null ? null
+                  : String.valueOf(field(r, "battleResultDescription")))
+              .putNum("attackerLostTuv", (Integer) field(r, "attackerLostTUV"))
+              .putNum("defenderLostTuv", (Integer) field(r, "defenderLostTUV")).toString());
+        }
+        // Records sit in hash maps keyed by GUID: sort so the order does not depend on the JVM.
+        round.sort(null);
+        out.addAll(round);
+      }
+    } catch (final ReflectiveOperationException | RuntimeException ex) {
+      ErrorCapture.record("exception", "forge harness could not read the battle records: "
+          + ForgeHarness.describe(ex), ex);
+    }
+    return Json.arr(out);
+  }
+
+  private static Object field(final Object o, final String name) throws ReflectiveOperationException {
+    final Field f = o.getClass().getDeclaredField(name);
+    f.setAccessible(true);
+    return f.get(o);
+  }
+
+  private static String winners(final GameData data) {
+    final List<String> out = new ArrayList<>();
+    for (final IDelegate d : data.getDelegateList()) {
+      if (d instanceof EndRoundDelegate && ((EndRoundDelegate) d).getWinners() != null) {
+        for (final PlayerID p : ((EndRoundDelegate) d).getWinners()) {
+          out.add(Json.str(p.getName()));
+        }
+      }
+    }
+    return Json.sortedArr(out);
+  }
+
+  /** A purchase the AI makes with PUs (bids and the no-PU "purchase" of some maps excluded). */
+  static boolean isPurchase(final IDelegate d) {
+    return d instanceof PurchaseDelegate && !(d instanceof BidPurchaseDelegate) && !(d instanceof NoPUPurchaseDelegate);
+  }
+
+  static boolean isPlace(final IDelegate d) {
+    return d instanceof AbstractPlaceDelegate && !(d instanceof BidPlaceDelegate);
+  }
+
+  private static String name(final PlayerID p) {
+    return p == null ? null : p.getName();
+  }
+
+  private static String name(final Territory t) {
+    return t == null ? null : t.getName();
+  }
+
+  /** Several games may share a JVM: each reports its own peak. */
+  static void resetPeakHeap() {
+    for (final MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
+      if (pool.getType() == MemoryType.HEAP) {
+        pool.resetPeakUsage();
+      }
+    }
+  }
+
+  private static long peakHeapMb() {
+    long bytes = 0;
+    for (final MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
+      if (pool.getType() == MemoryType.HEAP && pool.getPeakUsage() != null) {
+        bytes += pool.getPeakUsage().getUsed();
+      }
+    }
+    return bytes / (1024 * 1024);
+  }
+}
