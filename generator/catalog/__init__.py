@@ -227,10 +227,22 @@ def _check_scalar(spec: Spec, token: str, ctx: _Ctx) -> str | None:
     raise ValueError(f"unknown type {t!r} in catalog")
 
 
+def _split(value: str, sep: str, ctx: _Ctx) -> list[str]:
+    """1.9 splits with Java's String.split (trailing empty fields dropped), 2.x with Guava's Splitter."""
+    tokens = value.split(sep)
+    if ctx.engine == "1.9" and len(tokens) > 1:
+        while tokens and tokens[-1] == "":
+            tokens.pop()
+    return tokens
+
+
 def _check_list(spec: Spec, value: str, ctx: _Ctx) -> str | None:
     if value == "" and spec.get("allowEmpty"):
         return None
-    for i, token in enumerate(value.split(spec["sep"])):
+    tokens = _split(value, spec["sep"], ctx)
+    if not tokens:
+        return "no items"
+    for i, token in enumerate(tokens):
         err = _check(spec["items"], token, ctx)
         if err is not None:
             return f"item {i + 1}: {err}"
@@ -291,7 +303,7 @@ class _Match:
 def _check_tuple(spec: Spec, value: str, ctx: _Ctx) -> str | None:
     if value == "" and spec.get("allowEmpty"):
         return None
-    tokens = value.split(spec["sep"])
+    tokens = _split(value, spec["sep"], ctx)
     if len(tokens) < spec.get("minTokens", 0):
         return f"needs at least {spec['minTokens']} fields"
     m = _Match(tokens, ctx)

@@ -57,7 +57,7 @@ SPEC_KEYS = {
     "sep", "parts", "alternatives", "minTokens", "allowEmpty", "of", "note", "boundsFrom",
 }
 PART_KEYS = SPEC_KEYS | {"name", "optional", "repeat", "group"}
-OPTION_KEYS = SPEC_KEYS | {"repeatable", "noop", "unverified"}
+OPTION_KEYS = SPEC_KEYS | {"repeatable", "noop", "unverified", "clearValues"}
 CLEAR_PREFIXES = ["-clear-", "-reset-"]
 # Names every game has: PlayerList.getPlayerId("Neutral") returns the null player (both engines).
 BUILTIN_NAMES = {"player": ["Neutral"]}

@@ -270,12 +270,21 @@ ADDS = re.compile(r"\.(?:add|put|addAll|putResource)\(|parsePlayerList\(\s*\w+\s
 
 
 def accumulates(body: str) -> bool:
-    """Heuristic: does the setter add to its previous value (True) or replace it (False)?"""
+    """Heuristic: does the setter add to its previous value (True) or replace it (False)?
+
+    Accumulating setters add/put into a field (creating it when it is null) or append through
+    parsePlayerList/parseUnitTypes/...; a setter that unconditionally assigns a fresh value to a field
+    replaces it.  Assignments of null (clearing) and to local variables are ignored.
+    """
     if not ADDS.search(body):
         return False
-    for m in re.finditer(r"(?:this\.)?(\w+)\s*=\s*(?:new\b|null\b|splitOnColon|[\w.]+\.stream)", body):
-        if body[: m.start()].rstrip()[-1:] not in ("", ";", "{", "}"):
-            continue  # a local variable declaration, not a field assignment
+    local_vars = set(re.findall(r"\b(?:[A-Z]\w*(?:<[^;()]*>)?(?:\[\])?|int|boolean)\s+(\w+)\s*[;=]", body))
+    for m in re.finditer(r"(?:this\.)?(\w+)\s*=(?!=)\s*(\S)", body):
+        field_name, rhs_start = m.group(1), m.start(2)
+        rhs = body[rhs_start : body.find(";", rhs_start)]
+        if (field_name in local_vars or body[: m.start()].rstrip()[-1:] not in ("", ";", "{", "}")
+                or rhs.startswith("null") or re.search(r"\b" + field_name + r"\b", rhs)):
+            continue  # a local, a clear, or field = f(..., field) which appends
         guarded = re.search(r"if\s*\(\s*(?:this\.)?" + re.escape(m.group(1)) + r"\s*==\s*null\s*\)\s*\{?\s*$",
                             body[: m.start()])
         if not guarded:
@@ -312,7 +321,7 @@ def parse_legacy(src: str, constants: dict[str, str]) -> dict[str, Any]:
         pairs = re.findall(r"optionValue\.equalsIgnoreCase\(\"([^\"]+)\"\)\)\s*\{?\s*return\s+\"([^\"]*)\"",
                            opt_block)
         for old, new in pairs:
-            values.append({"option": opt.group(1), "from": old, "to": new, "ignoreCase": "true"})
+            values.append({"option": opt.group(1), "from": old, "to": new})
     ignored: list[dict[str, Any]] = []
     m = re.search(r"ignoreOptionName\([^)]*\)\s*\{", src)
     assert m
