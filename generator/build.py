@@ -38,7 +38,7 @@ def load_spec(rules: Rules, name: str, target: str = "portable") -> tuple[Compil
     problems += [p for p in found if p.mark not in already]
     if spec is None:
         return None, problems
-    problems += [p for p in check_spec(spec, resolved.tree) if p.mark not in already]
+    problems += [p for p in check_spec(spec, resolved.tree, target) if p.mark not in already]
     problems += [p for p in check_options(spec, resolved.tree, target) if p.mark not in already]
     if any(p.severity is Severity.ERROR for p in problems):
         return None, problems

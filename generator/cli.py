@@ -101,6 +101,37 @@ def build(variants: tuple[str, ...], check: bool, strict: bool, target: str, rul
     click.echo(f"{len(written)} file{'s' if len(written) != 1 else ''} written, {len(files) - len(written)} unchanged")
 
 
+@cli.command()
+@click.argument("targets", nargs=-1)
+@click.option("--strict", is_flag=True, help="Treat warnings as errors.")
+@TARGET_OPTION
+@RULES_OPTION
+def validate(targets: tuple[str, ...], strict: bool, target: str, rules_dir: Path) -> None:
+    """Check variants (default: all in rules/) or any TripleA game XML files; write nothing.
+
+    Reports every problem at once, each at its file:line: spec errors, unknown or badly typed
+    options for the target engines, dangling references, and every DTD message of the XML.
+    """
+    from generator.build import compile_variant
+    from generator.resolve import Rules
+    from generator.validate_xml import validate_xml_file
+
+    rules = Rules(rules_dir, _display(rules_dir))
+    problems: list[Diagnostic] = []
+    checked = 0
+    for item in targets or tuple(rules.variants()):
+        if item.endswith(".xml"):
+            path = Path(item)
+            if not path.is_file():
+                raise click.BadParameter(f"no such file: {item}", param_hint="TARGETS")
+            problems += validate_xml_file(path, _display(path), target)
+        else:
+            problems += compile_variant(rules, item, target)[1]
+        checked += 1
+    _report(problems, strict)
+    click.echo(f"{checked} checked for {target}: no errors")
+
+
 @cli.command(name="import")
 @click.argument("xml_file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("--name", required=True, help="Variant name: the folder rules/NAME/ to create.")

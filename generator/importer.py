@@ -17,6 +17,7 @@ from typing import Any
 from lxml import etree
 
 from generator.diagnostics import Diagnostic, Mark, Severity
+from generator.load import SpecList, SpecMap
 from generator.model import ATTACHMENT_PACKAGE, CLASS_BY_NAME_PREFIX, DELEGATE_PACKAGE
 from generator.view import MAIN_ATTACHMENT, NEUTRAL
 
@@ -81,6 +82,11 @@ class _Importer:
         self.notes: list[Diagnostic] = []  # what was normalised on the way (engine-equivalent)
         self.spec: Tree = {}
         self.flat_seen: dict[tuple[str, str], list[str]] = {}
+        # The XML line each spec key path came from, so checks of an XML can point into it.
+        self.lines: dict[tuple[str, ...], int] = {}
+
+    def at(self, element: etree._Element, *path: str) -> None:
+        self.lines.setdefault(path, int(element.sourceline or 0))
 
     def unsupported(self, element: etree._Element, what: str = "") -> None:
         label = what or f"<{element.tag}>"
@@ -112,6 +118,9 @@ class _Importer:
         game: Tree = {"name": "", "version": "", "map": ""}
         if info is not None:
             game.update(name=att(info, "name"), version=att(info, "version"))
+            if info.get("version") is None:
+                del game["version"]  # engine 2.x only: 1.9 requires it
+            self.at(info, "game")
         minimum = root.find("triplea")
         if minimum is not None:
             game["minimum_version"] = att(minimum, "minimumVersion")
@@ -119,15 +128,15 @@ class _Importer:
         dice = root.find("diceSides")
         if dice is not None:
             self.spec["dice_sides"] = typed(att(dice, "value"))
-        self.spec["resources"] = {att(r, "name"): {} for r in self.children(root.find("resourceList"), "resource")}
+        self.spec["resources"] = self._names("resources", root.find("resourceList"), "resource")
         self._players()
-        self.spec["units"] = {att(u, "name"): {} for u in self.children(root.find("unitList"), "unit")}
+        self.spec["units"] = self._names("units", root.find("unitList"), "unit")
         self._territories()
         for key, parent, tag in (
             ("relationship_types", "relationshipTypes", "relationshipType"),
             ("territory_effects", "territoryEffectList", "territoryEffect"),
         ):
-            self.spec[key] = {att(e, "name"): {} for e in self.children(root.find(parent), tag)}
+            self.spec[key] = self._names(key, root.find(parent), tag)
         self._production()
         self._technology()
         self._gameplay()
@@ -137,6 +146,13 @@ class _Importer:
         self._tidy()
         keep = ("resources", "players") + (("technologies",) if root.find("technology") is not None else ())
         return {k: v for k, v in self.spec.items() if v != {} or k in keep}
+
+    def _names(self, collection: str, parent: etree._Element | None, tag: str) -> Tree:
+        out: Tree = {}
+        for element in self.children(parent, tag):
+            out[att(element, "name")] = {}
+            self.at(element, collection, att(element, "name"))
+        return out
 
     def _tidy(self) -> None:
         """Put each entry's keys in reading order: identity, facts, then collections."""
@@ -161,9 +177,11 @@ class _Importer:
                 if element.get("defaultType") not in (None, "Human"):
                     player["default_type"] = att(element, "defaultType")
                 players[att(element, "name")] = player
+                self.at(element, "players", att(element, "name"))
             else:
                 entry = players.setdefault(att(element, "player"), {})
                 entry.setdefault("alliances", []).append(att(element, "alliance"))
+                self.at(element, "players", att(element, "player"), "alliances")
         self.spec["players"] = players
 
     def _territories(self) -> None:
@@ -171,6 +189,7 @@ class _Importer:
         for element in self.children(self.root.find("map"), "territory", "connection"):
             if element.tag == "territory":
                 territories[att(element, "name")] = {"sea": True} if element.get("water") == "true" else {}
+                self.at(element, "territories", att(element, "name"))
                 continue
             a, b = att(element, "t1"), att(element, "t2")
             for here, there in ((a, b), (b, a)):
@@ -178,6 +197,7 @@ class _Importer:
                     self.unsupported(element, f"connection to unknown territory '{here}'")
                     continue
                 neighbours = territories[here].setdefault("connections", [])
+                self.at(element, "territories", here, "connections", str(len(neighbours)))
                 if there not in neighbours:
                     neighbours.append(there)
         self.spec["territories"] = territories
@@ -198,6 +218,11 @@ class _Importer:
         tags = ("productionRule", "repairRule", "repairFrontier", "productionFrontier", "playerProduction")
         for element in self.children(self.root.find("production"), *tags, "playerRepair"):
             name = att(element, "name")
+            key = {"productionRule": "production_rules", "repairRule": "repair_rules"}.get(element.tag)
+            key = key or {"productionFrontier": "production_frontiers", "repairFrontier": "repair_frontiers"}.get(
+                element.tag, "players"
+            )
+            self.at(element, key, name or att(element, "player"))
             if element.tag == "productionRule":
                 spec["production_rules"][name] = self._rule(element)
             elif element.tag == "repairRule":
@@ -235,9 +260,11 @@ class _Importer:
                 if element.get("display") is not None:
                     entry["display"] = att(element, "display")
                 delegates[att(element, "name")] = entry
+                self.at(element, "delegates", att(element, "name"))
             else:
                 for step in self.children(element, "step"):
                     steps[att(step, "name")] = self._step(step)
+                    self.at(step, "sequence", att(step, "name"))
         self.spec["delegates"] = delegates
         self.spec["sequence"] = steps
 
@@ -255,8 +282,11 @@ class _Importer:
         for element in self.children(self.root.find("attachmentList"), "attachment"):
             name, target = att(element, "name"), att(element, "attachTo")
             kind, java = att(element, "type", "unitType"), att(element, "javaClass")
-            options = self._options(element)
             collection = COLLECTION_OF_TYPE.get(kind)
+            flat = MAIN_ATTACHMENT.get(kind) == (name, java.removeprefix(ATTACHMENT_PACKAGE))
+            base = (collection or "", target) if flat else (collection or "", target, "attachments", name)
+            self.at(element, *base)
+            options = self._options(element, base)
             owners = self.spec.get(collection or "", {})
             if target not in owners:
                 self.unsupported(element, f"attachment '{name}' to {kind} '{target}'")
@@ -282,10 +312,11 @@ class _Importer:
                 del attachments[name]
             attachments[name] = entry
 
-    def _options(self, element: etree._Element) -> Tree:
+    def _options(self, element: etree._Element, base: tuple[str, ...]) -> Tree:
         """Options by name; a repeated option becomes a list with one item per occurrence."""
         written: dict[str, list[Any]] = {}
         for option in self.children(element, "option"):
+            self.at(option, *base, att(option, "name"))
             value = typed(att(option, "value"))
             if option.get("count"):
                 count = att(option, "count")
@@ -323,6 +354,7 @@ class _Importer:
 
     def _owner(self, element: etree._Element, territories: Tree) -> None:
         territory = territories.setdefault(att(element, "territory"), {})
+        self.at(element, "territories", att(element, "territory"), "owner")
         owner, first = att(element, "owner"), territory.get("owner")
         territory["owner"] = owner
         # The engine takes a territory's original owner from its first owner entry; keep that.
@@ -346,6 +378,7 @@ class _Importer:
             territory.setdefault("damaged_units", []).append(damaged)
             return
         counts = territory.setdefault("units", {}).setdefault(att(place, "owner") or NEUTRAL, {})
+        self.at(place, "territories", att(place, "territory"), "units", att(place, "owner") or NEUTRAL, unit)
         counts[unit] = counts.get(unit, 0) + quantity
 
     def _properties(self, game: Tree) -> None:
@@ -362,6 +395,7 @@ class _Importer:
                 self.spec["notes"] = _clean_notes(text)
             else:
                 props[name] = self._property(element, text)
+                self.at(element, "properties", name)
         self.spec["properties"] = props
 
     def _property(self, element: etree._Element, text: str) -> Any:
@@ -405,3 +439,36 @@ def import_xml(path: Path, display: str) -> tuple[Tree | None, list[Diagnostic]]
     importer = _Importer(root, display)
     tree = importer.run()
     return tree, importer.problems + importer.notes
+
+
+def import_located(path: Path, display: str) -> tuple[SpecMap | None, list[Diagnostic]]:
+    """Like `import_xml`, but as a located tree whose marks are the XML lines entries came from."""
+    try:
+        root = etree.parse(str(path), safe_parser()).getroot()
+    except (OSError, etree.XMLSyntaxError) as exc:
+        return None, [Diagnostic(f"cannot read XML: {exc}", Mark(display, 1, 1))]
+    importer = _Importer(root, display)
+    tree = importer.run()
+    return _located(tree, (), importer.lines, Mark(display, 1, 1)), importer.problems + importer.notes
+
+
+def _located(value: Any, path: tuple[str, ...], lines: dict[tuple[str, ...], int], mark: Mark) -> Any:
+    if isinstance(value, dict):
+        out = SpecMap()
+        out.mark = mark
+        for key, item in value.items():
+            line = lines.get((*path, key))
+            here = Mark(mark.file, line, 1) if line else mark
+            out[key] = _located(item, (*path, key), lines, here)
+            out.key_marks[key] = out.value_marks[key] = here
+        return out
+    if isinstance(value, list):
+        items = SpecList()
+        items.mark = mark
+        for index, item in enumerate(value):
+            line = lines.get((*path, str(index)))
+            here = Mark(mark.file, line, 1) if line else mark
+            items.append(_located(item, (*path, str(index)), lines, here))
+            items.item_marks.append(here)
+        return items
+    return value

@@ -117,7 +117,7 @@ class HasAttachments(WithOptions):
 
 class GameInfo(Strict):
     name: str
-    version: str = Field(pattern=r"^\d+(\.\d+){0,3}$")
+    version: str | None = Field(default=None, pattern=r"^\d+(\.\d+){0,3}$")  # required by engine 1.9
     map: str
     # <triplea minimumVersion>: engines older than this refuse the game (1.9 only knows it).
     minimum_version: str | None = None
@@ -218,7 +218,7 @@ class Step(Strict):
     player: str | None = None
     display: str | None = None
     max_run_count: int | None = None
-    properties: dict[str, Scalar] = {}
+    properties: dict[str, Scalar | list[Scalar]] = {}
     # Move this (inherited) step: place it right after / before another step.
     after: str | None = None
     before: str | None = None

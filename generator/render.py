@@ -46,6 +46,6 @@ def render_game_xml(variant: str, spec: Spec) -> str:
 
 
 def render_notes(variant: str, spec: Spec) -> str:
-    title = f"{spec.game.name} {spec.game.version}"
+    title = f"{spec.game.name} {spec.game.version or ''}".strip()
     body = Markup(render_notes_body(spec))
     return environment().get_template("notes.html.j2").render(variant=variant, title=title, body=body)

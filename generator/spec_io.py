@@ -80,7 +80,7 @@ def _verify(rules_dir: Path, display_root: str, name: str, staging: Path, tree: 
     if written is None:
         return found
     # The imported game may itself be broken (dangling names...): say so before rendering it.
-    problems = check_spec(written, resolved.tree)
+    problems = check_spec(written, resolved.tree, "2.x")  # import keeps what any engine accepts
     if any(p.severity is Severity.ERROR for p in problems):
         return problems
     wanted, found_wanted = build_spec(tree)

@@ -45,7 +45,7 @@ class _Checker:
             self.error(path, f"unknown {kind} '{name}'{did_you_mean(name, names)}", key=key)
 
 
-def check_spec(spec: Spec, tree: Any) -> list[Diagnostic]:
+def check_spec(spec: Spec, tree: Any, target: str = "portable") -> list[Diagnostic]:
     """Every reference and naming problem of a resolved spec, located in the file that set it."""
     c = _Checker(spec, tree)
     players, units, resources = spec.players, spec.units, spec.resources
@@ -99,10 +99,10 @@ def check_spec(spec: Spec, tree: Any) -> list[Diagnostic]:
     for name, rule in spec.production_rules.items():
         for resource in rule.cost:
             c.ref(("production_rules", name, "cost", resource), resource, "resource", resources, key=True)
-        for target in rule.result:
+        for made in rule.result:
             c.ref(
-                ("production_rules", name, "result", target),
-                target,
+                ("production_rules", name, "result", made),
+                made,
                 "unit or resource",
                 [*units, *resources],
                 key=True,
@@ -121,8 +121,8 @@ def check_spec(spec: Spec, tree: Any) -> list[Diagnostic]:
     for name, rule in spec.repair_rules.items():
         for resource in rule.cost:
             c.ref(("repair_rules", name, "cost", resource), resource, "resource", resources, key=True)
-        for target in rule.result:
-            c.ref(("repair_rules", name, "result", target), target, "unit or resource", [*units, *resources], key=True)
+        for made in rule.result:
+            c.ref(("repair_rules", name, "result", made), made, "unit or resource", [*units, *resources], key=True)
     for name, step in spec.sequence.items():
         c.ref(("sequence", name, "delegate"), step.delegate, "delegate", spec.delegates)
         if step.player is not None:
@@ -132,7 +132,10 @@ def check_spec(spec: Spec, tree: Any) -> list[Diagnostic]:
             if anchor is not None:
                 c.ref(("sequence", name, anchor_key), anchor, "step", spec.sequence)
     _check_attachments(c)
-    _check_ids(c)
+    if target in ("1.9", "portable"):
+        _check_ids(c)
+        if spec.game.version is None:
+            c.error(("game",), 'engine 1.9 needs game.version (e.g. version: "1.0")')
     _check_ledger(c)
     return c.found
 

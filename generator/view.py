@@ -91,7 +91,7 @@ Rule = tuple[str, list[tuple[str, int]], list[tuple[str, int]]]
 @dataclass
 class GameView:
     name: str
-    version: str
+    version: str | None
     minimum_version: str | None
     dice_sides: int | None
     round_offset: int | None

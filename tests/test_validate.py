@@ -1,0 +1,85 @@
+"""`triplea-forge validate` on specs and on any TripleA XML: no false errors, located true ones."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import ENGINE_JAR, OFFICIAL_GAMES, ROOT, SHARED, run_cli
+
+REFERENCE_XMLS = sorted((SHARED / "triplea" / "xml").glob("*.xml"))
+# Games the 1.9 engine refuses (checked with the engine harness: newer options, no version...).
+NOT_FOR_19 = {
+    "Civil_War_Eastern_Campaigns.xml",
+    "Invasion_USA.xml",
+    "imperialism_1974_board_game.xml",
+    "revised_test.xml",
+}
+# 2.x variables/foreach are not expanded by the importer yet (issue 8).
+USES_VARIABLES = {"Invasion_USA.xml", "imperialism_1974_board_game.xml"}
+
+
+def test_validate_variants() -> None:
+    result = run_cli("validate", cwd=ROOT)
+    assert result.code == 0, result.err
+    assert result.out.strip().endswith("no errors")
+
+
+@pytest.mark.engine
+def test_reference_xmls_19_matches_the_engine() -> None:
+    """For 1.9, validate passes exactly the files the real engine parses."""
+    from generator.engine import dump
+
+    dumps = dump(REFERENCE_XMLS)
+    accepted = {p.name for p in REFERENCE_XMLS if "error" not in dumps[str(p)]}
+    assert accepted == {p.name for p in REFERENCE_XMLS} - NOT_FOR_19
+    result = run_cli("validate", "--target", "1.9", *[str(p) for p in REFERENCE_XMLS if p.name in accepted], cwd=ROOT)
+    assert result.code == 0, result.err[-3000:]
+
+
+@pytest.mark.parametrize("name", sorted(NOT_FOR_19 - USES_VARIABLES))
+def test_reference_xmls_refused_by_19_are_reported(name: str) -> None:
+    result = run_cli("validate", "--target", "1.9", str(SHARED / "triplea" / "xml" / name), cwd=ROOT)
+    assert result.code == 1
+    assert "Traceback" not in result.err
+
+
+def test_reference_xmls_2x_no_false_errors() -> None:
+    files = [str(p) for p in REFERENCE_XMLS if p.name not in USES_VARIABLES]
+    result = run_cli("validate", "--target", "2.x", *files, cwd=ROOT)
+    assert result.code == 0, result.err[-3000:]
+
+
+def test_hand_written_xml_mistakes_point_at_lines(tmp_path: Path) -> None:
+    text = (OFFICIAL_GAMES / "lhtr.xml").read_text(encoding="utf-8")
+    lines = text.splitlines()
+    attack = next(i for i, line in enumerate(lines) if '<option name="attack" value="1"/>' in line)
+    lines[attack] = lines[attack].replace('value="1"', 'value="x"')
+    blitz = next(i for i, line in enumerate(lines) if '<option name="canBlitz"' in line)
+    lines[blitz] = lines[blitz].replace("canBlitz", "canBlits")
+    capital = next(i for i, line in enumerate(lines) if '<option name="capital" value="British"/>' in line)
+    lines[capital] = lines[capital].replace("British", "Brits")
+    broken = tmp_path / "broken.xml"
+    broken.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    result = run_cli("validate", str(broken), cwd=tmp_path)
+    assert result.code == 1
+    assert result.err.splitlines() == [
+        f"broken.xml:{attack + 1}:1: units.infantry.attack: 'x' is not an integer",
+        f"broken.xml:{blitz + 1}:1: units.armour.canBlits: unknown option 'canBlits' for UnitAttachment "
+        "(did you mean 'canBlitz'?)",
+        f"broken.xml:{capital + 1}:1: territories.'United Kingdom'.capital: unknown player 'Brits' "
+        "(did you mean 'British'?)",
+        "3 errors found.",
+    ]
+
+
+def test_dtd_messages_of_an_xml_are_errors(tmp_path: Path) -> None:
+    if not ENGINE_JAR.is_file():
+        pytest.skip("engine not installed")
+    text = (OFFICIAL_GAMES / "ww2v2.xml").read_text(encoding="utf-8")
+    broken = tmp_path / "order.xml"
+    broken.write_text(text.replace("<map>", "<map>\n    <island/>", 1), encoding="utf-8")
+    result = run_cli("validate", "--target", "1.9", str(broken), cwd=tmp_path)
+    assert result.code == 1
+    assert "order.xml:7:1: DTD: No declaration for element island" in result.err
