@@ -86,7 +86,8 @@ class _Importer:
         self.lines: dict[tuple[str, ...], int] = {}
 
     def at(self, element: etree._Element, *path: str) -> None:
-        self.lines.setdefault(path, int(element.sourceline or 0))
+        line: int = element.sourceline or 0  # type: ignore[assignment]
+        self.lines.setdefault(path, line)
 
     def unsupported(self, element: etree._Element, what: str = "") -> None:
         label = what or f"<{element.tag}>"
@@ -218,10 +219,12 @@ class _Importer:
         tags = ("productionRule", "repairRule", "repairFrontier", "productionFrontier", "playerProduction")
         for element in self.children(self.root.find("production"), *tags, "playerRepair"):
             name = att(element, "name")
-            key = {"productionRule": "production_rules", "repairRule": "repair_rules"}.get(element.tag)
-            key = key or {"productionFrontier": "production_frontiers", "repairFrontier": "repair_frontiers"}.get(
-                element.tag, "players"
-            )
+            key = {
+                "productionRule": "production_rules",
+                "repairRule": "repair_rules",
+                "productionFrontier": "production_frontiers",
+                "repairFrontier": "repair_frontiers",
+            }.get(element.tag, "players")
             self.at(element, key, name or att(element, "player"))
             if element.tag == "productionRule":
                 spec["production_rules"][name] = self._rule(element)
