@@ -23,7 +23,8 @@ from rich.console import Console
 from rich.progress import BarColumn, Progress, TaskID, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from generator.engine import Engine, HarnessError, JsonDict, PlayEvent, find_engine
+from generator.engine import DEFAULT_JAR, Engine, HarnessError, JsonDict, PlayEvent, find_engine
+from generator.validate import engine_dtd
 
 __all__ = ["AI_CHOICES", "CheckUsageError", "Outcome", "Target", "evaluate", "resolve_targets", "run", "run_games"]
 
@@ -75,7 +76,7 @@ def resolve_targets(names: Sequence[str], games_dir: Path) -> list[Target]:
         if name.endswith(".xml") or "/" in name or as_path.is_file():
             if not as_path.is_file():
                 raise CheckUsageError(f"no such file: {name}")
-            targets.append(Target(as_path.stem if as_path.parent == games_dir else name, as_path))
+            targets.append(Target(as_path.stem, as_path))
         elif (games_dir / f"{name}.xml").is_file():
             targets.append(Target(name, games_dir / f"{name}.xml"))
         else:
@@ -87,13 +88,13 @@ def resolve_targets(names: Sequence[str], games_dir: Path) -> list[Target]:
 # ---------------------------------------------------------------------------- judgement
 
 
-def evaluate(report: JsonDict, rounds: int, xml: Path | None = None) -> list[str]:
+def evaluate(report: JsonDict, rounds: int, xml: Path | None = None, jar: Path = DEFAULT_JAR) -> list[str]:
     """Every reason the game fails the check, in words; empty when it passes."""
     failures: list[str] = []
     parse = report["parse"]
     if parse.get("error"):
         failures.append(f"parse failed: {tidy(parse['error'])}")
-    failures += [f"DTD: {explain_sax(m, xml)}" for m in parse.get("saxErrors", [])]
+    failures += [f"DTD: {explain_sax(m, xml, jar)}" for m in parse.get("saxErrors", [])]
     if parse.get("error"):
         return failures
     counted = Counter(_error_text(e) for e in report.get("errors", []))
@@ -192,8 +193,8 @@ def tidy(message: str) -> str:
         if found and found.group(2).strip():
             text = found.group(2)
             break
-    else:
-        text = re.sub(r"^(?:[\w$]+\.)+", "", text)
+    else:  # no message anywhere: the root cause's class says most
+        text = re.sub(r"^(?:[\w$]+\.)+", "", links[-1])
     # The parser prefixes its messages with the file name it was given, which we already show.
     text = re.sub(r"^(?:MapName|mapName): [^,]*, ?", "", text)
     text = re.sub(r"\s*for:\s*PlayerID named:(\S+)", r" for \1", text)
@@ -204,7 +205,7 @@ def tidy(message: str) -> str:
 _MISSING_ID = re.compile(r'An element with the identifier "([^"]+)" must appear in the document')
 
 
-def explain_sax(message: str, xml: Path | None) -> str:
+def explain_sax(message: str, xml: Path | None, jar: Path = DEFAULT_JAR) -> str:
     """A DTD message; for a dangling reference, name the elements that use the missing ID.
 
     The parser reports dangling IDREFs at the end of the document, so the line number it gives
@@ -214,6 +215,11 @@ def explain_sax(message: str, xml: Path | None) -> str:
     if not found or xml is None:
         return message
     missing = found.group(1)
+    # Only attributes the DTD declares as references (territory names, for one, are plain text).
+    dtd: Any = engine_dtd(jar)  # lxml-stubs lack DTD.iterelements
+    refs = (
+        {(e.name, a.name) for e in dtd.iterelements() for a in e.iterattributes() if "idref" in a.type} if dtd else None
+    )
     try:
         parser = etree.XMLParser(load_dtd=False, no_network=True, resolve_entities=False)
         root = etree.parse(str(xml), parser).getroot()
@@ -225,7 +231,7 @@ def explain_sax(message: str, xml: Path | None) -> str:
             continue
         for key, value in element.attrib.items():
             attr = key.decode() if isinstance(key, bytes) else key
-            if value == missing and attr != "name":
+            if missing in value.split() and (refs is None or (element.tag, attr) in refs):
                 name = element.get("name")
                 label = f" {name!s}" if isinstance(name, str) else ""
                 users.append(f'{element.tag}{label} ({attr}="{missing}", line {element.sourceline})')
@@ -275,14 +281,15 @@ def run_games(
     Parse-only runs (``rounds=0``) always share one JVM: a parse is cheaper than a JVM start.
     """
     per_game = timeout or STARTUP_TIMEOUT + rounds * ROUND_TIMEOUT.get(ai, 600.0)
-    by_path = {str(t.path): t for t in targets}
+    # The harness names files by absolute path.
+    by_resolved = {str(t.path.resolve()): t for t in targets}
 
     def play(group: Sequence[Target]) -> list[Outcome]:
         started = time.monotonic()
 
         def relay(event: PlayEvent) -> None:
             if on_event is not None:
-                on_event(by_path.get(_given(event["path"], group), group[0]), event)
+                on_event(by_resolved.get(event["path"], group[0]), event)
 
         try:
             reports = engine.play(
@@ -296,7 +303,9 @@ def run_games(
         outcomes = []
         for t in group:
             report = reports.get(str(t.path))
-            failures = evaluate(report, rounds, t.path) if report else [problem or "no report from the engine"]
+            failures = (
+                evaluate(report, rounds, t.path, engine.jar) if report else [problem or "no report from the engine"]
+            )
             outcomes.append(Outcome(t, report, failures, seconds))
         return outcomes
 
@@ -304,13 +313,6 @@ def run_games(
         return play(targets)
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
         return [o for group in pool.map(play, [[t] for t in targets]) for o in group]
-
-
-def _given(resolved: str, group: Sequence[Target]) -> str:
-    for t in group:
-        if str(t.path.resolve()) == resolved:
-            return str(t.path)
-    return resolved
 
 
 def run(
@@ -330,6 +332,8 @@ def run(
     targets = resolve_targets(names, games_dir)
     engine = engine or find_engine()
     out = console or Console()
+    if not out.is_terminal:  # logs and pipes: do not squeeze the table into 80 columns
+        out.width = max(out.width, 120)
     progress = Progress(
         TextColumn("{task.description}"), BarColumn(), TextColumn("{task.fields[status]}"), TimeElapsedColumn(),
         console=Console(stderr=True), transient=True,
@@ -373,12 +377,12 @@ def run(
 def _render(out: Console, outcomes: Sequence[Outcome], rounds: int) -> None:
     table = Table(title=f"triplea-forge check ({'parse only' if rounds <= 0 else f'{rounds} rounds'})")
     for column in ("variant", "rounds", "battles", "purchases", "changed hands", "errors", "result"):
-        table.add_column(column, justify="left" if column in ("variant", "result") else "right")
+        table.add_column(column, justify="left" if column in ("variant", "result") else "right", no_wrap=True)
     for o in outcomes:
         s = summary(o.report, rounds)
+        reached = f"{s['roundsCompleted']}/{rounds}" + (" (won)" if s["gameOver"] else "") if s else "-"
         if rounds <= 0:  # nothing was played: only the error count means something
-            s = {"errors": s["errors"]} if s else {}
-        reached = f"{s['roundsCompleted']}/{rounds}" + (" (won)" if s.get("gameOver") else "") if s else "-"
+            s, reached = ({"errors": s["errors"]} if s else {}), "-"
         table.add_row(
             o.target.name,
             reached,

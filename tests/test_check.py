@@ -1,0 +1,220 @@
+"""`triplea-forge check` through the real CLI: built variants pass all-AI play, broken games fail in words.
+
+The broken games are small edit scripts in tests/fixtures/check/ applied to a copy of
+output/games/revised.xml at run time: each names the edits (find exactly once, replace) and the
+failure message the check must print.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from lxml import etree
+
+from generator.check import evaluate, tidy
+from tests.conftest import OFFICIAL_GAMES, ROOT, Result, run_cli
+
+FIXTURES = ROOT / "tests" / "fixtures" / "check"
+BROKEN = sorted(p.stem for p in FIXTURES.glob("*.xml"))
+VARIANTS = sorted(p.stem for p in (ROOT / "output" / "games").glob("*.xml"))
+
+
+def derive(fixture: Path, folder: Path) -> tuple[Path, list[str]]:
+    """Apply a fixture's edits to a copy of its base game; return the file and expected messages."""
+    spec = etree.parse(str(fixture)).getroot()
+    text = (ROOT / spec.get("base", "")).read_text(encoding="utf-8")
+    for edit in spec.iter("edit"):
+        find, replace = edit.findtext("find") or "", edit.findtext("replace") or ""
+        assert text.count(find) == 1, f"{fixture.name}: edit anchor must occur once: {find!r}"
+        text = text.replace(find, replace)
+    game = folder / fixture.name
+    game.write_text(text, encoding="utf-8")
+    return game, [e.text or "" for e in spec.iter("expect")]
+
+
+def check_cli(*args: str, report: Path) -> tuple[Result, dict[str, Any]]:
+    result = run_cli("check", *args, "--report", str(report), cwd=ROOT)
+    assert report.is_file(), result.err
+    return result, json.loads(report.read_text(encoding="utf-8"))
+
+
+@pytest.fixture(scope="module")
+def variants(tmp_path_factory: pytest.TempPathFactory) -> tuple[Result, dict[str, Any]]:
+    # Two games at a time: FastAI uses one core, the machine has two.
+    return check_cli("--rounds", "2", "--jobs", "2", report=tmp_path_factory.mktemp("check") / "check.json")
+
+
+@pytest.fixture(scope="module")
+def broken(tmp_path_factory: pytest.TempPathFactory) -> tuple[Result, dict[str, Any], dict[str, list[str]]]:
+    folder = tmp_path_factory.mktemp("broken")
+    games = {name: derive(FIXTURES / f"{name}.xml", folder) for name in BROKEN}
+    paths = [str(game) for game, _ in games.values()]
+    result, report = check_cli(*paths, "--rounds", "2", "--jobs", "2", report=folder / "check.json")
+    return result, report, {name: expected for name, (_, expected) in games.items()}
+
+
+@pytest.mark.engine
+def test_every_variant_passes_two_rounds(variants: tuple[Result, dict[str, Any]]) -> None:
+    result, report = variants
+    assert result.code == 0, result.out + result.err
+    assert report["ok"] is True
+    assert [v["name"] for v in report["variants"]] == VARIANTS
+    for name in VARIANTS:
+        assert any(line.startswith(f"│ {name} ") and " ok " in line for line in result.out.splitlines()), result.out
+    assert result.out.strip().endswith(f"{len(VARIANTS)} checked, all passed")
+
+
+@pytest.mark.engine
+def test_report_holds_what_the_engine_saw(variants: tuple[Result, dict[str, Any]]) -> None:
+    _, report = variants
+    assert report["options"] == {"rounds": 2, "ai": "fast", "seed": 1, "engine": report["options"]["engine"]}
+    for variant in report["variants"]:
+        summary, game = variant["summary"], variant["report"]
+        assert variant["failures"] == []
+        assert summary["roundsCompleted"] == 2 and summary["battles"] > 0
+        assert summary["unitsPurchased"] == summary["unitsPlaced"] > 0
+        assert len(summary["secondsPerRound"]) == 2
+        assert game["errors"] == [] and game["parse"]["saxErrors"] == []
+        players = [p["name"] for p in game["game"]["players"]]
+        assert players == ["Russians", "Germans", "British", "Japanese", "Americans"]
+        for round_ in game["rounds"]:
+            assert set(round_["players"]) == set(players)
+            germans = round_["players"]["Germans"]
+            assert germans["income"] > 0 and germans["territories"] > 0 and germans["units"]["infantry"] > 0
+            assert "PUs" in germans["resources"]
+        assert {p["player"] for p in game["purchases"]} == set(players)
+        assert all(b["round"] in (1, 2) and b["territory"] for b in game["battles"])
+        assert all(c["from"] != c["to"] for c in game["ownerChanges"])
+        assert game["moves"] and game["placements"]
+        assert set(game["timings"]) >= {"parseMs", "setupMs", "totalMs", "rounds", "byDelegate"}
+
+
+@pytest.mark.engine
+def test_broken_games_exit_1(broken: tuple[Result, dict[str, Any], dict[str, list[str]]]) -> None:
+    result, report, _ = broken
+    assert result.code == 1, result.out + result.err
+    assert report["ok"] is False
+    assert all(not v["ok"] for v in report["variants"])
+    assert f"{len(BROKEN)} of {len(BROKEN)} failed" in result.out
+
+
+@pytest.mark.engine
+@pytest.mark.parametrize("name", BROKEN)
+def test_broken_game_is_named_in_words(name: str, broken: tuple[Result, dict[str, Any], dict[str, list[str]]]) -> None:
+    result, report, expected = broken
+    lines = [line for line in result.out.splitlines() if line.startswith(f"{name}: ")]
+    for message in expected[name]:
+        assert any(message in line for line in lines), f"{message!r} not in:\n" + "\n".join(lines)
+    failures = next(v["failures"] for v in report["variants"] if v["name"] == name)
+    assert [f"{name}: {f}" for f in failures] == lines
+
+
+@pytest.mark.engine
+def test_parse_only_checks_variants_and_any_game_xml(tmp_path: Path) -> None:
+    official = OFFICIAL_GAMES / "lhtr.xml"
+    if not official.is_file():
+        pytest.skip(f"shared map XMLs not found at {OFFICIAL_GAMES}")
+    result, report = check_cli(*VARIANTS, str(official), "--rounds", "0", report=tmp_path / "r.json")
+    assert result.code == 0, result.out + result.err
+    assert [v["name"] for v in report["variants"]] == [*VARIANTS, "lhtr"]
+    assert report["variants"][-1]["file"] == str(official)
+
+
+@pytest.mark.engine
+def test_parse_only_catches_the_dtd_message(tmp_path: Path) -> None:
+    game, _ = derive(FIXTURES / "unknown_step_player.xml", tmp_path)
+    result, _ = check_cli(str(game), "--rounds", "0", report=tmp_path / "r.json")
+    assert result.code == 1
+    assert 'used by step russianTech (player="Russia"' in result.out
+
+
+def test_unknown_variant_is_a_usage_error() -> None:
+    result = run_cli("check", "atlantis", cwd=ROOT)
+    assert result.code == 2
+    assert "unknown variant 'atlantis'" in result.err
+
+
+def test_missing_engine_exits_2(tmp_path: Path) -> None:
+    env = {**os.environ, "TRIPLEA_JAR": str(tmp_path / "nowhere.jar")}
+    proc = subprocess.run(
+        [sys.executable, "-m", "generator", "check", "revised"], cwd=ROOT, env=env, capture_output=True, text=True
+    )
+    assert proc.returncode == 2
+    assert "apt-get install triplea" in proc.stderr
+
+
+# ---------------------------------------------------------------------------- judgement without the engine
+
+
+def _report(**changes: Any) -> dict[str, Any]:
+    """A minimal passing two-round harness report for one player."""
+    player = {"name": "Russians", "productionFrontier": "production", "frontierRules": 12}
+    report: dict[str, Any] = {
+        "parse": {"error": None, "saxErrors": []},
+        "errors": [],
+        "roundsCompleted": 2,
+        "gameOver": False,
+        "stoppedAt": None,
+        "game": {"players": [{**player, "purchaseSteps": ["russianPurchase"], "placeSteps": ["russianPlace"]}]},
+        "purchaseSteps": [{"round": 1, "step": "russianPurchase", "player": "Russians", "pusBefore": 24}],
+        "purchases": [{"round": 1, "step": "russianPurchase", "player": "Russians", "units": {"infantry": 8}}],
+        "battles": [{"round": 1, "territory": "West Russia"}],
+        "unplaced": [],
+        "rounds": [{"players": {"Russians": {"unplaced": {}}}}],
+    }
+    report.update(changes)
+    return report
+
+
+def test_a_clean_report_passes() -> None:
+    assert evaluate(_report(), 2) == []
+
+
+@pytest.mark.parametrize(
+    ("changes", "message"),
+    [
+        ({"purchases": [], "purchaseSteps": [{"player": "Russians", "pusBefore": 0}]}, "0 PUs at every purchase step"),
+        ({"purchases": []}, "Russians never purchased: the AI bought nothing with 24 PUs"),
+        ({"battles": []}, "no battle in the first 2 rounds"),
+        ({"roundsCompleted": 1, "stoppedAt": "russianTech"}, "stopped in round 2 of 2, at step russianTech"),
+        (
+            {"unplaced": [{"player": "Russians", "round": 1, "step": "russianPlace", "units": {"armour": 2}}]},
+            "Russians bought units but never placed 2 armour (round 1, step russianPlace)",
+        ),
+        (
+            {"errors": [{"channel": "rejected", "step": "germanCombatMove", "message": "delegate move refused move"}]},
+            "step germanCombatMove: delegate move refused move",
+        ),
+        ({"parse": {"error": "java.lang.IllegalArgumentException: invalid version string:", "saxErrors": []}},
+         "parse failed: invalid version string:"),
+    ],
+)  # fmt: skip
+def test_each_check_fails_in_words(changes: dict[str, Any], message: str) -> None:
+    failures = evaluate(_report(**changes), 2)
+    assert any(message in f for f in failures), failures
+
+
+def test_purchase_step_names_matter_to_the_ai() -> None:
+    players = [{"name": "Russians", "productionFrontier": "p", "frontierRules": 3, "purchaseSteps": ["russianBuy"]}]
+    failures = evaluate(_report(purchases=[], game={"players": [{**players[0], "placeSteps": []}]}), 2)
+    assert failures == [
+        "Russians never purchased: step russianBuy is not named *Purchase, and the AI only buys in steps named so"
+    ]
+
+
+def test_engine_messages_read_as_sentences() -> None:
+    assert tidy("java.lang.IllegalStateException: Capital not found for:PlayerID named:Russians") == (
+        "Capital not found for Russians"
+    )
+    assert tidy(
+        "games.strategy.engine.data.GameParseException: MapName: /x/y.xml, Could not find territory. name:Germny"
+    ) == ("Could not find territory. name:Germny")
+    assert tidy("java.lang.reflect.InvocationTargetException <- java.lang.NullPointerException") == (
+        "NullPointerException"
+    )
