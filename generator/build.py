@@ -12,6 +12,7 @@ import yaml
 from generator.diagnostics import Diagnostic, Severity
 from generator.model import Spec
 from generator.options_check import check_options
+from generator.sanity import check_sanity
 from generator.render import render_game_xml, render_notes
 from generator.resolve import ResolvedSpec, Rules, resolve
 from generator.spec_errors import build_spec
@@ -40,6 +41,7 @@ def load_spec(rules: Rules, name: str, target: str = "portable") -> tuple[Compil
         return None, problems
     problems += [p for p in check_spec(spec, resolved.tree, target) if p.mark not in already]
     problems += [p for p in check_options(spec, resolved.tree, target) if p.mark not in already]
+    problems += [p for p in check_sanity(spec, resolved.tree) if p.mark not in already]
     if any(p.severity is Severity.ERROR for p in problems):
         return None, problems
     return Compiled(name, spec, resolved), problems

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import click
@@ -43,11 +44,17 @@ def _display(path: Path) -> str:
 
 
 def _report(problems: list[Diagnostic], strict: bool = False) -> None:
-    """Print warnings; raise (exit 1) with every error at once."""
-    errors = [p for p in problems if p.severity is Severity.ERROR or strict]
+    """Print warnings; raise (exit 1) with every error at once.
+
+    With errors, warnings are left out: they are often consequences of an error and the error is
+    what to fix first. With --strict, warnings count as errors.
+    """
+    if strict:
+        problems = [replace(p, severity=Severity.ERROR) for p in problems]
+    errors = [p for p in problems if p.severity is Severity.ERROR]
     if errors:
-        raise ForgeError(problems)
-    for warning in sorted(problems, key=Diagnostic.sort_key):
+        raise ForgeError(errors)
+    for warning in sorted(set(problems), key=Diagnostic.sort_key):
         click.echo(str(warning), err=True)
 
 

@@ -181,6 +181,9 @@ def load_text(text: str, file: str) -> tuple[Any, list[Diagnostic]]:
         mark = exc.problem_mark or exc.context_mark
         where = Mark(file, mark.line + 1, mark.column + 1) if mark else Mark(file, 1, 1)
         problem = exc.problem or str(exc)
+        line = text.splitlines()[where.line - 1] if 0 < where.line <= len(text.splitlines()) else ""
+        if problem.startswith("expected ' '") and "!" in line:
+            problem += " (a tag such as !delete needs a space after it: `{capital: !delete }`)"
         return None, [Diagnostic(f"YAML syntax error: {problem}", where)]
     except yaml.YAMLError as exc:
         return None, [Diagnostic(f"YAML error: {exc}", Mark(file, 1, 1))]

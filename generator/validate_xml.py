@@ -12,6 +12,7 @@ from pathlib import Path
 from generator.diagnostics import Diagnostic, Mark, Severity
 from generator.importer import import_located
 from generator.options_check import TARGET_ENGINES, check_options
+from generator.sanity import check_sanity
 from generator.spec_errors import build_spec
 from generator.validate import check_spec, check_xml_against_dtd
 
@@ -37,4 +38,5 @@ def validate_xml_file(path: Path, display: str, target: str = "portable") -> lis
     if spec is not None:
         problems += check_spec(spec, tree, target)
         problems += check_options(spec, tree, target)
+        problems += check_sanity(spec, tree)
     return problems

@@ -167,6 +167,13 @@ CASES: dict[str, tuple[dict[str, str], list[str]]] = {
             "implements it (add `ledger: [tiny-1]` to the elements that do)",
         ],
     ),
+    "tag_needs_space": (
+        {"broken/game.yaml": "extends: tiny\nterritories:\n  Beta: {capital: !delete}\n"},
+        [
+            "rules/broken/game.yaml:3:26: YAML syntax error: expected ' ', but found '}' "
+            "(a tag such as !delete needs a space after it: `{capital: !delete }`)"
+        ],
+    ),
 }
 
 

@@ -1,0 +1,72 @@
+"""Mistakes engine 1.9 accepts without a word (engine notes §1.3), each reported by us.
+
+| case (engine notes §1.3)        | engine 1.9          | triplea-forge                         |
+|---------------------------------|---------------------|---------------------------------------|
+| c3 negative movement            | accepted            | error: movement must not be negative  |
+| q property outside its range    | accepted            | error: value outside its range        |
+| x  player without a frontier    | accepted, never buys| warning: they can never buy           |
+| x2 player without a capital     | fails in round 1    | warning: no capital                   |
+| x3 step with an unknown player  | accepted (DTD note) | error: unknown player                 |
+| f  elements out of order (XML)  | accepted (DTD note) | error: the DTD message                |
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import ENGINE_JAR, OFFICIAL_GAMES, ROOT, run_cli, write_tree
+
+TINY = ROOT / "tests" / "fixtures" / "tiny"
+
+SPEC_CASES = {
+    "negative_movement": (
+        "units:\n  infantry: {movement: -1}\n",
+        "rules/broken/game.yaml:3:24: units.infantry.movement: movement must not be negative "
+        "(the engine accepts it silently)",
+    ),
+    "property_out_of_range": (
+        "properties:\n  Max Rounds: {value: 99, editable: true, min: 8, max: 12}\n",
+        "rules/broken/game.yaml:3:23: properties.'Max Rounds'.value: value 99 is outside its range 8..12",
+    ),
+    "missing_frontier": (
+        "players:\n  Blues:\n    production_frontier: !delete\n",
+        "rules/broken/game.yaml:4:5: players.Blues: Blues has a purchase step but no production_frontier: "
+        "they can never buy",
+    ),
+    "missing_capital": (
+        "territories:\n  Beta: {capital: !delete }\n",
+        "rules/tiny/game.yaml:7:10: players.Blues: no territory is the capital of Blues (capital: Blues); "
+        "the engine stops at their first technology or income step",
+    ),
+    "step_unknown_player": (
+        "sequence:\n  bluesPurchase: {player: Blue}\n",
+        "rules/broken/game.yaml:3:27: sequence.bluesPurchase.player: unknown player 'Blue' (did you mean 'Blues'?)",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(SPEC_CASES))
+def test_silently_accepted_case_is_reported(tmp_path: Path, case: str) -> None:
+    text, expected = SPEC_CASES[case]
+    shutil.copytree(TINY, tmp_path / "rules" / "tiny")
+    write_tree(tmp_path / "rules", {"broken/game.yaml": "extends: tiny\n" + text})
+    result = run_cli("validate", "broken", "--strict", cwd=tmp_path)
+    assert result.code == 1
+    assert expected in result.err.splitlines()
+
+
+def test_elements_out_of_order_are_reported(tmp_path: Path) -> None:
+    if not ENGINE_JAR.is_file():
+        pytest.skip("engine not installed")
+    text = (OFFICIAL_GAMES / "ww2v2.xml").read_text(encoding="utf-8")
+    start, end = text.index("  <resourceList>"), text.index("  </resourceList>\n") + len("  </resourceList>\n")
+    resources = text[start:end]
+    moved = text[:start] + text[end:]
+    moved = moved.replace("  </playerList>\n", "  </playerList>\n" + resources, 1)
+    (tmp_path / "order.xml").write_text(moved, encoding="utf-8")
+    result = run_cli("validate", "--target", "1.9", "order.xml", cwd=tmp_path)
+    assert result.code == 1
+    assert "DTD: Element game content does not follow the DTD" in result.err
