@@ -139,6 +139,23 @@ def validate(targets: tuple[str, ...], strict: bool, target: str, rules_dir: Pat
     click.echo(f"{checked} checked for {target}: no errors")
 
 
+@cli.command()
+@click.option("-o", "--output", "out", type=click.Path(dir_okay=False, path_type=Path), help="Write here, not stdout.")
+def schema(out: Path | None) -> None:
+    """Print the JSON Schema of spec files, for editor completion and squiggles.
+
+    Put `# yaml-language-server: $schema=<path to the schema>` at the top of a spec file.
+    """
+    from generator.schema import schema_text
+    from generator.write import write_files
+
+    if out is None:
+        click.echo(schema_text(), nl=False)
+    else:
+        write_files(out.parent, {out.name: schema_text().encode("utf-8")})
+        click.echo(f"wrote {_display(out)}")
+
+
 @cli.command(name="import")
 @click.argument("xml_file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("--name", required=True, help="Variant name: the folder rules/NAME/ to create.")

@@ -9,7 +9,10 @@ import yaml
 
 from generator.load import DELETE, Delete
 
-SCHEMA_COMMENT = "# Spec file of triplea-forge: see the README for the format."
+SCHEMA_COMMENT = (
+    "# yaml-language-server: $schema=../../spec.schema.json\n"
+    "# Spec file of triplea-forge: see the README for the format."
+)
 
 
 class _SpecDumper(yaml.SafeDumper):
