@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from dataclasses import replace
 from pathlib import Path
@@ -58,7 +59,25 @@ def _report(problems: list[Diagnostic], strict: bool = False) -> None:
         click.echo(str(warning), err=True)
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class _Group(click.Group):
+    """Turns a bug of ours into one clear line and exit code 3 instead of a traceback.
+
+    Set TRIPLEA_FORGE_TRACEBACK=1 to see the traceback when reporting the bug.
+    """
+
+    def invoke(self, ctx: click.Context) -> object:
+        try:
+            return super().invoke(ctx)
+        except (click.ClickException, click.exceptions.Exit, click.Abort, SystemExit):
+            raise
+        except Exception as exc:
+            if os.environ.get("TRIPLEA_FORGE_TRACEBACK"):
+                raise
+            click.echo(f"internal error, please report it (TRIPLEA_FORGE_TRACEBACK=1 shows details): {exc!r}", err=True)
+            sys.exit(3)
+
+
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="triplea-forge")
 def cli() -> None:
     """Compile TripleA mods written as YAML specs into game XML, notes and map files."""
@@ -191,10 +210,10 @@ def import_(xml_file: Path, name: str, parent: str | None, force: bool, rules_di
 )
 @click.option(
     "--ai",
-    type=click.Choice(["fast", "pro", "weak"]),
+    type=click.Choice(["fast", "pro"]),
     default="fast",
     show_default=True,
-    help="Who plays every side: TripleA's Fast AI, Hard (Pro) AI or Easy AI.",
+    help="Who plays every side: TripleA's Fast AI or its Hard (Pro) AI.",
 )
 @click.option("--seed", default=1, show_default=True, type=int, help="Seed of the dice (the AIs still vary).")
 @click.option(

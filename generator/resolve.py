@@ -74,6 +74,8 @@ class Rules:
             if not isinstance(tree, SpecMap):
                 problems.append(Diagnostic("a spec file must be a mapping of keys", Mark(display, 1, 1)))
                 continue
+            if combined.mark is None:
+                combined.mark = Mark(display, 1, 1)  # where a missing top-level key is reported
             for key, value in tree.items():
                 if key in combined:
                     first = combined.key_marks[key]

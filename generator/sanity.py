@@ -52,7 +52,7 @@ def check_sanity(spec: Spec, tree: Any) -> list[Diagnostic]:
 
 
 def _check_players(spec: Spec, report: Any) -> None:
-    capitals = {t.options.get("capital") for t in spec.territories.values()} - {None}
+    capitals = {c for t in spec.territories.values() if isinstance(c := t.options.get("capital"), str)}
     playing = {step.player for step in spec.sequence.values() if step.player}
     for name, player in spec.players.items():
         if name not in playing:

@@ -96,6 +96,11 @@ def check_spec(spec: Spec, tree: Any, target: str = "portable") -> list[Diagnost
                 c.ref(("territories", name, "units", owner), owner, "player", players, key=True)
             for unit in counts:
                 c.ref(("territories", name, "units", owner, unit), unit, "unit", units, key=True)
+        for index, damaged in enumerate(territory.damaged_units):
+            where: tuple[str | int, ...] = ("territories", name, "damaged_units", index)
+            c.ref((*where, "unit"), damaged.unit, "unit", units)
+            if damaged.owner is not None:
+                c.ref((*where, "owner"), damaged.owner, "player", players)
     for name, rule in spec.production_rules.items():
         for resource in rule.cost:
             c.ref(("production_rules", name, "cost", resource), resource, "resource", resources, key=True)
@@ -107,11 +112,6 @@ def check_spec(spec: Spec, tree: Any, target: str = "portable") -> list[Diagnost
                 [*units, *resources],
                 key=True,
             )
-        for index, damaged in enumerate(territory.damaged_units):
-            where: tuple[str | int, ...] = ("territories", name, "damaged_units", index)
-            c.ref((*where, "unit"), damaged.unit, "unit", units)
-            if damaged.owner is not None:
-                c.ref((*where, "owner"), damaged.owner, "player", players)
     for name, rules in spec.production_frontiers.items():
         for index, rule_name in enumerate(rules):
             c.ref(("production_frontiers", name, index), rule_name, "production rule", spec.production_rules)

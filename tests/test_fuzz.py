@@ -1,0 +1,142 @@
+"""Property test: whatever a user writes, the CLI answers with output or located errors, never a traceback.
+
+Hypothesis mutates the valid `tiny` spec (wrong types, unknown keys, dangling references,
+`extends` cycles, alias bombs, huge numbers, non-ASCII and XML-special characters in names, path
+tricks) and runs the real `build` command in-process. For every example: exit code 0, 1 or 2;
+no exception; on 0 the XML parses and passes the engine's DTD; on 1 every message is located
+(`file:line:col:`) and nothing is written under output/.
+"""
+
+from __future__ import annotations
+
+import re
+import traceback
+import shutil
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import yaml
+from click.testing import CliRunner
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from lxml import etree
+
+from generator.cli import cli
+from generator.validate import check_xml_against_dtd
+from tests.conftest import ENGINE_JAR, ROOT
+
+TINY = yaml.safe_load((ROOT / "tests" / "fixtures" / "tiny" / "game.yaml").read_text(encoding="utf-8"))
+LOCATED = re.compile(r"^[^\s:][^:]*:\d+:\d+: ")
+UNLOCATED_OK = ("no variant named", "map.yml")
+NAMES = st.text(alphabet=st.sampled_from(list("abcXYZ _-.0129<>&\"'/\\:;ñé中🙂\t")), min_size=0, max_size=12)
+SCALARS = st.one_of(
+    st.none(), st.booleans(), st.integers(min_value=-(10**30), max_value=10**30), st.floats(allow_nan=False),
+    NAMES,
+)  # fmt: skip
+VALUES = st.recursive(SCALARS, lambda inner: st.lists(inner, max_size=3) | st.dictionaries(NAMES, inner, max_size=3),
+                      max_leaves=6)  # fmt: skip
+
+
+def _paths(value: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    out = [prefix]
+    if isinstance(value, dict):
+        for key, item in value.items():
+            out += _paths(item, (*prefix, key))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            out += _paths(item, (*prefix, index))
+    return out
+
+
+def _set(tree: Any, path: tuple[Any, ...], value: Any) -> Any:
+    if not path:
+        return value
+    node = tree
+    for part in path[:-1]:
+        node = node[part]
+    node[path[-1]] = value
+    return tree
+
+
+@st.composite
+def mutated_spec(draw: st.DrawFn) -> tuple[str, dict[str, str]]:
+    """(variant to build, {relative file: text}) for one broken-or-odd rules folder."""
+    import copy
+
+    tree = copy.deepcopy(TINY)
+    kind = draw(st.sampled_from(["replace", "add_key", "rename", "cycle", "bomb", "raw", "path"]))
+    files: dict[str, str] = {}
+    variant = "tiny"
+    paths = _paths(tree)[1:]
+    if kind == "replace":
+        path = draw(st.sampled_from(paths))
+        tree = _set(tree, path, draw(VALUES))
+    elif kind == "add_key":
+        path = draw(st.sampled_from([p for p in _paths(tree) if isinstance(_get(tree, p), dict)]))
+        _get(tree, path)[draw(NAMES)] = draw(VALUES)
+    elif kind == "rename":  # a name that may be odd, used consistently or not
+        old = draw(st.sampled_from(["Alpha", "Reds", "infantry", "PUs", "standard", "purchase"]))
+        new = draw(NAMES)
+        text = yaml.safe_dump(tree, allow_unicode=True, sort_keys=False)
+        everywhere = draw(st.booleans())
+        text = text.replace(old, new) if everywhere else text.replace(old, new, 1)
+        files["tiny/game.yaml"] = text
+    elif kind == "cycle":
+        files["other/game.yaml"] = "extends: tiny\n"
+        tree["extends"] = draw(st.sampled_from(["tiny", "other", "missing"]))
+    elif kind == "bomb":
+        depth = draw(st.integers(min_value=2, max_value=9))
+        lines = ["a0: &a0 [x, x, x, x, x, x, x, x, x, x]"]
+        lines += [f"a{i}: &a{i} [{', '.join([f'*a{i - 1}'] * 10)}]" for i in range(1, depth)]
+        files["tiny/bomb.yaml"] = "\n".join(lines) + "\n"
+    elif kind == "raw":
+        text = yaml.safe_dump(tree, allow_unicode=True, sort_keys=False)
+        cut = draw(st.integers(min_value=0, max_value=len(text)))
+        files["tiny/game.yaml"] = (
+            text[:cut]
+            + draw(st.sampled_from(["{", "]", ": :", "\t", "!!python/name:os.system", "&a *a", "---\n"]))
+            + text[cut:]
+        )
+    else:
+        variant = draw(st.sampled_from(["../tiny", "tiny/../tiny", "/etc", "..", "tiny\x00"]))
+    files.setdefault("tiny/game.yaml", yaml.safe_dump(tree, allow_unicode=True, sort_keys=False))
+    return variant, files
+
+
+def _get(tree: Any, path: tuple[Any, ...]) -> Any:
+    for part in path:
+        tree = tree[part]
+    return tree
+
+
+@settings(max_examples=1000, deadline=None, suppress_health_check=list(HealthCheck))
+@given(mutated_spec())
+def test_cli_never_tracebacks(case: tuple[str, dict[str, str]]) -> None:
+    variant, files = case
+    with tempfile.TemporaryDirectory() as tmp:
+        project = Path(tmp)
+        for rel, text in files.items():
+            path = project / "rules" / rel
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(text, encoding="utf-8")
+        runner = CliRunner()
+        result = runner.invoke(cli, ["build", variant, "--rules", str(project / "rules"), "--output",
+                                     str(project / "output")], catch_exceptions=True)  # fmt: skip
+        assert result.exit_code in (0, 1, 2), (result.exit_code, result.output)
+        if result.exception is not None and not isinstance(result.exception, SystemExit):
+            raise AssertionError("".join(traceback.format_exception(*result.exc_info)))  # type: ignore[misc]
+        assert "Traceback" not in result.output
+        if result.exit_code == 0:
+            for xml in (project / "output" / "games").glob("*.xml"):
+                data = xml.read_bytes()
+                etree.fromstring(data, etree.XMLParser(resolve_entities=False, no_network=True))
+                if ENGINE_JAR.is_file():
+                    assert check_xml_against_dtd(data, xml.name, ENGINE_JAR) == []
+        else:
+            assert not (project / "output").exists() or not any((project / "output").rglob("*.xml"))
+        if result.exit_code == 1:
+            lines = [line for line in result.output.splitlines() if line and not line.endswith("found.")]
+            for line in lines:
+                assert LOCATED.match(line) or line.startswith(UNLOCATED_OK) or "warning" in line, line
+        shutil.rmtree(project, ignore_errors=True)
