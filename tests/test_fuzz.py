@@ -10,9 +10,9 @@ no exception; on 0 the XML parses and passes the engine's DTD; on 1 every messag
 from __future__ import annotations
 
 import re
-import traceback
 import shutil
 import tempfile
+import traceback
 from pathlib import Path
 from typing import Any
 
