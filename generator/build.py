@@ -12,9 +12,9 @@ import yaml
 from generator.diagnostics import Diagnostic, Severity
 from generator.model import Spec
 from generator.options_check import check_options
-from generator.sanity import check_sanity
 from generator.render import render_game_xml, render_notes
 from generator.resolve import ResolvedSpec, Rules, resolve
+from generator.sanity import check_sanity
 from generator.spec_errors import build_spec
 from generator.validate import check_spec, check_xml_against_dtd
 
