@@ -127,12 +127,15 @@ final class PlayRun {
     wrapDelegates(game, data, report.actions);
     // The AI clones the game data in every purchase phase and silently buys nothing if that
     // fails; clone once here so such a failure is reported instead of hidden.
+    // Play on afterwards: the report then also shows what the failure costs (no purchases).
+    final String problem = "the game data cannot be saved and reloaded, which the AI needs to plan every purchase";
     data.acquireReadLock();
     try {
       if (GameDataUtils.cloneGameData(data, true) == null) {
-        ErrorCapture.record("exception", "the game data cannot be saved and reloaded, so the AI cannot purchase",
-            null);
+        ErrorCapture.record("exception", problem, null);
       }
+    } catch (final Throwable t) {
+      ErrorCapture.record("exception", problem + " <- " + ForgeHarness.describe(t), t);
     } finally {
       data.releaseReadLock();
     }
