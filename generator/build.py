@@ -17,6 +17,7 @@ from generator.resolve import ResolvedSpec, Rules, resolve
 from generator.sanity import check_sanity
 from generator.spec_errors import build_spec
 from generator.validate import check_spec, check_xml_against_dtd
+from generator.xsd import check_xml_against_xsd
 
 
 @dataclass
@@ -54,6 +55,7 @@ def compile_variant(rules: Rules, name: str, target: str = "portable") -> tuple[
         return None, problems
     xml = render_game_xml(name, compiled.spec).encode("utf-8")
     problems += check_xml_against_dtd(xml, f"output/games/{name}.xml")
+    problems += check_xml_against_xsd(xml, f"output/games/{name}.xml", target)
     compiled.files[f"games/{name}.xml"] = xml
     compiled.files[f"games/{name}.notes.html"] = render_notes(name, compiled.spec).encode("utf-8")
     return compiled, problems

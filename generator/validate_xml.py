@@ -15,6 +15,7 @@ from generator.options_check import TARGET_ENGINES, check_options
 from generator.sanity import check_sanity
 from generator.spec_errors import build_spec
 from generator.validate import check_spec, check_xml_against_dtd
+from generator.xsd import check_xml_against_xsd
 
 
 def validate_xml_file(path: Path, display: str, target: str = "portable") -> list[Diagnostic]:
@@ -28,6 +29,7 @@ def validate_xml_file(path: Path, display: str, target: str = "portable") -> lis
         problems += check_xml_against_dtd(data, display)
         if any(p.message.startswith("XML is not well-formed") for p in problems):
             return problems
+    problems += check_xml_against_xsd(data, display, target)
     tree, found = import_located(path, display)
     # What import cannot represent is not a mistake in the XML: say so as a warning.
     problems += [Diagnostic(p.message, p.mark, p.key_path, Severity.WARNING) for p in found]
