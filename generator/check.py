@@ -347,9 +347,8 @@ def run(
         TextColumn("{task.description}"), BarColumn(), TextColumn("{task.fields[status]}"), TimeElapsedColumn(),
         console=Console(stderr=True), transient=True,
     )  # fmt: skip
-    tasks: dict[Target, TaskID] = {}
-    for t in targets:
-        tasks[t] = progress.add_task(t.name, total=None, status="parsing" if rounds <= 0 else "waiting")
+    status = "parsing" if rounds <= 0 else "waiting"
+    tasks: dict[Target, TaskID] = {t: progress.add_task(t.name, total=None, status=status) for t in targets}
 
     def on_event(target: Target, event: PlayEvent) -> None:
         total = event["rounds"] * event["steps"]
@@ -367,18 +366,11 @@ def run(
             "ok": all(o.ok for o in outcomes),
             "options": {"rounds": rounds, "ai": ai, "seed": seed, "engine": str(engine.jar)},
             "variants": [
-                {
-                    "name": o.target.name,
-                    "file": str(o.target.path),
-                    "ok": o.ok,
-                    "failures": o.failures,
-                    "seconds": round(o.seconds, 2),
-                    "summary": summary(o.report, rounds),
-                    "report": o.report,
-                }
+                {"name": o.target.name, "file": str(o.target.path), "ok": o.ok, "failures": o.failures,
+                 "seconds": round(o.seconds, 2), "summary": summary(o.report, rounds), "report": o.report}
                 for o in outcomes
             ],
-        }
+        }  # fmt: skip
         report_path.write_text(json.dumps(document, indent=1, sort_keys=True) + "\n", encoding="utf-8")
     return all(o.ok for o in outcomes)
 
@@ -392,15 +384,8 @@ def _render(out: Console, outcomes: Sequence[Outcome], rounds: int) -> None:
         reached = f"{s['roundsCompleted']}/{rounds}" + (" (won)" if s["gameOver"] else "") if s else "-"
         if rounds <= 0:  # nothing was played: only the error count means something
             s, reached = ({"errors": s["errors"]} if s else {}), "-"
-        table.add_row(
-            o.target.name,
-            reached,
-            str(s.get("battles", "-")),
-            str(s.get("unitsPurchased", "-")),
-            str(s.get("territoriesChangedHands", "-")),
-            str(s.get("errors", "-")),
-            "ok" if o.ok else "[bold red]FAILED[/]",
-        )
+        numbers = (str(s.get(k, "-")) for k in ("battles", "unitsPurchased", "territoriesChangedHands", "errors"))
+        table.add_row(o.target.name, reached, *numbers, "ok" if o.ok else "[bold red]FAILED[/]")
     out.print(table)
     for o in outcomes:
         for failure in o.failures:

@@ -51,9 +51,9 @@ MAIN_CLASS = "forge.ForgeHarness"
 PROPERTIES_NAME = "game_engine.properties"
 DEFAULT_HEAP = "384m"
 DEFAULT_TIMEOUT = 300.0
-# Peak heap measured over 2 rounds of Revised: FastAI ~250 MB, ProAI ~700 MB. The caps leave
-# room for bigger maps and keep two checks side by side far below a 24 GB machine.
-PLAY_HEAP = {"fast": "768m", "weak": "768m", "pro": "1536m"}
+# Peak heap used over 2 rounds of Revised: FastAI ~250 MB, ProAI 300-700 MB (RSS 0.4 and 0.5-1.1
+# GB). The caps leave room for bigger maps and keep two checks side by side far below 24 GB.
+PLAY_HEAP = {"fast": "768m", "weak": "768m", "pro": "1g"}
 # A parse is over before the JIT matters: the serial GC and C1 only start faster. A game runs
 # for seconds to minutes and wants the optimising compiler and the default (G1) collector.
 PARSE_JVM_OPTIONS = ("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1")
