@@ -15,7 +15,7 @@ from generator.options_check import TARGET_ENGINES, check_options
 from generator.sanity import check_sanity
 from generator.spec_errors import build_spec
 from generator.validate import check_spec, check_xml_against_dtd
-from generator.xsd import check_xml_against_xsd
+from generator.xsd import attachment_spans, check_xml_against_xsd
 
 
 def validate_xml_file(path: Path, display: str, target: str = "portable") -> list[Diagnostic]:
@@ -29,16 +29,28 @@ def validate_xml_file(path: Path, display: str, target: str = "portable") -> lis
         problems += check_xml_against_dtd(data, display)
         if any(p.message.startswith("XML is not well-formed") for p in problems):
             return problems
-    problems += check_xml_against_xsd(data, display, target)
+    schema_findings = check_xml_against_xsd(data, display, target)
     tree, found = import_located(path, display)
     # What import cannot represent is not a mistake in the XML: say so as a warning.
     problems += [Diagnostic(p.message, p.mark, p.key_path, Severity.WARNING) for p in found]
     if tree is None:
-        return problems
+        return problems + schema_findings
     spec, found = build_spec(tree)
     problems += found
     if spec is not None:
         problems += check_spec(spec, tree, target)
         problems += check_options(spec, tree, target)
         problems += check_sanity(spec, tree)
-    return problems
+    return problems + _not_said_yet(schema_findings, problems, attachment_spans(data))
+
+
+def _not_said_yet(schema: list[Diagnostic], said: list[Diagnostic], spans: list[tuple[int, int]]) -> list[Diagnostic]:
+    """Schema findings about attachments the option checks have not already explained."""
+    lines = {p.mark.line for p in said if p.mark is not None and p.severity is Severity.ERROR}
+    kept = []
+    for finding in schema:
+        line = finding.mark.line if finding.mark else 0
+        span = next(((a, b) for a, b in spans if a == line), (line, line))
+        if not any(span[0] <= other <= span[1] for other in lines):
+            kept.append(finding)
+    return kept

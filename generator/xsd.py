@@ -183,3 +183,19 @@ def _reason(error: xmlschema.XMLSchemaValidationError) -> str:
     if test.startswith("every $o in option satisfies"):
         return "an option name this class does not have"
     return str(error.reason or error.message)
+
+
+def attachment_spans(xml: bytes) -> list[tuple[int, int]]:
+    """(first line, last line) of every <attachment>, to relate other findings to it."""
+    parser = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False)
+    try:
+        root = etree.parse(io.BytesIO(xml), parser).getroot()
+    except etree.XMLSyntaxError:
+        return []
+    spans = []
+    for element in root.iter("attachment"):
+        start = int(getattr(element, "sourceline", 0) or 0)
+        following = element.getnext()
+        end = int(getattr(following, "sourceline", 0) or 0) - 1 if following is not None else start + len(element) + 1
+        spans.append((start, max(start, end)))
+    return spans

@@ -83,3 +83,20 @@ def test_dtd_messages_of_an_xml_are_errors(tmp_path: Path) -> None:
     result = run_cli("validate", "--target", "1.9", str(broken), cwd=tmp_path)
     assert result.code == 1
     assert "order.xml:7:1: DTD: No declaration for element island" in result.err
+
+
+def test_strict_schema_catches_what_it_covers(tmp_path: Path) -> None:
+    """The catalog-derived XSD on its own: a bad value and an unknown option name, each at its attachment."""
+    from generator.xsd import check_xml_against_xsd
+
+    data = (OFFICIAL_GAMES / "lhtr.xml").read_bytes()
+    assert check_xml_against_xsd(data, "lhtr.xml") == []
+    broken = data.replace(b'<option name="attack" value="1"/>', b'<option name="attack" value="x"/>', 1)
+    broken = broken.replace(b'name="canBlitz"', b'name="canBlits"', 1)
+    messages = [d.message for d in check_xml_against_xsd(broken, "broken.xml")]
+    assert messages == [
+        "XSD: attachment 'unitAttachment' on 'infantry' (games.strategy.triplea.attachments.UnitAttachment): "
+        "an option that takes a whole number has another value",
+        "XSD: attachment 'unitAttachment' on 'armour' (games.strategy.triplea.attachments.UnitAttachment): "
+        "an option name this class does not have",
+    ]
