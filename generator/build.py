@@ -66,7 +66,8 @@ def map_yml(specs: dict[str, Spec]) -> tuple[bytes | None, list[Diagnostic]]:
     maps = sorted({s.game.map for s in specs.values()})
     if len(maps) > 1:
         listing = ", ".join(f"{n}: {s.game.map}" for n, s in sorted(specs.items()))
-        return None, [Diagnostic(f"variants built into one output must share a map ({listing})")]
+        message = f"map.yml not written: one map folder lists one map's games, these variants use several ({listing})"
+        return None, [Diagnostic(message, severity=Severity.WARNING)]
     if not maps:
         return None, []
     games = [{"game_name": s.game.name, "file_name": f"{n}.xml"} for n, s in sorted(specs.items())]
