@@ -1,0 +1,82 @@
+"""`triplea-forge coverage`: ledger counts by grade, section and engine, as a table and Markdown."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from generator.build import load_spec
+from generator.coverage import Coverage, coverage, render_markdown
+from generator.resolve import Rules
+from tests.conftest import ROOT, run_cli, write_tree
+
+KITCHEN = ROOT / "tests" / "fixtures" / "kitchen_sink"
+
+
+def _report(rules_dir: Path, name: str) -> Coverage:
+    loaded, problems = load_spec(Rules(rules_dir, str(rules_dir)), name)
+    assert loaded is not None, problems
+    return coverage(name, loaded.spec)
+
+
+def test_counts_by_grade_section_and_engine() -> None:
+    report = _report(KITCHEN / "rules", "sink_base")
+    assert report.rules == 3
+    assert report.total["1.9"].counts == {"exact": 1, "approximate": 1, "notes-only": 1}
+    # sink-03 is approximate on 1.9 and exact on 2.x; the others keep their 1.9 grade on 2.x.
+    assert report.total["2.x"].counts == {"exact": 2, "approximate": 0, "notes-only": 1}
+    assert [s.title for s in report.sections] == ["Economy", "Combat"]
+    economy, combat = report.sections
+    assert economy.by_engine["1.9"].counts == {"exact": 1, "approximate": 0, "notes-only": 1}
+    assert combat.by_engine["2.x"].counts == {"exact": 1, "approximate": 0, "notes-only": 0}
+    assert report.raised == [("sink-03", "approximate", "exact")]
+    assert report.total["1.9"].enforced == 2
+
+
+def test_aare_ledger_accounts_for_sixty_rules() -> None:
+    report = _report(ROOT / "rules", "aare")
+    assert report.rules == 60
+    assert report.total["1.9"].counts == {"exact": 20, "approximate": 30, "notes-only": 10}
+    assert report.total["2.x"].counts == {"exact": 20, "approximate": 31, "notes-only": 9}
+    assert [s.title for s in report.sections][:3] == ["Base game", "Weapons development", "National advantages"]
+    assert [r[0] for r in report.raised] == ["aare-na-ru-2"]
+
+
+def test_markdown_table() -> None:
+    text = render_markdown([_report(KITCHEN / "rules", "sink_base")])
+    lines = text.splitlines()
+    assert lines[0] == "## Rule coverage: sink_base"
+    assert "| section | engine | exact | approximate | notes-only | rules |" in lines
+    assert "| Economy | 1.9 | 1 (50%) | 0 (0%) | 1 (50%) | 2 |" in lines
+    assert "| **All rules** | **2.x** | **2 (67%)** | **0 (0%)** | **1 (33%)** | **3** |" in lines
+    assert "- `sink-03`: approximate in 1.9, exact in 2.x" in lines
+
+
+def test_cli_table_and_markdown() -> None:
+    table = run_cli("coverage", "aare", cwd=ROOT)
+    assert table.code == 0, table.err
+    assert "rule coverage: aare (60 rules)" in table.out
+    assert "All rules" in table.out
+    assert "aare-na-ru-2 is notes-only in 1.9, approximate in 2.x" in table.out
+    markdown = run_cli("coverage", "aare", "--format", "markdown", cwd=ROOT)
+    assert markdown.code == 0, markdown.err
+    assert "| **All rules** | **1.9** | **20 (33%)** | **30 (50%)** | **10 (17%)** | **60** |" in markdown.out
+
+
+def test_cli_all_variants_skips_those_without_a_ledger() -> None:
+    result = run_cli("coverage", "--rules", str(KITCHEN / "rules"), "--format", "markdown", cwd=ROOT)
+    assert result.code == 0, result.err
+    assert "## Rule coverage: sink_base" in result.out
+    assert "## Rule coverage: kitchen_sink" in result.out
+
+
+def test_cli_errors(tmp_path: Path) -> None:
+    unknown = run_cli("coverage", "nosuch", cwd=ROOT)
+    assert unknown.code == 2
+    assert "no variant 'nosuch'" in unknown.err
+    no_ledger = run_cli("coverage", "lhtr", cwd=ROOT)
+    assert no_ledger.code == 1
+    assert "has no rule ledger" in no_ledger.err
+    write_tree(tmp_path, {"rules/plain/game.yaml": "game: {name: Plain, version: '1', map: m}\n"})
+    none = run_cli("coverage", cwd=tmp_path)
+    assert none.code == 1
+    assert "no variant in rules/ has a rule ledger" in none.err
