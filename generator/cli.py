@@ -277,6 +277,119 @@ def check(
 @cli.command()
 @click.argument("variants", nargs=-1)
 @click.option(
+    "--base-map",
+    type=click.Path(exists=True, file_okay=False, path_type=Path),
+    help="Installed map whose art the standalone package carries (a downloadedMaps/<map> folder).",
+)
+@click.option(
+    "--out",
+    "out_dir",
+    default="dist",
+    show_default=True,
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Where the standalone package goes: <map>/ and <map>-master.zip.",
+)
+@click.option(
+    "--overlay",
+    type=click.Path(exists=True, file_okay=False, path_type=Path),
+    help="Instead: add the games into this installed map folder (its games/ and map.yml only).",
+)
+@click.option(
+    "--previous",
+    type=click.Path(exists=True, path_type=Path),
+    help="Previous release (folder or zip) to write CHANGELOG.md against.",
+)
+@click.option("--release", default="Unreleased", show_default=True, help="Heading of this release in CHANGELOG.md.")
+@click.option("--force", is_flag=True, help="Replace files that triplea-forge did not write.")
+@click.option("--strict", is_flag=True, help="Treat warnings as errors.")
+@TARGET_OPTION
+@RULES_OPTION
+def package(
+    variants: tuple[str, ...],
+    base_map: Path | None,
+    out_dir: Path,
+    overlay: Path | None,
+    previous: Path | None,
+    release: str,
+    force: bool,
+    strict: bool,
+    target: str,
+    rules_dir: Path,
+) -> None:
+    """Package VARIANTS (default: all) as an installable TripleA map.
+
+    With --base-map: a standalone map folder OUT/<map>/ (the base map's art, map.yml, games,
+    .properties, description.html, CHANGELOG.md) and the same as a reproducible
+    OUT/<map>-master.zip, which TripleA 1.9 and 2.6+ both take as it is in downloadedMaps/.
+    With --overlay: the games are added to an installed map; only its games/ and map.yml change.
+    """
+    from generator import package as stage
+    from generator.resolve import Rules
+
+    if (base_map is None) == (overlay is None):
+        raise click.UsageError("give either --base-map (standalone package) or --overlay (add into a map)")
+    if overlay is not None and previous is not None:
+        raise click.UsageError("--previous applies to a standalone package (--base-map) only")
+    rules = Rules(rules_dir, _display(rules_dir))
+    names = list(variants) or rules.variants()
+    if not names:
+        raise click.ClickException(f"no variants found in {_display(rules_dir)}/ (expected <variant>/*.yaml)")
+    compiled, problems = stage.compile_variants(rules, names, target)
+    _report(problems, strict)
+    if overlay is not None:
+        plan, found = stage.plan_overlay(overlay, compiled, force)
+        _report(found, strict)
+        written = stage.apply_overlay(plan)
+        for path in written:
+            click.echo(f"wrote {_display(path)}")
+        click.echo(f"{len(written)} file{'s' if len(written) != 1 else ''} written into {_display(overlay)}")
+        return
+    assert base_map is not None
+    built, found = stage.standalone(base_map, compiled, previous, release)
+    found += stage.check_folder_target(built, out_dir, force) if built is not None else []
+    _report(found, strict)
+    assert built is not None
+    folder = stage.write_folder(built, out_dir)
+    archive = stage.write_zip(built, out_dir)
+    click.echo(f"wrote {_display(folder)}/ ({len(built.files)} files)")
+    click.echo(f"wrote {_display(archive)}")
+
+
+@cli.command(name="init-ci")
+@click.argument("folder", default=".", type=click.Path(file_okay=False, path_type=Path))
+@click.option(
+    "--base-map-repo",
+    default=None,
+    help="GitHub repository of the base map's art (default: triplea-maps/<map of the variants>).",
+)
+@click.option(
+    "--install",
+    "install_spec",
+    default="triplea-forge",
+    show_default=True,
+    help="What CI gives `pip install` to get triplea-forge (a version, a git URL...).",
+)
+@click.option("--force", is_flag=True, help="Replace an existing workflow file.")
+@RULES_OPTION
+def init_ci(folder: Path, base_map_repo: str | None, install_spec: str, force: bool, rules_dir: Path) -> None:
+    """Write FOLDER/.github/workflows/triplea-forge.yml, a GitHub Actions workflow for a mod repository.
+
+    On every push and pull request it runs `build --check`, `validate` and `check`, and puts the
+    `diff` against the pull request's base branch in the job summary; on a tag it builds the
+    package and attaches its zip to the GitHub release.
+    """
+    from generator.ci import CiUsageError, write_workflow
+
+    try:
+        written = write_workflow(folder, folder / rules_dir, base_map_repo, install_spec, force)
+    except CiUsageError as exc:
+        raise click.UsageError(str(exc)) from exc
+    click.echo(f"wrote {_display(written)}")
+
+
+@cli.command()
+@click.argument("variants", nargs=-1)
+@click.option(
     "--format",
     "fmt",
     type=click.Choice(["table", "markdown"]),
