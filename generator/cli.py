@@ -438,3 +438,55 @@ def coverage(variants: tuple[str, ...], fmt: str, rules_dir: Path) -> None:
         if not console.is_terminal:
             console.width = max(console.width, 120)
         render_table(reports, console)
+
+
+@cli.command()
+@click.argument("sides", nargs=-1, required=True, metavar="OLD NEW | VARIANT")
+@click.option("--from", "from_rev", default=None, help="Git revision of the rules folder to compare VARIANT from.")
+@click.option("--to", "to_rev", default=None, help="Git revision to compare VARIANT to (default: the working tree).")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "markdown", "json"]),
+    default="text",
+    show_default=True,
+    help="text: coloured terminal view; markdown: for a PR comment or CI summary; json: for tools.",
+)
+@click.option("--exit-code", is_flag=True, help="Exit 1 when there are changes (like git diff --exit-code).")
+@RULES_OPTION
+def diff(
+    sides: tuple[str, ...], from_rev: str | None, to_rev: str | None, fmt: str, exit_code: bool, rules_dir: Path
+) -> None:
+    """What changed between two rule sets, in words a reviewer reads, grouped by domain.
+
+    OLD and NEW are variants of the rules folder or TripleA game XML files (*.xml), in any mix.
+    With --from REV, give one VARIANT: it is compared at REV and at --to REV (default: the
+    working tree), reading the rules folder from git. Reordering is never a change, except the
+    steps' play order and a frontier's display order.
+    """
+    from generator.diff import DiffError, diff_revisions, diff_sides
+    from generator.diff_render import json_text, markdown, print_text
+    from generator.resolve import Rules
+
+    try:
+        if from_rev is not None or to_rev is not None:
+            if from_rev is None:
+                raise click.UsageError("--to needs --from (the revision to compare from)")
+            if len(sides) != 1:
+                raise click.UsageError("with --from/--to give exactly one VARIANT")
+            result = diff_revisions(sides[0], rules_dir, _display(rules_dir), from_rev, to_rev)
+        else:
+            if len(sides) != 2:
+                raise click.UsageError("give two variants or XML files (OLD NEW), or one VARIANT with --from")
+            shown = {s: _display(Path(s)) for s in sides if s.lower().endswith(".xml")}
+            result = diff_sides(sides[0], sides[1], Rules(rules_dir, _display(rules_dir)), shown)
+    except DiffError as exc:
+        raise click.ClickException(str(exc)) from exc
+    if fmt == "json":
+        click.echo(json_text(result), nl=False)
+    elif fmt == "markdown":
+        click.echo(markdown(result), nl=False)
+    else:
+        print_text(result)
+    if exit_code and result.changes:
+        sys.exit(1)
