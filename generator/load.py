@@ -68,8 +68,16 @@ def _mark(node: Node, file: str) -> Mark:
     return Mark(file, node.start_mark.line + 1, node.start_mark.column + 1)
 
 
-class _SpecLoader(yaml.SafeLoader):
-    """SafeLoader that composes only; construction is done by `_Builder` below."""
+# LibYAML's parser when PyYAML has it (several times faster on big specs), else the pure one.
+_BaseLoader: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+class _SpecLoader(_BaseLoader):  # type: ignore[valid-type,misc]
+    """Safe loader that composes only; construction is done by `_Builder` below."""
+
+
+class _PureLoader(yaml.SafeLoader):
+    """The pure-Python parser: slower, but its syntax errors say more; used to word them."""
 
 
 def _short_tag(tag: str) -> str:
@@ -177,18 +185,9 @@ def load_text(text: str, file: str) -> tuple[Any, list[Diagnostic]]:
     loader = _SpecLoader(text)
     try:
         root = loader.get_single_node()
-    except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        where = Mark(file, mark.line + 1, mark.column + 1) if mark else Mark(file, 1, 1)
-        problem = exc.problem or str(exc)
-        line = text.splitlines()[where.line - 1] if 0 < where.line <= len(text.splitlines()) else ""
-        if problem.startswith("expected ' '") and "!" in line:
-            problem += " (a tag such as !delete needs a space after it: `{capital: !delete }`)"
-        return None, [Diagnostic(f"YAML syntax error: {problem}", where)]
-    except yaml.YAMLError as exc:
-        return None, [Diagnostic(f"YAML error: {exc}", Mark(file, 1, 1))]
-    finally:
+    except yaml.YAMLError:
         loader.dispose()
+        return None, [_syntax_error(text, file)]
     if root is None:
         return SpecMap(), []
     if _expanded_size(root, {}) > MAX_EXPANDED_NODES:
@@ -200,7 +199,29 @@ def load_text(text: str, file: str) -> tuple[Any, list[Diagnostic]]:
         ]
     builder = _Builder(file, loader)
     tree = builder.build(root)
+    loader.dispose()
     return tree, builder.problems
+
+
+def _syntax_error(text: str, file: str) -> Diagnostic:
+    """The syntax error as the pure-Python parser words it (clearer than LibYAML's)."""
+    loader = _PureLoader(text)
+    try:
+        loader.get_single_node()
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        where = Mark(file, mark.line + 1, mark.column + 1) if mark else Mark(file, 1, 1)
+        problem = exc.problem or str(exc)
+        lines = text.splitlines()
+        line = lines[where.line - 1] if 0 < where.line <= len(lines) else ""
+        if problem.startswith("expected ' '") and "!" in line:
+            problem += " (a tag such as !delete needs a space after it: `{capital: !delete }`)"
+        return Diagnostic(f"YAML syntax error: {problem}", where)
+    except yaml.YAMLError as exc:
+        return Diagnostic(f"YAML error: {exc}", Mark(file, 1, 1))
+    finally:
+        loader.dispose()
+    return Diagnostic("YAML syntax error", Mark(file, 1, 1))
 
 
 def load_file(path: Path, display: str) -> tuple[Any, list[Diagnostic]]:

@@ -15,7 +15,10 @@ SCHEMA_COMMENT = (
 )
 
 
-class _SpecDumper(yaml.SafeDumper):
+_BaseDumper: type[yaml.SafeDumper] = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+
+
+class _SpecDumper(_BaseDumper):  # type: ignore[valid-type,misc]
     """Block style for structure, flow style for short leaf collections, `!delete` for removals."""
 
     def ignore_aliases(self, data: Any) -> bool:
