@@ -1,9 +1,10 @@
 """Java `.properties` files as TripleA reads them: `java.util.Properties.load(InputStream)`.
 
 That loader decodes ISO-8859-1, so anything outside Latin-1 must be written as a `\\uXXXX` escape.
-We also escape Latin-1's control range and keep the rest readable. Merging into a base map's file
-edits only the lines of the keys we set and appends new keys, so the map maker's comments and
-layout survive and a re-merge is a no-op.
+We escape every non-ASCII character, as `Properties.store` does: the file then reads the same
+whether a tool takes it as ISO-8859-1 or (wrongly, but commonly) as UTF-8. Merging into a base
+map's file edits only the lines of the keys we set and appends new keys, so the map maker's
+comments and layout survive and a re-merge is a no-op.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ def _escape(text: str, *, key: bool) -> str:
         elif char == " " and (key or index == 0):
             # A space ends a key; a value's leading space would be skipped by the loader.
             out.append("\\ ")
-        elif 0x20 <= code <= 0x7E or 0xA0 <= code <= 0xFF:
+        elif 0x20 <= code <= 0x7E:
             out.append(char)
         elif code > 0xFFFF:
             # Java strings are UTF-16: a character beyond the BMP is two escaped surrogates.
