@@ -32,6 +32,8 @@ FLAG_WORDS = {
     "hidden": ("now hidden", "no longer hidden"),
 }
 GRADES = {"grade": "re-graded", "grade 2.x": "re-graded for 2.x"}
+# Prose: a change reads "reworded" whatever its length (JSON holds both texts).
+PROSE = frozenset({"summary", "note", "note 2.x", "reading"})
 
 
 @dataclass(frozen=True)
@@ -72,9 +74,9 @@ def phrase(domain: Domain, change: FieldChange) -> str:
     if isinstance(old, tuple) or isinstance(new, tuple):
         return f"{name} {_list_change(name, _items(old), _items(new))}"
     label = "" if name == "value" else f"{name} "
-    if _is_long(change):
+    if _is_long(change) or name in PROSE:
         sizes = f" ({len(old or '')} {ARROW} {len(new or '')} characters)" if name == "value" else ""
-        return f"{label}reworded{sizes}" if old and new else f"{label}{'set' if new else 'removed'}"
+        return f"{label}reworded{sizes}" if old and new else f"{label}{'added' if new else 'removed'}"
     if name in GRADES:
         return f"{GRADES[name]} {old or 'none'} {ARROW} {new or 'none'}"
     if domain.options and {old, new} <= {None, "true", "false"} and "true" in (old, new):
