@@ -1,0 +1,267 @@
+package forge;
+
+import java.io.File;
+import java.io.FileInputStream;
+import java.io.InputStream;
+import java.lang.reflect.Constructor;
+import java.lang.reflect.Field;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicReference;
+
+import games.strategy.engine.ClientContext;
+import games.strategy.engine.data.Change;
+import games.strategy.engine.data.GameData;
+import games.strategy.engine.data.GameParser;
+import games.strategy.engine.data.GameSequence;
+import games.strategy.engine.data.GameStep;
+import games.strategy.engine.data.PlayerID;
+import games.strategy.engine.data.ProductionRule;
+import games.strategy.engine.data.Territory;
+import games.strategy.engine.data.Unit;
+import games.strategy.engine.data.UnitType;
+import games.strategy.engine.data.changefactory.ChangeFactory;
+import games.strategy.engine.delegate.IDelegate;
+import games.strategy.engine.framework.ServerGame;
+import games.strategy.engine.gamePlayer.IGamePlayer;
+import games.strategy.engine.random.IRandomSource;
+import games.strategy.net.HeadlessServerMessenger;
+import games.strategy.net.Messengers;
+import games.strategy.sound.HeadlessSoundChannel;
+import games.strategy.triplea.ResourceLoader;
+import games.strategy.triplea.TripleA;
+import games.strategy.triplea.attachments.RulesAttachment;
+import games.strategy.triplea.attachments.UserActionAttachment;
+import games.strategy.triplea.delegate.UserActionDelegate;
+import games.strategy.triplea.settings.ClientSetting;
+import games.strategy.triplea.ui.AbstractUIContext;
+import games.strategy.triplea.ui.display.HeadlessDisplay;
+
+/**
+ * A parsed game inside a headless ServerGame whose steps the scenario drives itself: it enters a
+ * step (the delegate's start, with the engine's own "before" triggers), calls the delegate the
+ * way a player's UI would (user actions, moves), and leaves it (end, "after" triggers). Nobody
+ * plays: steps the scenario only passes through are started and ended with no player input.
+ */
+final class ScenarioGame {
+  final GameData data;
+  private final ServerGame game;
+  private final Method startStep;
+  private final Method endStep;
+  private boolean inStep;
+
+  ScenarioGame(final String path) throws Exception {
+    ClientSetting.AI_PAUSE_DURATION.save("0");
+    ClientContext.engineVersion();
+    try (InputStream in = new FileInputStream(path)) {
+      data = new GameParser(path).parse(in, new AtomicReference<>(), false);
+    }
+    // User actions read their button texts through the UI's resource loader, which a headless
+    // game never sets: give it one over an empty folder (every text then has its default).
+    final File empty = new File(System.getProperty("user.home"), "scenario-resources");
+    empty.mkdirs();
+    final Constructor<ResourceLoader> loader =
+        ResourceLoader.class.getDeclaredConstructor(String.class, String[].class);
+    loader.setAccessible(true);
+    final Field uiLoader = AbstractUIContext.class.getDeclaredField("resourceLoader");
+    uiLoader.setAccessible(true);
+    uiLoader.set(null, loader.newInstance("scenario", new String[] {empty.getPath()}));
+    final Map<String, String> types = new LinkedHashMap<>();
+    for (final PlayerID p : data.getPlayerList().getPlayers()) {
+      types.put(p.getName(), TripleA.WEAK_COMPUTER_PLAYER_TYPE);
+    }
+    final Set<IGamePlayer> players = data.getGameLoader().createPlayers(types);
+    game = new ServerGame(data, players, new HashMap<>(), new Messengers(new HeadlessServerMessenger()));
+    game.setRandomSource(new FixedDice());
+    game.addDisplay(new HeadlessDisplay());
+    game.addSoundChannel(new HeadlessSoundChannel());
+    startStep = ServerGame.class.getDeclaredMethod("startStep", boolean.class);
+    startStep.setAccessible(true);
+    endStep = ServerGame.class.getDeclaredMethod("endStep");
+    endStep.setAccessible(true);
+    final Method persistent = ServerGame.class.getDeclaredMethod("startPersistentDelegates");
+    persistent.setAccessible(true);
+    data.getProperties().set(ServerGame.GAME_HAS_BEEN_SAVED_PROPERTY, Boolean.TRUE);
+    invoke(persistent);
+  }
+
+  GameStep step() {
+    return data.getSequence().getStep();
+  }
+
+  int round() {
+    return data.getSequence().getRound();
+  }
+
+  /** Plays every step (without player input) until STEP of ROUND has been started. */
+  void enter(final String stepName, final int round) throws Exception {
+    final GameSequence sequence = data.getSequence();
+    int guard = 0;
+    while (!(inStep && step().getName().equals(stepName) && round() == round)) {
+      if (++guard > 10_000 || round() > round) {
+        throw new IllegalStateException("step " + stepName + " of round " + round + " not reached");
+      }
+      if (!inStep) {
+        if (step().hasReachedMaxRunCount()) {
+          next(sequence);
+          continue;
+        }
+        invoke(startStep, false);
+        inStep = true;
+        continue;
+      }
+      leave();
+      next(sequence);
+    }
+  }
+
+  /** Ends the current step (the delegate's end, with "after" triggers). */
+  void leave() throws Exception {
+    if (inStep) {
+      invoke(endStep);
+      inStep = false;
+    }
+  }
+
+  private void next(final GameSequence sequence) {
+    if (sequence.next()) {
+      data.getHistory().getHistoryWriter().startNextRound(sequence.getRound());
+    }
+  }
+
+  boolean gameOver() {
+    return game.isGameOver() || !game.isGameSequenceRunning();
+  }
+
+  @SuppressWarnings("unchecked")
+  <T extends IDelegate> T delegate() {
+    return (T) step().getDelegate();
+  }
+
+  PlayerID player(final String name) {
+    return data.getPlayerList().getPlayerId(name);
+  }
+
+  Territory territory(final String name) {
+    return data.getMap().getTerritory(name);
+  }
+
+  UnitType unitType(final String name) {
+    return data.getUnitTypeList().getUnitType(name);
+  }
+
+  int count(final String territory, final String unit, final String owner) {
+    return territory(territory).getUnits().getUnitCount(unitType(unit), player(owner));
+  }
+
+  int pus(final String player) {
+    return player(player).getResources().getQuantity("PUs");
+  }
+
+  /** Changes the game state through the engine's own change objects. */
+  void change(final Change change) {
+    data.performChange(change);
+  }
+
+  List<Unit> addUnits(final String territory, final String unit, final String owner, final int quantity) {
+    final List<Unit> units = unitType(unit).create(quantity, player(owner));
+    change(ChangeFactory.addUnits(territory(territory), units));
+    return units;
+  }
+
+  void setOwner(final String territory, final String owner) {
+    change(ChangeFactory.changeOwner(territory(territory), player(owner)));
+  }
+
+  /** The user actions the current user-actions step offers its player, by attachment name. */
+  List<String> validActions() {
+    final List<String> names = new ArrayList<>();
+    for (final UserActionAttachment a : ((UserActionDelegate) delegate()).getValidActions()) {
+      names.add(a.getName());
+    }
+    names.sort(null);
+    return names;
+  }
+
+  /** The current player takes the user action NAME, as its button in the UI would. */
+  void act(final String name) {
+    final UserActionDelegate delegate = delegate();
+    final PlayerID player = step().getPlayerId();
+    final UserActionAttachment action = (UserActionAttachment) player.getAttachment(name);
+    if (action == null) {
+      throw new IllegalArgumentException("no user action " + name + " on " + player.getName());
+    }
+    delegate.attemptAction(action);
+  }
+
+  boolean isSwitchOn(final String player, final String condition) {
+    return ((RulesAttachment) player(player).getAttachment(condition)).getSwitch();
+  }
+
+  /** Production costs (PUs) of a player's frontier, by rule name. */
+  Map<String, Integer> frontier(final String player) {
+    final Map<String, Integer> costs = new TreeMap<>();
+    for (final ProductionRule rule : player(player).getProductionFrontier().getRules()) {
+      costs.put(rule.getName(), rule.getCosts().getInt(data.getResourceList().getResource("PUs")));
+    }
+    return costs;
+  }
+
+  void stop() {
+    try {
+      if (!game.isGameOver()) {
+        game.stopGame();
+      }
+    } catch (final RuntimeException e) {
+      // The scenario's facts are already written; a failing shutdown changes nothing.
+    }
+  }
+
+  private void invoke(final Method method, final Object... args) throws Exception {
+    try {
+      method.invoke(game, args);
+    } catch (final InvocationTargetException e) {
+      final Throwable cause = e.getCause();
+      if (cause instanceof Exception) {
+        throw (Exception) cause;
+      }
+      throw e;
+    }
+  }
+
+  static Collection<String> names(final Collection<? extends games.strategy.engine.data.Named> items) {
+    final List<String> out = new ArrayList<>();
+    for (final games.strategy.engine.data.Named n : items) {
+      out.add(n.getName());
+    }
+    return out;
+  }
+
+  /** Seeded dice: a scenario's facts never depend on the clock. */
+  private static final class FixedDice implements IRandomSource {
+    private final Random random = new Random(0);
+
+    @Override
+    public synchronized int getRandom(final int max, final String annotation) {
+      return random.nextInt(max);
+    }
+
+    @Override
+    public synchronized int[] getRandom(final int max, final int count, final String annotation) {
+      final int[] out = new int[count];
+      for (int i = 0; i < count; i++) {
+        out[i] = random.nextInt(max);
+      }
+      return out;
+    }
+  }
+}
