@@ -126,7 +126,8 @@ def _purchase_failures(report: JsonDict) -> list[str]:
     failures = []
     for player in report["game"]["players"]:
         name, frontier, steps = player["name"], player["productionFrontier"], player["purchaseSteps"]
-        if bought[name] or (frontier is None and not steps):
+        # A player without any step in the sequence (a bystander power) is not expected to buy.
+        if bought[name] or (frontier is None and not steps) or player.get("steps") == 0:
             continue
         if frontier is None:
             reason = "no production frontier"

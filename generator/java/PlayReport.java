@@ -35,7 +35,7 @@ import games.strategy.triplea.delegate.dataObjects.BattleRecords;
  * <pre>
  * {file, ai, seed, roundsRequested, roundsCompleted, gameOver, winners, stoppedAt,
  *  parse {ms, error, saxErrors}, steps (per round),
- *  players [{name, productionFrontier, frontierRules, purchaseSteps, placeSteps}],
+ *  players [{name, productionFrontier, frontierRules, purchaseSteps, placeSteps, steps}],
  *  start {player: SNAPSHOT}, rounds [{round, ms, players {player: SNAPSHOT}}],
  *  purchaseSteps [{round, step, player, pusBefore, pusAfter}], purchases [{round, step, player, units}],
  *  moves [{round, step, player, units, from, to}], placements [{round, step, player, territory, units}],
@@ -86,7 +86,9 @@ final class PlayReport {
       final ProductionFrontier frontier = p.getProductionFrontier();
       final List<String> buy = new ArrayList<>();
       final List<String> place = new ArrayList<>();
+      int steps = 0;
       for (final GameStep s : data.getSequence()) {
+        steps += p.equals(s.getPlayerId()) ? 1 : 0;
         if (p.equals(s.getPlayerId()) && isPurchase(s.getDelegate())) {
           buy.add(Json.str(s.getName()));
         } else if (p.equals(s.getPlayerId()) && isPlace(s.getDelegate())) {
@@ -96,7 +98,7 @@ final class PlayReport {
       players.add(new Json.Obj().putStr("name", p.getName())
           .putStr("productionFrontier", frontier == null ? null : frontier.getName())
           .putNum("frontierRules", frontier == null ? 0 : frontier.getRules().size())
-          .put("purchaseSteps", Json.arr(buy)).put("placeSteps", Json.arr(place)).toString());
+          .put("purchaseSteps", Json.arr(buy)).put("placeSteps", Json.arr(place)).putNum("steps", steps).toString());
     }
     game.putStr("name", data.getGameName()).put("players", Json.arr(players))
         .putNum("steps", data.getSequence().size());

@@ -1,8 +1,10 @@
 package forge;
 
+import java.io.File;
 import java.io.FileInputStream;
 import java.io.InputStream;
 import java.io.PrintStream;
+import java.lang.reflect.Constructor;
 import java.lang.reflect.Field;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
@@ -30,10 +32,12 @@ import games.strategy.engine.random.IRandomSource;
 import games.strategy.net.HeadlessServerMessenger;
 import games.strategy.net.Messengers;
 import games.strategy.sound.HeadlessSoundChannel;
+import games.strategy.triplea.ResourceLoader;
 import games.strategy.triplea.TripleA;
 import games.strategy.triplea.ai.proAI.ProAI;
 import games.strategy.triplea.delegate.EditDelegate;
 import games.strategy.triplea.settings.ClientSetting;
+import games.strategy.triplea.ui.AbstractUIContext;
 import games.strategy.triplea.ui.display.HeadlessDisplay;
 
 /**
@@ -237,11 +241,26 @@ final class PlayRun {
   }
 
   /** Reads the engine settings the harness depends on; fails loudly instead of silently later. */
-  static void prepareEngine() {
+  static void prepareEngine() throws ReflectiveOperationException {
     // Default 400 ms sleep after every AI action.
     ClientSetting.AI_PAUSE_DURATION.save("0");
     // Reads ./game_engine.properties; without it the AI's GameData clone fails and it never buys.
     ClientContext.engineVersion();
+    installEmptyMapResources();
+  }
+
+  /**
+   * Politics, user actions and trigger notifications read their texts through the UI context's
+   * static ResourceLoader, which TripleA.startGame creates from the map's folder (a generated game
+   * has none, and the engine's own lookup would prompt "Download Map?"). A loader over the empty
+   * working folder gives them "no text set" instead of a NullPointerException.
+   */
+  private static void installEmptyMapResources() throws ReflectiveOperationException {
+    final Constructor<ResourceLoader> make = ResourceLoader.class.getDeclaredConstructor(String.class, String[].class);
+    make.setAccessible(true);
+    final Field loader = AbstractUIContext.class.getDeclaredField("resourceLoader");
+    loader.setAccessible(true);
+    loader.set(null, make.newInstance("forge-check", new String[] {new File(".").getAbsolutePath()}));
   }
 
   private static Method method(final String name, final Class<?>... params) throws NoSuchMethodException {
