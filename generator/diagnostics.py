@@ -10,6 +10,7 @@ import difflib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import NamedTuple
 
 import click
 
@@ -19,9 +20,12 @@ class Severity(StrEnum):
     WARNING = "warning"
 
 
-@dataclass(frozen=True, order=True)
-class Mark:
-    """A position in a source file: 1-based line and column, path as the user gave it."""
+class Mark(NamedTuple):
+    """A position in a source file: 1-based line and column, path as the user gave it.
+
+    A NamedTuple rather than a dataclass: the loader makes one per YAML node, hundreds of
+    thousands for a big map, and tuples are much cheaper to create.
+    """
 
     file: str
     line: int

