@@ -1,0 +1,205 @@
+"""AARe rules proven in the real TripleA 1.9 engine, one mechanism family per test.
+
+Each test runs a scenario of `forge.Scenario` (generator/java/Scenario.java) on the committed
+`output/games/aare.xml` and asserts on the facts the engine reports: a user action declaring a
+national advantage and placing free units, the declaration schedule, trigger-made price changes,
+combat bonuses switched on and off, a tech ability, the Russia-Japan treaty (politics), convoy
+raids (blockade) and the 15-victory-city win. Every scenario also checks that the game data still
+copies (the AI copies it every purchase phase).
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+import pytest
+
+from generator.scenario import run_scenario
+from tests.conftest import ROOT
+
+pytestmark = pytest.mark.engine
+
+GAME = ROOT / "output" / "games" / "aare.xml"
+RU_NAS = {f"userActionAttachmentRu{n}" for n in ("Winter", "Railway", "T34", "LendLease", "MobileIndustry", "Siberian")}
+
+
+@cache
+def facts(scenario: str) -> dict[str, Any]:
+    return run_scenario(scenario, GAME)
+
+
+def test_declaring_an_advantage_places_free_units_each_mobilize() -> None:
+    f = facts("advantage-placement")
+    # Round 1, start of the Russian turn: the six Russian advantages (and ending the treaty).
+    assert set(f["offeredAtStart"]) == RU_NAS | {"userActionAttachmentRuBreakTreaty"}
+    assert f["declared"] is True
+    # One advantage per nation in round 1: after declaring, no other advantage is offered.
+    assert f["offeredAfterDeclaring"] == ["userActionAttachmentRuBreakTreaty"]
+    # Mobilize: the three Siberian territories; placing one infantry uses this turn's placement.
+    assert f["offeredAtMobilize"] == [
+        "userActionAttachmentRuSiberianInBuryatia",
+        "userActionAttachmentRuSiberianInSovietFarEast",
+        "userActionAttachmentRuSiberianInYakut",
+    ]
+    assert f["yakutAfter"] == f["yakutBefore"] + 1
+    assert f["offeredAfterPlacing"] == []
+    # Next turn: another free infantry, and (round 2) the Allies' second advantage may be delayed to here.
+    offered = set(f["offeredAtMobilizeRound2"])
+    assert {"userActionAttachmentRuSiberianInBuryatia", "userActionAttachmentRuSiberianInYakut"} <= offered
+    assert RU_NAS - {"userActionAttachmentRuSiberian"} <= offered
+    assert "userActionAttachmentRuSiberian" not in offered  # each advantage once
+    assert f["buryatiaAfter"] == f["buryatiaBefore"] + 1
+    assert f["cloneable"] is True
+
+
+def test_declaration_schedule_four_per_side() -> None:
+    f = facts("schedule")
+    assert len(f["germanRound1Start"]) == 6
+    assert f["germanRound1AfterDeclaring"] == []
+    assert f["germanRound1Mobilize"] == []  # no delayed advantage in round 1
+    # Round 2: Germany may declare its second at the start, or delay it to Mobilize.
+    assert "userActionAttachmentGeLuftwaffe" not in f["germanRound2Start"]
+    assert len(f["germanRound2Start"]) == 5
+    assert f["germanRound2Mobilize"] == f["germanRound2Start"]
+    # A delayed advantage's free units are chosen in the same Mobilize step.
+    assert f["germanRound2AfterDelayed"] == [
+        "userActionAttachmentGeWolfPacksInSZ14",
+        "userActionAttachmentGeWolfPacksInSZ5",
+    ]
+    # One Allied nation gets a second advantage: the British take it, the Americans then cannot.
+    assert len(f["britishRound2Start"]) == 5
+    assert f["americanRound2Start"] == []
+    assert f["americanRound2Mobilize"] == []
+    assert f["germanRound3Mobilize"] == []  # both German advantages used
+    assert f["cloneable"] is True
+
+
+def test_declaring_changes_prices_through_production_rules() -> None:
+    f = facts("prices")
+    assert f["germanBefore"]["buyFighter"] == 10
+    # Luftwaffe: fighters 9, the first one 5 (for the next purchase only).
+    assert "buyFighter" not in f["germanAfter"]
+    assert f["germanAfter"]["buyFighterLuftwaffe"] == 9
+    assert f["germanAfter"]["buyFighterRudel"] == 5
+    assert "buyFighterRudel" not in f["germanAfterPurchase"]
+    assert f["germanAfterPurchase"]["buyFighterLuftwaffe"] == 9
+    assert f["britishFrontierUntouched"]["buyFighter"] == 10  # per-nation frontiers
+    # Royal Navy: destroyers 9 instead of 10, and a free destroyer off the UK at Mobilize.
+    assert f["britishBefore"]["buyDestroyer"] == 10
+    assert "buyDestroyer" not in f["britishAfter"]
+    assert f["britishAfter"]["buyDestroyerRoyalNavy"] == 9
+    assert f["destroyersOffUkAfter"] == f["destroyersOffUkBefore"] + 1
+    # AARe's base prices.
+    assert {k: f["britishBefore"][k] for k in ("buyFactory", "buyBomber", "buyCarrier", "buyBattleship")} == {
+        "buyFactory": 12,
+        "buyBomber": 14,
+        "buyCarrier": 14,
+        "buyBattleship": 20,
+    }
+    assert f["cloneable"] is True
+
+
+def test_combat_bonuses_switch_on_and_off() -> None:
+    f = facts("combat-bonus")
+    plain = {"attack": 1, "defence": 2}
+    assert f["russianInfantryBefore"] == plain
+    # Russian Winter is a right to call a severe winter; declaring alone changes nothing.
+    assert f["russianInfantryAfterDeclaring"] == plain
+    assert f["severeWinterOffered"] is True
+    assert f["russianInfantryWinter"] == {"attack": 2, "defence": 3}
+    assert f["russianInfantryWithArtilleryWinter"] == 3  # stacks with artillery support
+    assert f["severeWinterOfferedAgain"] is False  # once per game
+    assert f["russianInfantryNextTurn"] == {"attack": 2, "defence": 3}
+    assert f["russianInfantryAfterNextTurn"] == plain  # over after the next Russian turn
+    # Yamato: Japanese battleships 5/5; British ones stay 4/4.
+    assert f["japaneseBattleshipBefore"] == {"attack": 4, "defence": 4}
+    assert f["japaneseBattleshipAfter"] == {"attack": 5, "defence": 5}
+    assert f["britishBattleship"] == {"attack": 4, "defence": 4}
+    # Banzai: Japanese infantry attack at 2, 3 with artillery; other nations' infantry unchanged.
+    assert f["japaneseInfantryBanzai"] == {"attack": 2, "defence": 2}
+    assert f["japaneseInfantryWithArtilleryBanzai"] == 3
+    assert f["germanInfantry"] == plain
+    assert f["cloneable"] is True
+
+
+def test_tech_ability_mechanized_infantry() -> None:
+    f = facts("tech-ability")
+    before, after = f["notDeclared"], f["declared"]
+    assert (before["americanMovement"], before["americanBlitz"]) == (1, False)
+    assert before["twoTerritoryMoveError"] is not None  # the engine refuses the double move
+    assert (after["americanMovement"], after["americanBlitz"]) == (2, True)
+    assert after["americanTechs"] == ["NaMechanizedInfantry"]
+    assert after["britishMovement"] == 1
+    assert after["twoTerritoryMoveError"] is None
+    assert after["infantryInWesternUs"] == before["infantryInWesternUs"] + 2
+    assert after["easternUsAfter"] == after["easternUsBefore"] + 2
+    assert after["cloneable"] is True
+
+
+def test_units_for_immediate_use_and_at_mobilize() -> None:
+    f = facts("immediate-units")
+    # Afrika Korps: an infantry at once (and it may move this turn), then infantry, artillery, armour.
+    assert f["libyaAfterDeclaring"]["infantry"] == f["libyaBefore"]["infantry"] + 1
+    assert f["libyaUnitsThatCanMove"] == sum(f["libyaAfterDeclaring"].values())
+    assert f["libyaAtMobilize"] == f["libyaAfterDeclaring"]
+    assert f["libyaAfterMobilize"] == {
+        "armour": f["libyaAtMobilize"]["armour"] + 1,
+        "artillery": f["libyaAtMobilize"]["artillery"] + 1,
+        "infantry": f["libyaAtMobilize"]["infantry"] + 1,
+    }
+    assert f["libyaRound2"] == f["libyaAfterMobilize"]  # once only
+    # German 88's: an artillery in Eastern Europe at once, another in a Grey territory at Mobilize.
+    assert f["easternEuropeArtilleryAfter"] == f["easternEuropeArtilleryBefore"] + 1
+    assert len(f["offered88sAtMobilize"]) == 11
+    assert f["germanyArtillery"] == 1
+    assert f["cloneable"] is True and f["cloneable88s"] is True
+
+
+def test_treaty_blocks_attacks_until_ended() -> None:
+    f = facts("treaty")
+    assert f["relationAtStart"] == "NonAggression"
+    assert f["atWarAtStart"] is False
+    assert f["attackDuringTreaty"] != "allowed"
+    assert f["offeredToJapan"] is True
+    assert f["relationAfterJapanBreaks"] == "War"
+    assert f["atWarAfterJapanBreaks"] is True
+    assert f["russiaInfantryAfter"] == f["russiaInfantryBefore"] + 4
+    assert f["offeredAfterBreaking"] is False
+    assert f["attackAfterBreaking"] == "allowed"
+    assert f["russiaInfantryGainedWithConscripts"] == 6  # Siberian Conscripts
+    assert f["japanInfantryGainedWhenRussiaBreaks"] == 4
+    # A captured capital voids the treaty, with no infantry.
+    assert f["relationAfterCapitalFalls"] == "War"
+    assert f["russiaInfantryGainedWhenCapitalFalls"] == 0
+    assert f["cloneable"] is True
+
+
+def test_convoy_raids_cost_income() -> None:
+    f = facts("convoy")
+    start, one, five = f["subs0"], f["subs1"], f["subs5"]
+    # The German sub that starts in sea zone 8 already costs the UK 2 PUs.
+    assert start["enemySubsNextToUk"] == {"8 Sea Zone": 1}
+    assert start["britishIncome"] == start["britishProduction"] - 2
+    assert start["japaneseIncome"] == start["japaneseProduction"]
+    # One more German sub next to the UK: 2 PUs more; an American sub next to Japan: 2 PUs.
+    assert one["britishIncome"] == start["britishIncome"] - 2
+    assert one["japaneseIncome"] == one["japaneseProduction"] - 2
+    # Damage is capped at the UK's value (8).
+    assert five["britishIncome"] == five["britishProduction"] - 8
+    # Germany is immune although a British sub sits next to Western Europe.
+    assert one["germanIncome"] == one["germanProduction"] == 40
+
+
+def test_victory_cities_end_the_game() -> None:
+    f = facts("victory")
+    assert f["start"]["victoryCities"] == {"Allies": 9, "Axis": 6}
+    assert f["start"]["gameOver"] is False
+    assert f["allies10"]["gameOver"] is False
+    assert f["allies11"]["victoryCities"]["Allies"] == 11
+    assert f["allies11"]["gameOver"] is True
+    assert f["allies11"]["gameOverBeforeRoundEnd"] is False  # only at the end of the round
+    assert f["allies11"]["winners"] == ["Americans", "British", "Russians"]
+    assert f["axis9"]["gameOver"] is False
+    assert f["axis10"]["gameOver"] is True
+    assert f["axis10"]["winners"] == ["Germans", "Japanese"]

@@ -1,0 +1,72 @@
+"""The AARe variant's spec: every rule of seed 003 in the ledger, every advantage declarable."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from generator.build import load_spec
+from generator.model import Spec
+from generator.resolve import Rules
+from tests.conftest import ROOT
+
+NATIONS = {"Russians": "Ru", "Germans": "Ge", "British": "Uk", "Japanese": "Jp", "Americans": "Us"}
+
+
+def _spec() -> Spec:
+    loaded, problems = load_spec(Rules(ROOT / "rules", "rules"), "aare")
+    assert loaded is not None, problems
+    return loaded.spec
+
+
+def test_ledger_has_every_rule_of_the_seed() -> None:
+    ledger = _spec().rule_ledger
+    assert len(ledger) == 60
+    sections = Counter(entry.section for entry in ledger.values())
+    assert sections == {
+        "Base game": 12,
+        "Weapons development": 9,
+        "National advantages": 1,
+        "National advantages: Russia": 6,
+        "National advantages: Germany": 6,
+        "National advantages: United Kingdom": 6,
+        "National advantages: Japan": 6,
+        "National advantages: United States": 6,
+        "LHTR summary": 8,
+    }
+    assert all(entry.source.startswith("003 §") for entry in ledger.values())
+    assert all(entry.fidelity.note for entry in ledger.values() if entry.fidelity.grade != "exact")
+
+
+def test_each_nation_declares_six_advantages_each_claiming_its_rule() -> None:
+    spec = _spec()
+    for player, code in NATIONS.items():
+        attachments = spec.players[player].attachments
+        declarations = {
+            name: a
+            for name, a in attachments.items()
+            if name.startswith(f"userActionAttachment{code}")
+            and "aare-na-00" in a.ledger
+            and not name.endswith(("BreakTreaty", "SevereWinter"))
+        }
+        assert len(declarations) == 6, player
+        rule_ids = {next(i for i in a.ledger if i != "aare-na-00") for a in declarations.values()}
+        assert len(rule_ids) == 6
+        assert all(i.startswith("aare-na-") for i in rule_ids)
+        texts = spec.map_files["actionstext"]
+        assert all(f"{a.options['text']}.BUTTON" in texts for a in declarations.values())
+
+
+def test_triggers_sit_on_the_player_read_first() -> None:
+    """TripleA 1.9 can only copy the game data when triggers are read after the production rules."""
+    spec = _spec()
+    holders = {
+        player for player, p in spec.players.items() for name in p.attachments if name.startswith("triggerAttachment")
+    }
+    assert holders == {"Germans"}
+
+
+def test_notes_group_rules_by_section() -> None:
+    notes = (ROOT / "output" / "games" / "aare.notes.html").read_text(encoding="utf-8")
+    assert notes.count("<h3>") == 9
+    assert "<h3>National advantages: Russia</h3>" in notes
+    assert "[aare-na-ru-2]" in notes and "TripleA 2.x: Enforced approximately" in notes
