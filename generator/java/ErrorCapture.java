@@ -148,15 +148,6 @@ final class ErrorCapture {
     entries.add(new Entry(channel, message, t == null ? null : trace(t)));
   }
 
-  static boolean alreadySeen(final Throwable t) {
-    for (Throwable c = t; c != null; c = c.getCause() == c ? null : c.getCause()) {
-      if (seen.containsKey(c)) {
-        return true;
-      }
-    }
-    return false;
-  }
-
   /**
    * Errors (recorded failures and printed stack traces) and warnings (other printed lines),
    * each in arrival order.
