@@ -224,7 +224,8 @@ def print_text(diff: Diff) -> None:
         console.print(Text(f"{domain.title} ({len(changes)})", style="bold underline"))
         for ln in domain_lines(domain, changes):
             sign, colour = colours.get(ln.kind, ("~", "yellow"))
-            text = Text(f"  {sign} ", style=colour)
+            text = Text()
+            text.append(f"  {sign} ", style=colour)
             text.append(ln.key, style="bold")
             text.append(ln.rest)
             console.print(text)
