@@ -61,6 +61,11 @@ def att(element: etree._Element, name: str, default: str = "") -> str:
     return default if value is None else str(value)
 
 
+def natural_key(name: str) -> list[Any]:
+    """Sort key that puts '2 Sea Zone' before '13 Sea Zone'."""
+    return [int(part) if part.isdigit() else part.lower() for part in re.split(r"(\d+)", name)]
+
+
 def typed(text: str) -> Any:
     """The YAML value for an XML attribute text; only when it writes back to the same text."""
     if text in ("true", "false"):
@@ -162,6 +167,15 @@ class _Importer:
             "territories": ("connections", "units", "damaged_units", "attachments"),
             "players": ("resources", "held_units", "tech_categories", "relationships", "attachments"),
         }
+        for territory in self.spec["territories"].values():
+            if "connections" in territory:  # the order of borders means nothing; sorted reads best
+                territory["connections"] = sorted(territory["connections"], key=natural_key)
+            for owner, counts in list(territory.get("units", {}).items()):
+                territory["units"][owner] = {unit: n for unit, n in counts.items() if n != 0}
+                if not territory["units"][owner]:
+                    del territory["units"][owner]
+            if territory.get("units") == {}:
+                del territory["units"]
         for collection in first:
             for name, entry in self.spec[collection].items():
                 head = {k: entry[k] for k in first[collection] if k in entry}
