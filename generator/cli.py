@@ -180,12 +180,15 @@ def schema(out: Path | None) -> None:
 @click.option("--name", required=True, help="Variant name: the folder rules/NAME/ to create.")
 @click.option("--extends", "parent", default=None, help="Write only what differs from this variant.")
 @click.option("--force", is_flag=True, help="Replace rules/NAME/ if it exists.")
+@click.option("--report", is_flag=True, help="End with what was not represented and what was normalised.")
 @RULES_OPTION
-def import_(xml_file: Path, name: str, parent: str | None, force: bool, rules_dir: Path) -> None:
+def import_(xml_file: Path, name: str, parent: str | None, force: bool, report: bool, rules_dir: Path) -> None:
     """Import an existing TripleA game XML into rules/NAME/ as YAML specs.
 
     With --extends PARENT the new variant holds only what differs from PARENT (removed entries as
-    `!delete`, moved steps as `after:`). After import the YAML is the source of truth.
+    `!delete`, moved steps as `after:`). After import the YAML is the source of truth. Anything the
+    spec cannot represent stops the import with its line; anything written differently but read
+    the same by the engine (expanded variables, replaced duplicates...) is a warning.
     """
     from generator.importer import import_xml
     from generator.spec_io import write_variant
@@ -197,6 +200,12 @@ def import_(xml_file: Path, name: str, parent: str | None, force: bool, rules_di
     _report(found)
     for rel in written:
         click.echo(f"wrote {rel}")
+    if report:
+        normalised = sorted({p for p in problems if p.severity is Severity.WARNING}, key=Diagnostic.sort_key)
+        click.echo("not represented: nothing")
+        click.echo(f"normalised: {len(normalised) or 'nothing'}")
+        for item in normalised:
+            click.echo(f"  {item.mark}: {item.message}" if item.mark else f"  {item.message}")
 
 
 @cli.command()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import filecmp
 from pathlib import Path
 
-from tests.conftest import OFFICIAL_GAMES, ROOT, run_cli
+from tests.conftest import OFFICIAL_GAMES, ROOT, SHARED, run_cli
 
 
 def test_import_reproduces_committed_rules(tmp_path: Path) -> None:
@@ -61,3 +61,15 @@ def test_import_never_expands_entities(tmp_path: Path) -> None:
     result = run_cli("import", str(source), "--name", "evil", cwd=tmp_path)
     text = "".join(p.read_text() for p in (tmp_path / "rules").rglob("*.yaml")) if result.code == 0 else ""
     assert "TOPSECRET" not in text + result.err + result.out
+
+
+def test_import_report_lists_what_was_normalised(tmp_path: Path) -> None:
+    source = SHARED / "triplea" / "xml" / "Rise_of_the_Axis.xml"
+    result = run_cli("import", str(source), "--name", "rota", "--report", cwd=tmp_path)
+    assert result.code == 0, result.err
+    lines = result.out.splitlines()
+    assert "not represented: nothing" in lines
+    assert "normalised: 1" in lines
+    assert lines[-1].endswith(
+        "second 'Soviet-Western_Friendship' on player 'Russians' replaces the first, as in the engine"
+    )
