@@ -1,8 +1,9 @@
 """CHANGELOG.md of a map package: what changed since the previous release (a folder or a zip).
 
 Games are matched across releases by their XML file name, the one thing a player's saved games and
-the map's `map.yml` both key on. Per game we report added / removed, version and name changes and
-which of its files changed; `semantic_changes` is where the rule-level diff of issue 6 plugs in.
+the map's `map.yml` both key on. Per game we report added / removed, version and name changes,
+which of its files changed and, through `semantic_changes`, its rule changes in the words of
+`triplea-forge diff`.
 The text holds no date or machine detail, so the same inputs give the same bytes.
 """
 
@@ -10,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import posixpath
+import tempfile
 import zipfile
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -23,13 +25,31 @@ INTRO = "What changed in each release of this map package, newest first. Written
 
 
 def semantic_changes(variant: str, old_xml: bytes, new_xml: bytes) -> list[str]:
-    """Reviewer-readable rule changes between two builds of one game, one Markdown line each.
+    """Rule-level changes between two builds of one game, as Markdown lines (headings and bullets).
 
-    The seam for `triplea-forge diff` (issue 6): until it exists the CHANGELOG names changed files
-    only. Plug it in here, e.g. `return generator.diff.describe(old_xml, new_xml)`.
+    The seam between the CHANGELOG and the semantic diff: it runs `triplea-forge diff OLD.xml
+    NEW.xml` (generator.diff) and takes its Markdown. A game the diff cannot read (an XML older
+    than the importer understands) gets a one-line note; its changed files are listed anyway.
     """
-    del variant, old_xml, new_xml
-    return []
+    from generator.diagnostics import ForgeError
+    from generator.diff import DiffError, diff_sides
+    from generator.diff_render import markdown_lines
+    from generator.resolve import Rules
+
+    with tempfile.TemporaryDirectory(prefix="triplea-forge-changelog-") as tmp:
+        sides = []
+        for label, xml in (("previous", old_xml), ("this release", new_xml)):
+            path = Path(tmp) / label.replace(" ", "_") / f"{variant}.xml"
+            path.parent.mkdir()
+            path.write_bytes(xml)
+            sides.append((str(path), f"{variant}.xml ({label})"))
+        try:
+            result = diff_sides(sides[0][0], sides[1][0], Rules(Path(tmp)), dict(sides))
+        except (DiffError, ForgeError) as exc:
+            first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+            return [f"- no rule-level comparison: {first}"]
+    # The diff's domain headings sit one level below this game's heading.
+    return ["#" + line if line.startswith("#### ") else line for line in markdown_lines(result)]
 
 
 class Release:
@@ -181,7 +201,7 @@ def _semantic(file_name: str, before: Game, after: Game) -> list[str]:
     new_xml = next((r for n, r in after.files.items() if n.endswith(file_name)), None)
     if old_xml is None or new_xml is None:
         return []
-    return [f"- {line}" for line in semantic_changes(file_name.removesuffix(".xml"), old_xml(), new_xml())]
+    return semantic_changes(file_name.removesuffix(".xml"), old_xml(), new_xml())
 
 
 def _map_section(

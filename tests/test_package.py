@@ -120,6 +120,9 @@ def test_changelog_against_the_previous_release(project: Path) -> None:
     assert "### Added games\n\n- Other 2.0 (`other.xml`)" in log
     assert "#### My Mod (`mymod.xml`): version 1.0 → 1.1" in log
     assert "- changed: `map/games/mymod.notes.html`, `map/games/mymod.xml`" in log
+    # Rule changes in the words of `triplea-forge diff`, one heading level below the game.
+    mymod = log[log.index("#### My Mod") : log.index("### Unchanged games")]
+    assert "##### " in mymod and "infantry" in mymod and "attack" in mymod and "1 → 2" in mymod, mymod
     assert "### Unchanged games\n\n- World War II Revised 1.4.1 (`revised.xml`)" in log
     assert "`description.html`" in log and "`map.yml`" in log  # both list the new game
     assert "First release." in log  # v1's section is kept below
