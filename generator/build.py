@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 import yaml
 
 from generator.diagnostics import Diagnostic, Mark, Severity
+from generator.expand import expand_templates
 from generator.model import Spec
 from generator.options_check import TARGET_ENGINES, check_options
 from generator.render import render_game_xml, render_notes
@@ -38,6 +39,8 @@ def load_spec(rules: Rules, name: str, target: str = "portable") -> tuple[Compil
         return None, problems
     # Keep going after load problems (the tree is still usable) so every mistake shows in one run,
     # but say nothing more about a place that already has a message.
+    resolved.tree, found = expand_templates(resolved.tree)
+    problems += found
     already = {p.mark for p in problems}
     spec, found = build_spec(resolved.tree)
     problems += [p for p in found if p.mark not in already]

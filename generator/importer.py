@@ -26,6 +26,7 @@ _INT = re.compile(r"-?(0|[1-9][0-9]*)")
 # The spec's files and which top-level keys each holds, in writing order.
 FILE_LAYOUT: dict[str, tuple[str, ...]] = {
     "game.yaml": ("extends", "game", "dice_sides", "round_offset", "resources", "players", "properties", "notes"),
+    "templates.yaml": ("variables", "attachment_templates"),
     "units.yaml": ("units", "production_rules", "production_frontiers", "repair_rules", "repair_frontiers"),
     "territories.yaml": ("territories", "territory_effects"),
     "politics.yaml": ("relationship_types", "technologies"),
@@ -296,27 +297,45 @@ class _Importer:
         return spec_step
 
     def _attachments(self) -> None:
-        variables = _variables(self.children(self.root.find("variableList"), "variable"), self)
+        variables = self.children(self.root.find("variableList"), "variable")
+        if variables:
+            self.spec["variables"] = {
+                att(v, "name"): [att(e, "name") for e in self.children(v, "element")] for v in variables
+            }
         for element in self.children(self.root.find("attachmentList"), "attachment"):
-            foreach = att(element, "foreach")
-            combinations = _combinations(foreach, variables) if foreach else [{}]
-            if combinations is None:
-                self.unsupported(element, f"foreach '{foreach}' (unknown variable or more than one '^')")
-                continue
-            if foreach or any("$" in att(o, "value") for o in element.iter("option")):
-                self.normalised(element, f"attachment '{att(element, 'name')}': 2.x variables expanded")
-            for combination in combinations:
-                self._attachment(element, combination, variables)
+            if att(element, "foreach"):
+                self._template(element)
+            else:
+                self._attachment(element)
 
-    def _attachment(self, element: etree._Element, each: dict[str, str], variables: dict[str, list[str]]) -> None:
-        name, target = _fill(att(element, "name"), each), _fill(att(element, "attachTo"), each)
+    def _template(self, element: etree._Element) -> None:
+        """A 2.x `foreach` attachment stays one entry: an attachment template (see expand)."""
+        name = att(element, "name")
+        templates = self.spec.setdefault("attachment_templates", {})
+        key, number = name, 1
+        while key in templates:  # several templates may make attachments of one name pattern
+            number += 1
+            key = f"{name} ({number})"
+        self.at(element, "attachment_templates", key)
+        short = att(element, "javaClass").removeprefix(ATTACHMENT_PACKAGE)
+        inferred = next((c for p, c in CLASS_BY_NAME_PREFIX.items() if name.startswith(p)), None)
+        template: Tree = {} if key == name else {"name": name}
+        template.update(foreach=att(element, "foreach"), attach_to=att(element, "attachTo"))
+        template["type"] = att(element, "type", "unitType")
+        if inferred != short:
+            template["class"] = short
+        template["options"] = self._options(element, ("attachment_templates", key, "options"))
+        templates[key] = template
+
+    def _attachment(self, element: etree._Element) -> None:
+        name, target = att(element, "name"), att(element, "attachTo")
         kind, java = att(element, "type", "unitType"), att(element, "javaClass")
         collection = COLLECTION_OF_TYPE.get(kind)
         short = java.removeprefix(ATTACHMENT_PACKAGE)
         flat = MAIN_ATTACHMENT.get(kind) == (name, short)
         base = (collection or "", target) if flat else (collection or "", target, "attachments", name)
         self.at(element, *base)
-        options = self._options(element, base, each, variables)
+        options = self._options(element, base)
         owners = self.spec.get(collection or "", {})
         if target not in owners:
             self.unsupported(element, f"attachment '{name}' to {kind} '{target}'")
@@ -339,21 +358,12 @@ class _Importer:
             del attachments[name]
         attachments[name] = entry
 
-    def _options(
-        self, element: etree._Element, base: tuple[str, ...], each: dict[str, str], variables: dict[str, list[str]]
-    ) -> Tree:
+    def _options(self, element: etree._Element, base: tuple[str, ...]) -> Tree:
         """Options by name; a repeated option becomes a list with one item per occurrence."""
         written: dict[str, list[Any]] = {}
         for option in self.children(element, "option"):
             self.at(option, *base, att(option, "name"))
             text, count = att(option, "value"), att(option, "count")
-            if each or (variables and "$" in text + count):
-                # As 2.x does: count joins the value, loop variables and then list variables are filled in,
-                # and an option naming a loop variable that is empty in this round is left out.
-                joined = f"{count}:{text}" if count else text
-                if any(not value and key in joined for key, value in each.items()):
-                    continue
-                text, count = _fill_lists(_fill(joined, each), variables), ""
             value = typed(text)
             if count:
                 value = {"value": value, "count": int(count) if _INT.fullmatch(count) else count}
@@ -456,59 +466,6 @@ class _Importer:
         if not editable and not entry and (kind is None or kind.tag == "boolean"):
             return value
         return {"value": value, **({"editable": True} if editable else {}), **entry}
-
-
-def _variables(elements: list[etree._Element], importer: _Importer) -> dict[str, list[str]]:
-    """2.x `<variableList>`: `$name$` -> its elements, variables named inside expanded in place."""
-    variables: dict[str, list[str]] = {}
-    for variable in elements:
-        values: list[str] = []
-        for element in importer.children(variable, "element"):
-            value = att(element, "name")
-            values += _expand_nested(value, variables)
-        variables[f"${att(variable, 'name')}$"] = values
-    return variables
-
-
-def _expand_nested(value: str, variables: dict[str, list[str]]) -> list[str]:
-    if value not in variables:
-        return [value]
-    return [item for inner in variables[value] for item in _expand_nested(inner, variables)]
-
-
-def _combinations(foreach: str, variables: dict[str, list[str]]) -> list[dict[str, str]] | None:
-    """Each round of a 2.x `foreach` ('$A$:$B$' in step, '^' for a nested loop) as {'@A@': value}."""
-    loops = foreach.split("^")
-    if len(loops) > 2:
-        return None
-    groups = [loop.split(":") for loop in loops]
-    if any(name not in variables for group in groups for name in group):
-        return None
-
-    def rounds(group: list[str]) -> list[dict[str, str]]:
-        length = len(variables[group[0]])
-        return [
-            {f"@{name.strip('$')}@": (variables[name][i] if i < len(variables[name]) else "") for name in group}
-            for i in range(length)
-        ]
-
-    outer = rounds(groups[0])
-    if len(groups) == 1:
-        return outer
-    return [{**inner, **first} for first in outer for inner in rounds(groups[1])]
-
-
-def _fill(text: str, each: dict[str, str]) -> str:
-    for key, value in each.items():
-        text = text.replace(key, value)
-    return text
-
-
-def _fill_lists(text: str, variables: dict[str, list[str]]) -> str:
-    for key, values in variables.items():
-        if key in text:
-            text = text.replace(key, ":".join(values))
-    return text
 
 
 def _clean_notes(text: str) -> str:

@@ -248,6 +248,19 @@ class LedgerEntry(Strict):
     reading: str | None = None  # where the seed is wrong or ambiguous: the reading chosen
 
 
+class AttachmentTemplate(Strict):
+    """An attachment made once per value of its loop (see generator/expand.py); TripleA 2.x foreach."""
+
+    name: str | None = None  # the made attachments' name pattern, when it is not the key
+    foreach: str = ""
+    attach_to: str
+    type: Literal["unitType", "territory", "player", "resource", "relationship", "territoryEffect", "technology"] = (
+        "unitType"
+    )
+    class_: str | None = Field(default=None, alias="class")
+    options: dict[str, Any] = {}
+
+
 class Spec(Strict):
     """A resolved variant."""
 
@@ -275,6 +288,9 @@ class Spec(Strict):
     # (map, objectives, notifications, politicstext, actionstext, tooltips, production_tabs...).
     map_files: dict[str, dict[str, Scalar]] = {}
     rule_ledger: dict[str, LedgerEntry] = {}
+    # Made into attachments before the rest of the spec is read (generator/expand.py).
+    variables: dict[str, list[Scalar]] = {}
+    attachment_templates: dict[str, AttachmentTemplate] = {}
 
     def ordered_steps(self) -> list[str]:
         """Step names in play order, after applying `after:`/`before:` moves in spec order."""

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from generator.diagnostics import Diagnostic, Severity
+from generator.expand import expand_templates
 from generator.importer import FILE_LAYOUT, Tree
 from generator.load import DELETE, SpecList, SpecMap
 from generator.resolve import VARIANT_NAME_CHARS, Rules, resolve
@@ -76,22 +77,23 @@ def _verify(rules_dir: Path, display_root: str, name: str, staging: Path, tree: 
     resolved, problems = resolve(Rules(rules_dir, display_root, staged={name: staging}), name)
     if resolved is None or problems:
         return problems or [Diagnostic("the written spec does not resolve")]
-    written, found = build_spec(resolved.tree)
-    if written is None:
-        return found
+    expanded, found = expand_templates(resolved.tree)
+    written, more = build_spec(expanded)
+    if written is None or found:
+        return found + more
     # The imported game may itself be broken (dangling names...): say so before rendering it.
-    problems = check_spec(written, resolved.tree, "2.x")  # import keeps what any engine accepts
+    problems = check_spec(written, expanded, "2.x")  # import keeps what any engine accepts
     if any(p.severity is Severity.ERROR for p in problems):
         return problems
-    wanted, found_wanted = build_spec(tree)
+    wanted, found_wanted = build_spec(expand_templates(tree)[0])
     if wanted is None:
         return found_wanted
-    if _canonical(build_view(written)) != _canonical(build_view(wanted)):
+    if canonical_view(build_view(written)) != canonical_view(build_view(wanted)):
         return [Diagnostic("internal: the written spec does not reproduce the imported game; please report")]
     return []
 
 
-def _canonical(view: GameView) -> dict[str, Any]:
+def canonical_view(view: GameView) -> dict[str, Any]:
     """The view with order ignored where a child spec cannot (and the engine need not) keep it."""
     out: dict[str, Any] = {}
     for name, value in vars(view).items():

@@ -10,6 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from generator.diagnostics import Diagnostic, Mark, Severity
+from generator.expand import expand_templates
 from generator.importer import import_located
 from generator.options_check import TARGET_ENGINES, check_options
 from generator.sanity import check_sanity
@@ -37,6 +38,8 @@ def validate_xml_file(path: Path, display: str, target: str = "portable") -> lis
     problems += [Diagnostic(p.message, p.mark, p.key_path, Severity.WARNING) for p in found]
     if tree is None:
         return problems + schema_findings
+    tree, found = expand_templates(tree)
+    problems += found
     spec, found = build_spec(tree)
     problems += found
     if spec is not None:
