@@ -32,6 +32,8 @@ class RuleNote:
 @dataclass
 class SectionNotes:
     title: str
+    level: int = 3  # heading level: 3, or 4 under a group ("Group: Section" titles)
+    opens_group: str | None = None  # a group heading to write before this section
     enforced: list[RuleNote] = field(default_factory=list)  # exact or approximate in 1.9
     by_players: list[RuleNote] = field(default_factory=list)  # notes-only in 1.9
 
@@ -57,4 +59,11 @@ def ledger_sections(spec: Spec) -> list[SectionNotes]:
         )
         target = section.by_players if entry.fidelity.grade == "notes-only" else section.enforced
         target.append(note)
+    opened: set[str] = set()
+    for section in sections.values():
+        group, _, title = section.title.partition(": ")
+        if title:  # "National advantages: Germany" -> under "National advantages"
+            section.title, section.level = title, 4
+            section.opens_group = None if group in opened else group
+        opened.add(group)
     return list(sections.values())
