@@ -75,8 +75,8 @@ def _cli_parse_only() -> bool:
 
 
 def plan(engine: Engine, targets: list[Target], quick: bool, repeat: int) -> list[tuple[str, Action]]:
-    def games(group: list[Target], ai: str = "fast", rounds: int = 2, jobs: int = 1, shared: bool = False) -> Action:
-        return lambda: run_games(engine, group, rounds=rounds, ai=ai, seed=7, jobs=jobs, shared_jvm=shared)
+    def games(group: list[Target], ai: str = "fast", rounds: int = 2, jobs: int = 1, fresh: bool = False) -> Action:
+        return lambda: run_games(engine, group, rounds=rounds, ai=ai, seed=7, jobs=jobs, jvm_per_game=fresh)
 
     revised = [t for t in targets if t.name == "revised"] or targets[:1]
     steps: list[tuple[str, Action]] = []
@@ -89,9 +89,9 @@ def plan(engine: Engine, targets: list[Target], quick: bool, repeat: int) -> lis
     for i in range(repeat):
         for t in targets:
             steps.append((f"FastAI 2 rounds: {t.name} (own JVM) #{i + 1}", games([t])))
-        steps.append((f"FastAI 2 rounds: all, one JVM per game, 1 at a time #{i + 1}", games(targets)))
-        steps.append((f"FastAI 2 rounds: all, one shared JVM #{i + 1}", games(targets, shared=True)))
-        steps.append((f"FastAI 2 rounds: all, one JVM per game, 2 at a time #{i + 1}", games(targets, jobs=2)))
+        steps.append((f"FastAI 2 rounds: all, a fresh JVM per game #{i + 1}", games(targets, fresh=True)))
+        steps.append((f"FastAI 2 rounds: all, one JVM for all (default) #{i + 1}", games(targets)))
+        steps.append((f"FastAI 2 rounds: all, two JVMs side by side (-j 2) #{i + 1}", games(targets, jobs=2)))
     steps.append(("ProAI 2 rounds: revised", games(revised, ai="pro")))
     return steps
 

@@ -23,6 +23,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -171,8 +172,9 @@ class Engine:
     ) -> dict[str, JsonDict]:
         """Play every file for ``rounds`` rounds in one JVM; map ``str(path)`` to its report.
 
-        ``rounds=0`` only parses. Raises HarnessError when the JVM dies, times out or prints
-        something unreadable; the error's ``reports`` holds the files finished before that.
+        ``rounds=0`` only parses; ``timeout`` is per game. Raises HarnessError when the JVM dies,
+        times out or prints something unreadable; the error's ``reports`` holds the files
+        finished before that.
         """
         absolute = {str(Path(p).resolve()): str(p) for p in paths}
         args = ["play", "--rounds", str(rounds), "--ai", ai, "--seed", str(seed), *absolute]
@@ -182,15 +184,18 @@ class Engine:
             cmd = self._command(args, work, heap or PLAY_HEAP.get(ai, "1g"), options)
             # stderr goes to a file: an engine that prints a lot must never block on a full pipe.
             proc = subprocess.Popen(cmd, cwd=work, stdout=subprocess.PIPE, stderr=err, text=True, encoding="utf-8")
-            expired = threading.Event()
+            expired, finished = threading.Event(), threading.Event()
+            deadline = time.monotonic() + (timeout or 0)
 
-            def expire() -> None:
-                expired.set()
-                proc.kill()
+            def watch() -> None:  # the clock restarts with every game
+                while not finished.wait(0.5):
+                    if time.monotonic() > deadline:
+                        expired.set()
+                        proc.kill()
+                        return
 
-            timer = threading.Timer(timeout, expire) if timeout else None
-            if timer:
-                timer.start()
+            if timeout:
+                threading.Thread(target=watch, daemon=True).start()
             last: PlayEvent = {}
             try:
                 assert proc.stdout is not None
@@ -201,14 +206,14 @@ class Engine:
                         raise HarnessError(f"unreadable harness output: {line[:200]!r}") from exc
                     if record.get("event") == "report":
                         reports[absolute[record["path"]]] = record["report"]
+                        deadline, last = time.monotonic() + (timeout or 0), {}
                     else:
                         last = record
                         if on_event is not None:
                             on_event(record)
                 code = proc.wait()
             finally:
-                if timer:
-                    timer.cancel()
+                finished.set()
                 if proc.poll() is None:
                     proc.kill()
                     proc.wait()

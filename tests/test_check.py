@@ -137,6 +137,16 @@ def test_parse_only_catches_the_dtd_message(tmp_path: Path) -> None:
     assert 'used by step russianTech (player="Russia"' in result.out
 
 
+@pytest.mark.engine
+def test_a_game_that_times_out_fails_alone_and_the_rest_go_on(tmp_path: Path) -> None:
+    result, report = check_cli("revised", "lhtr", "--timeout", "2", report=tmp_path / "r.json")
+    assert result.code == 1
+    # Both games got their own 2 s: after the first one was killed, a new JVM played the second.
+    for variant in report["variants"]:
+        assert variant["report"] is None
+        assert variant["failures"][0].startswith("engine harness timed out after 2 s in round 1, step ")
+
+
 def test_unknown_variant_is_a_usage_error() -> None:
     result = run_cli("check", "atlantis", cwd=ROOT)
     assert result.code == 2
