@@ -67,6 +67,8 @@ def test_triggers_sit_on_the_player_read_first() -> None:
 
 def test_notes_group_rules_by_section() -> None:
     notes = (ROOT / "output" / "games" / "aare.notes.html").read_text(encoding="utf-8")
-    assert notes.count("<h3>") == 9
-    assert "<h3>National advantages: Russia</h3>" in notes
+    # Four sections of their own; the five nations' advantages nest under one group heading.
+    assert notes.count("<h3>") == 4
+    assert notes.count("<h4>") == 5
+    assert "<h3>National advantages</h3>" in notes and "<h4>Russia</h4>" in notes
     assert "[aare-na-ru-2]" in notes and "TripleA 2.x: Enforced approximately" in notes

@@ -24,7 +24,7 @@ def test_counts_by_grade_section_and_engine() -> None:
     assert report.total["1.9"].counts == {"exact": 1, "approximate": 1, "notes-only": 1}
     # sink-03 is approximate on 1.9 and exact on 2.x; the others keep their 1.9 grade on 2.x.
     assert report.total["2.x"].counts == {"exact": 2, "approximate": 0, "notes-only": 1}
-    assert [s.title for s in report.sections] == ["Economy", "Combat"]
+    assert [s.title for s in report.sections] == ["Economy", "Combat: Land"]
     economy, combat = report.sections
     assert economy.by_engine["1.9"].counts == {"exact": 1, "approximate": 0, "notes-only": 1}
     assert combat.by_engine["2.x"].counts == {"exact": 1, "approximate": 0, "notes-only": 0}
