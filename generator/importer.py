@@ -17,6 +17,7 @@ from typing import Any
 from lxml import etree
 
 from generator.diagnostics import Diagnostic, Mark, Severity
+from generator.expand import COLLECTION_OF_TYPE
 from generator.load import SpecList, SpecMap
 from generator.model import ATTACHMENT_PACKAGE, CLASS_BY_NAME_PREFIX, DELEGATE_PACKAGE
 from generator.view import MAIN_ATTACHMENT, NEUTRAL
@@ -31,16 +32,6 @@ FILE_LAYOUT: dict[str, tuple[str, ...]] = {
     "territories.yaml": ("territories", "territory_effects"),
     "politics.yaml": ("relationship_types", "technologies"),
     "sequence.yaml": ("delegates", "sequence"),
-}
-# Where attachments of each XML `type` live in the spec.
-COLLECTION_OF_TYPE = {
-    "unitType": "units",
-    "territory": "territories",
-    "player": "players",
-    "resource": "resources",
-    "relationship": "relationship_types",
-    "territoryEffect": "territory_effects",
-    "technology": "technologies",
 }
 _TOP_LEVEL = (
     "info", "loader", "triplea", "diceSides", "variableList", "map", "resourceList", "playerList", "unitList",
