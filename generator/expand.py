@@ -135,7 +135,10 @@ def expand_templates(tree: Any) -> tuple[Any, list[Diagnostic]]:
         return tree, []
     problems: list[Diagnostic] = []
     raw_variables = tree.get("variables") or {}
-    lists = variable_values(raw_variables) if isinstance(raw_variables, dict) else {}
+    if not isinstance(raw_variables, dict) or not all(isinstance(v, list) for v in raw_variables.values()):
+        problems.append(Diagnostic("expected a mapping of names to lists", locate(tree, ("variables",)), "variables"))
+        raw_variables = {}
+    lists = variable_values(raw_variables)
     out = _shallow(tree)
     for key in ("variables", "attachment_templates"):
         out.pop(key, None)
@@ -148,6 +151,11 @@ def expand_templates(tree: Any) -> tuple[Any, list[Diagnostic]]:
         path = ("attachment_templates", name)
         if not isinstance(template, dict):
             problems.append(Diagnostic("expected a mapping", locate(tree, path), key_path(path)))
+            continue
+        shape = _shape_problem(template)
+        if shape is not None:
+            bad = (*path, shape[0])
+            problems.append(Diagnostic(shape[1], locate(tree, bad), key_path(bad)))
             continue
         unknown = sorted(set(template) - TEMPLATE_KEYS)
         for key in unknown:
@@ -167,6 +175,18 @@ def expand_templates(tree: Any) -> tuple[Any, list[Diagnostic]]:
         for each in rounds:
             problems += _make(out, tree, name, template, kind, each, lists)
     return out, problems
+
+
+def _shape_problem(template: dict[str, Any]) -> tuple[str, str] | None:
+    """(key, message) for the first template field of the wrong kind, else None."""
+    for key in ("name", "foreach", "attach_to", "type", "class"):
+        if key in template and not isinstance(template[key], str):
+            return key, "expected text"
+    if not isinstance(template.get("options", {}), dict):
+        return "options", "expected a mapping of option names to values"
+    if "attach_to" not in template:
+        return "attach_to", "missing required key 'attach_to'"
+    return None
 
 
 def _shallow(tree: Any) -> Any:

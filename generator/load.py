@@ -162,8 +162,8 @@ class _Builder:
         if tag in _SCALAR_TAGS:
             try:
                 return self.loader.construct_object(node, deep=True)
-            except yaml.YAMLError as exc:
-                self._problem(node, path, f"bad scalar: {exc}")
+            except (yaml.YAMLError, ValueError, TypeError) as exc:  # e.g. `!!int x`
+                self._problem(node, path, f"'{node.value}' is not a valid {tag.rsplit(':', 1)[1]}: {exc}")
                 return None
         self._problem(node, path, f"tag {_short_tag(node.tag)} is not allowed in a spec")
         return None

@@ -73,6 +73,7 @@ class Rules:
                 continue
             if not isinstance(tree, SpecMap):
                 problems.append(Diagnostic("a spec file must be a mapping of keys", Mark(display, 1, 1)))
+                unreadable = True
                 continue
             if combined.mark is None:
                 combined.mark = Mark(display, 1, 1)  # where a missing top-level key is reported
@@ -182,10 +183,11 @@ def _reject_leftover_deletes(tree: Any, path: tuple[str, ...], problems: list[Di
     """A `!delete` that merged into nothing (no parent, or a new subtree) is a mistake."""
     if not isinstance(tree, SpecMap):
         return
-    for key, value in tree.items():
+    for key, value in list(tree.items()):
         if value is DELETE:
             problems.append(
                 Diagnostic("!delete of an entry that is not inherited", tree.key_marks[key], key_path((*path, key)))
             )
+            del tree[key]  # reported once; the rest of the spec is read without it
         else:
             _reject_leftover_deletes(value, (*path, key), problems)

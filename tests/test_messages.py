@@ -1,0 +1,184 @@
+"""The rest of the error messages, one tiny broken input each, exact text (see also test_errors.py).
+
+Each case adds `rules/broken/game.yaml` (extending the `tiny` fixture unless it says otherwise)
+and builds it through the real CLI.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import ROOT, run_cli
+
+TINY = ROOT / "tests" / "fixtures" / "tiny"
+
+CASES: dict[str, tuple[str, list[str]]] = {
+    "delete_takes_no_value": (
+        "extends: tiny\nproperties:\n  Low Luck: !delete x\n",
+        ["rules/broken/game.yaml:3:13: properties.'Low Luck': !delete takes no value"],
+    ),
+    "key_is_a_collection": (
+        "extends: tiny\n? [a, b]\n: 1\n",
+        ["rules/broken/game.yaml:2:3: a key must be a plain name, not a collection"],
+    ),
+    "key_is_a_boolean": (
+        "extends: tiny\nunits:\n  true: {}\n",
+        ["rules/broken/game.yaml:3:3: units: key 'true' must be a name"],
+    ),
+    "bad_explicit_scalar": (
+        "extends: tiny\nunits:\n  infantry: {attack: !!int x}\n",
+        [
+            "rules/broken/game.yaml:3:22: units.infantry.attack: 'x' is not a valid int: "
+            "invalid literal for int() with base 10: 'x'"
+        ],
+    ),
+    "file_not_a_mapping": (
+        "- extends\n- tiny\n",
+        ["rules/broken/game.yaml:1:1: a spec file must be a mapping of keys"],
+    ),
+    "extends_not_a_name": (
+        "extends: [tiny]\n",
+        ["rules/broken/game.yaml:1:10: extends: extends must be a variant name"],
+    ),
+    "delete_in_a_root_variant": (
+        'game: {name: X, version: "1.0", map: m}\nunits:\n  x: !delete\n',
+        ["rules/broken/game.yaml:3:3: units.x: !delete of an entry that is not inherited"],
+    ),
+    "version_pattern": (
+        'extends: tiny\ngame: {version: "1.a"}\n',
+        ["rules/broken/game.yaml:2:17: game.version: expected a version like 1.4.1, got '1.a'"],
+    ),
+    "missing_required_key": (
+        "extends: tiny\nproduction_rules:\n  buyTank: {cost: {PUs: 5}}\n",
+        ["rules/broken/game.yaml:3:12: production_rules.buyTank.result: missing required key 'result'"],
+    ),
+    "negative_unit_count": (
+        "extends: tiny\nterritories:\n  Alpha: {units: {Reds: {infantry: -2}}}\n",
+        ["rules/broken/game.yaml:3:18: territories.Alpha.units: unit count for 'infantry' must not be negative"],
+    ),
+    "border_with_itself": (
+        "extends: tiny\nterritories:\n  Alpha: {connections: [Alpha, Beta]}\n",
+        ["rules/broken/game.yaml:3:25: territories.Alpha.connections[0]: a territory cannot border itself"],
+    ),
+    "attachment_class_unknown": (
+        "extends: tiny\nunits:\n  infantry:\n    attachments:\n      myThing: {foo: 1}\n",
+        [
+            "rules/broken/game.yaml:5:7: units.infantry.attachments.myThing: cannot tell the attachment's class "
+            "from its name; add `class:`"
+        ],
+    ),
+    "option_value_shape": (
+        "extends: tiny\nunits:\n  infantry: {attack: [[1, 2], 3]}\n",
+        [
+            "rules/broken/game.yaml:3:22: units.infantry.attack: an option value is a scalar, a list of scalars, "
+            "{value: .., count: ..}, or a list of lists / {value, count} mappings (the option repeated)"
+        ],
+    ),
+    "same_name_two_kinds": (
+        "extends: tiny\nunits:\n  Reds: {attack: 1}\n",
+        [
+            "rules/tiny/game.yaml:6:3: players.Reds: 'Reds' is also the name of an entry in units; engine 1.9 "
+            "needs these names to be unique across kinds"
+        ],
+    ),
+    "version_needed_for_19": (
+        "extends: tiny\ngame: {version: !delete }\n",
+        ['rules/broken/game.yaml:2:7: game: engine 1.9 needs game.version (e.g. version: "1.0")'],
+    ),
+    "victory_threshold_unreachable": (
+        "extends: tiny\nterritories:\n  Alpha: {victoryCity: 1}\nproperties:\n  Axis Projection of Power VCs: 9\n",
+        [
+            "rules/broken/game.yaml:5:33: properties.'Axis Projection of Power VCs': needs 9 victory cities but the "
+            "map has only 1: no one can win this way"
+        ],
+    ),
+    "template_unknown_variable": (
+        "extends: tiny\nattachment_templates:\n  playerAttachment:\n    foreach: $sides$\n"
+        "    attach_to: '@sides@'\n    type: player\n    options: {vps: 1}\n",
+        [
+            "rules/broken/game.yaml:4:14: attachment_templates.playerAttachment.foreach: foreach '$sides$' names an "
+            "unknown variable or has more than one '^'"
+        ],
+    ),
+    "template_unknown_owner": (
+        "extends: tiny\nvariables:\n  sides: [Reds, Purples]\nattachment_templates:\n  playerAttachment:\n"
+        "    foreach: $sides$\n    attach_to: '@sides@'\n    type: player\n    options: {vps: 1}\n",
+        [
+            "rules/broken/game.yaml:7:16: attachment_templates.playerAttachment.attach_to: attaches to unknown "
+            "player 'Purples'"
+        ],
+    ),
+    "template_unknown_type": (
+        "extends: tiny\nattachment_templates:\n  playerAttachment:\n    attach_to: Reds\n    type: nation\n"
+        "    options: {vps: 1}\n",
+        [
+            "rules/broken/game.yaml:5:11: attachment_templates.playerAttachment.type: type 'nation' is not one of "
+            "unitType, territory, player, resource, relationship, territoryEffect, technology"
+        ],
+    ),
+    "template_unknown_key": (
+        "extends: tiny\nattachment_templates:\n  playerAttachment:\n    attach_to: Reds\n    type: player\n"
+        "    optoins: {vps: 1}\n",
+        ["rules/broken/game.yaml:6:5: attachment_templates.playerAttachment.optoins: unknown key 'optoins'"],
+    ),
+    "template_options_not_a_mapping": (
+        "extends: tiny\nattachment_templates:\n  playerAttachment:\n    attach_to: Reds\n    type: player\n"
+        "    options: [vps, 1]\n",
+        [
+            "rules/broken/game.yaml:6:14: attachment_templates.playerAttachment.options: expected a mapping of option "
+            "names to values"
+        ],
+    ),
+    "variables_not_lists": (
+        "extends: tiny\nvariables:\n  sides: Reds\n",
+        ["rules/broken/game.yaml:3:3: variables: expected a mapping of names to lists"],
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_message(tmp_path: Path, case: str) -> None:
+    text, expected = CASES[case]
+    shutil.copytree(TINY, tmp_path / "rules" / "tiny")
+    (tmp_path / "rules" / "broken").mkdir()
+    (tmp_path / "rules" / "broken" / "game.yaml").write_text(text, encoding="utf-8")
+    result = run_cli("build", "broken", cwd=tmp_path)
+    assert result.code == 1, result
+    assert "Traceback" not in result.err
+    assert result.err.splitlines()[:-1] == expected
+    assert not (tmp_path / "output").exists()
+
+
+WARNINGS: dict[str, tuple[str, list[str]]] = {
+    "sea_unit_on_land": (
+        "extends: tiny\nunits:\n  battleship: {isSea: true}\nterritories:\n  Alpha: {units: {Reds: {battleship: 1}}}\n",
+        [
+            "rules/broken/game.yaml:5:38: warning: territories.Alpha.units.Reds.battleship: battleship is a sea unit "
+            "placed on land"
+        ],
+    ),
+    "land_units_at_sea": (
+        "extends: tiny\nunits:\n  transport: {isSea: true, transportCapacity: 2}\n  infantry: {transportCost: 2}\n"
+        "territories:\n  Sea:\n    sea: true\n    connections: [Alpha]\n"
+        "    units: {Reds: {infantry: 3, transport: 1}}\n"
+        "  Alpha: {connections: [Beta, Sea]}\n",
+        [
+            "rules/broken/game.yaml:9:12: warning: territories.Sea.units: land units at sea need 6 transport capacity, "
+            "the ships here carry 2"
+        ],
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(WARNINGS))
+def test_warning(tmp_path: Path, case: str) -> None:
+    text, expected = WARNINGS[case]
+    shutil.copytree(TINY, tmp_path / "rules" / "tiny")
+    (tmp_path / "rules" / "broken").mkdir()
+    (tmp_path / "rules" / "broken" / "game.yaml").write_text(text, encoding="utf-8")
+    result = run_cli("build", "broken", cwd=tmp_path)
+    assert result.code == 0, result
+    assert [line for line in result.err.splitlines() if "warning" in line] == expected
