@@ -27,6 +27,11 @@ from generator.validate import check_xml_against_dtd
 from tests.conftest import ENGINE_JAR, ROOT
 
 TINY = yaml.safe_load((ROOT / "tests" / "fixtures" / "tiny" / "game.yaml").read_text(encoding="utf-8"))
+# A template too, so mutations reach variables and foreach.
+TINY["variables"] = {"sides": ["Reds", "Blues"]}
+TINY["attachment_templates"] = {
+    "playerAttachment": {"foreach": "$sides$", "attach_to": "@sides@", "type": "player", "options": {"vps": 1}}
+}
 LOCATED = re.compile(r"^[^\s:][^:]*:\d+:\d+: ")
 UNLOCATED_OK = ("no variant named", "map.yml")
 NAMES = st.text(alphabet=st.sampled_from(list("abcXYZ _-.0129<>&\"'/\\:;ñé中🙂\t")), min_size=0, max_size=12)
