@@ -46,6 +46,7 @@ def load_spec(rules: Rules, name: str, target: str = "portable") -> tuple[Compil
     problems += [p for p in found if p.mark not in already]
     if spec is None:
         return None, problems
+    target = spec.game.target or target  # a variant made for one engine is checked for that one
     problems += [p for p in check_spec(spec, resolved.tree, target) if p.mark not in already]
     problems += [p for p in check_options(spec, resolved.tree, target) if p.mark not in already]
     problems += [p for p in check_sanity(spec, resolved.tree) if p.mark not in already]
@@ -59,6 +60,7 @@ def compile_variant(rules: Rules, name: str, target: str = "portable") -> tuple[
     compiled, problems = load_spec(rules, name, target)
     if compiled is None or any(p.severity is Severity.ERROR for p in problems):
         return None, problems
+    target = compiled.spec.game.target or target
     xml = render_game_xml(name, compiled.spec).encode("utf-8")
     if "1.9" in TARGET_ENGINES[target]:  # 2.x does not read the DTD at all
         problems += check_xml_against_dtd(xml, f"output/games/{name}.xml")

@@ -121,6 +121,9 @@ class GameInfo(Strict):
     map: str
     # <triplea minimumVersion>: engines older than this refuse the game (1.9 only knows it).
     minimum_version: str | None = None
+    # The engines this variant is made for, when not both: a variant for "2.x" may use options
+    # engine 1.9 lacks (build and validate then check it for 2.x only).
+    target: Literal["portable", "1.9", "2.x"] | None = None
 
 
 class Resource(Strict):

@@ -23,6 +23,7 @@ FILES = [
     "games/sink_base.notes.html",
     "games/kitchen_sink.xml",
     "games/kitchen_sink.notes.html",
+    "games/sink_2x.xml",
     "map.yml",
 ]
 
@@ -86,3 +87,13 @@ def test_engine_reads_every_feature(built: Path) -> None:
     assert game["properties"]["Low Luck"] is True
     assert "neutralCharge" not in game["properties"]
     assert parent["properties"]["neutralCharge"] == 3
+
+
+@pytest.mark.engine
+def test_a_2x_only_variant_is_refused_by_19_in_its_own_words(built: Path) -> None:
+    """`game.target: 2.x` allows 2.x-only options; `minimum_version` makes 1.9 say why it cannot play it."""
+    path = built / "games" / "sink_2x.xml"
+    assert b'<option name="canEvade" value="true"/>' in path.read_bytes()
+    error = dump([path])[str(path)]["error"]
+    assert error.startswith("games.strategy.engine.data.EngineVersionException: Current engine version: 1.9, ")
+    assert "required by map: Kitchen Sink 2x" in error
