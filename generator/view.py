@@ -26,6 +26,7 @@ MAIN_ATTACHMENT: dict[str, tuple[str, str]] = {
 }
 # Attachments that name other attachments (conditions, triggers) come after the plain ones.
 _LATE_CLASSES = ("RulesAttachment", "TriggerAttachment", "PoliticalActionAttachment", "UserActionAttachment")
+_SCALARS = (bool, int, str)  # what `model.xml_value` writes as it is
 
 
 @dataclass(frozen=True)
@@ -136,6 +137,10 @@ def cdata(text: str) -> Markup:
 def _options(options: dict[str, object]) -> list[OptionView]:
     out = []
     for key, raw in options.items():
+        # Most options are one scalar or one list of scalars: one <option>, written as `xml_value` writes it.
+        if isinstance(raw, _SCALARS) or (isinstance(raw, list) and all(isinstance(v, _SCALARS) for v in raw)):
+            out.append(OptionView(key, xml_value(raw), None))
+            continue
         writes = option_writes(raw)
         assert writes is not None, "validate reports badly shaped option values before rendering"
         out += [OptionView(key, value, count) for value, count in writes]
@@ -252,9 +257,12 @@ def _dependency_order(attachments: list[AttachmentView]) -> list[AttachmentView]
     for index, a in enumerate(attachments):
         by_name.setdefault(a.name, []).append(index)
     needs: list[set[int]] = []
+    names = by_name.keys()
     for index, a in enumerate(attachments):
-        tokens = {t for o in a.options for t in o.value.split(":")}
-        needs.append({j for t in tokens for j in by_name.get(t, []) if j != index})
+        # Every ':'-separated token of every option value that names an attachment (set operations in C:
+        # games with thousands of conditions and triggers have hundreds of thousands of tokens).
+        named = set(":".join(o.value for o in a.options).split(":")) & names if a.options else set()
+        needs.append({j for t in named for j in by_name[t] if j != index})
     placed: list[int] = []
     done: set[int] = set()
     visiting: set[int] = set()
