@@ -9,21 +9,27 @@ Anything it cannot represent yet is reported as an error, never dropped silently
 
 from __future__ import annotations
 
-import re
-import textwrap
 from pathlib import Path
 from typing import Any
 
 from lxml import etree
 
-from generator.diagnostics import Diagnostic, Mark, Severity
+from generator.diagnostics import Diagnostic, Mark
 from generator.expand import COLLECTION_OF_TYPE
+from generator.importer_base import (
+    INT_TEXT,
+    SetupReader,
+    Tree,
+    att,
+    natural_key,
+    safe_parser,
+    typed,
+)
 from generator.load import SpecList, SpecMap
 from generator.model import ATTACHMENT_PACKAGE, CLASS_BY_NAME_PREFIX, DELEGATE_PACKAGE
-from generator.view import MAIN_ATTACHMENT, NEUTRAL
+from generator.view import MAIN_ATTACHMENT
 
-Tree = dict[str, Any]
-_INT = re.compile(r"-?(0|[1-9][0-9]*)")
+__all__ = ["FILE_LAYOUT", "Tree", "att", "import_located", "import_xml", "natural_key", "safe_parser", "typed"]
 # The spec's files and which top-level keys each holds, in writing order.
 FILE_LAYOUT: dict[str, tuple[str, ...]] = {
     "game.yaml": ("extends", "game", "dice_sides", "round_offset", "resources", "players", "properties", "notes"),
@@ -40,75 +46,7 @@ _TOP_LEVEL = (
 )  # fmt: skip
 
 
-def safe_parser() -> etree.XMLParser:
-    """An XML parser that never loads a DTD, expands an entity or touches the network."""
-    return etree.XMLParser(
-        resolve_entities=False, no_network=True, load_dtd=False, dtd_validation=False, huge_tree=False
-    )
-
-
-def att(element: etree._Element, name: str, default: str = "") -> str:
-    """An attribute's text; a missing one reads as `default` (the model then reports empty names)."""
-    value = element.get(name)
-    return default if value is None else str(value)
-
-
-def natural_key(name: str) -> list[Any]:
-    """Sort key that puts '2 Sea Zone' before '13 Sea Zone'."""
-    return [int(part) if part.isdigit() else part.lower() for part in re.split(r"(\d+)", name)]
-
-
-def typed(text: str) -> Any:
-    """The YAML value for an XML attribute text; only when it writes back to the same text."""
-    if text in ("true", "false"):
-        return text == "true"
-    if _INT.fullmatch(text) and len(text) < 16:
-        return int(text)
-    if ":" in text:
-        parts = text.split(":")
-        if all(parts):
-            return [typed(p) for p in parts]
-    return text
-
-
-class _Importer:
-    def __init__(self, root: etree._Element, display: str) -> None:
-        self.root = root
-        self.display = display
-        self.problems: list[Diagnostic] = []
-        self.notes: list[Diagnostic] = []  # what was normalised on the way (engine-equivalent)
-        self.spec: Tree = {}
-        self.flat_seen: dict[tuple[str, str], list[str]] = {}
-        # The XML line each spec key path came from, so checks of an XML can point into it.
-        self.lines: dict[tuple[str, ...], int] = {}
-
-    def at(self, element: etree._Element, *path: str) -> None:
-        line: int = element.sourceline or 0  # type: ignore[assignment]
-        self.lines.setdefault(path, line)
-
-    def unsupported(self, element: etree._Element, what: str = "") -> None:
-        label = what or f"<{element.tag}>"
-        line: int = element.sourceline or 0  # type: ignore[assignment]
-        self.problems.append(Diagnostic(f"{label} is not supported by import yet", Mark(self.display, line, 1)))
-
-    def normalised(self, element: etree._Element, what: str) -> None:
-        line: int = element.sourceline or 0  # type: ignore[assignment]
-        self.notes.append(Diagnostic(what, Mark(self.display, line, 1), severity=Severity.WARNING))
-
-    def children(self, parent: etree._Element | None, *tags: str) -> list[etree._Element]:
-        """Child elements named `tags`; anything else (except comments) is reported."""
-        if parent is None:
-            return []
-        out = []
-        for child in parent:
-            if not isinstance(child.tag, str):
-                continue  # comments and processing instructions
-            if child.tag in tags:
-                out.append(child)
-            else:
-                self.unsupported(child)
-        return out
-
+class _Importer(SetupReader):
     def run(self) -> Tree:
         root = self.root
         self.children(root, *_TOP_LEVEL)
@@ -357,7 +295,7 @@ class _Importer:
             text, count = att(option, "value"), att(option, "count")
             value = typed(text)
             if count:
-                value = {"value": value, "count": int(count) if _INT.fullmatch(count) else count}
+                value = {"value": value, "count": int(count) if INT_TEXT.fullmatch(count) else count}
             written.setdefault(att(option, "name"), []).append(value)
         options: Tree = {}
         for key, values in written.items():
@@ -366,103 +304,6 @@ class _Importer:
             else:  # repeated: each item must be a list or a {value, count} mapping
                 options[key] = [v if isinstance(v, list | dict) else [v] for v in values]
         return options
-
-    def _initialize(self) -> None:
-        init = self.root.find("initialize")
-        tags = ("ownerInitialize", "unitInitialize", "resourceInitialize", "relationshipInitialize")
-        territories, players = self.spec["territories"], self.spec["players"]
-        for section in self.children(init, *tags):
-            if section.tag == "ownerInitialize":
-                for owner in self.children(section, "territoryOwner"):
-                    self._owner(owner, territories)
-            elif section.tag == "unitInitialize":
-                for place in self.children(section, "unitPlacement", "heldUnits"):
-                    self._units_at_start(place, territories, players)
-            elif section.tag == "resourceInitialize":
-                for given in self.children(section, "resourceGiven"):
-                    resources = players.setdefault(att(given, "player"), {}).setdefault("resources", {})
-                    resources[att(given, "resource")] = typed(att(given, "quantity"))
-            else:
-                for relation in self.children(section, "relationship"):
-                    one = players.setdefault(att(relation, "player1"), {})
-                    kind, started = att(relation, "type"), typed(att(relation, "roundValue"))
-                    value = kind if started == 0 else {"type": kind, "round": started}
-                    one.setdefault("relationships", {})[att(relation, "player2")] = value
-
-    def _owner(self, element: etree._Element, territories: Tree) -> None:
-        territory = territories.setdefault(att(element, "territory"), {})
-        self.at(element, "territories", att(element, "territory"), "owner")
-        owner, first = att(element, "owner"), territory.get("owner")
-        territory["owner"] = owner
-        # The engine takes a territory's original owner from its first owner entry; keep that.
-        has_attachment = ("territory", att(element, "territory")) in self.flat_seen
-        if first is not None and first != owner and has_attachment and "originalOwner" not in territory:
-            territory["originalOwner"] = first
-            self.normalised(element, f"second owner of '{att(element, 'territory')}': originalOwner {first} kept")
-
-    def _units_at_start(self, place: etree._Element, territories: Tree, players: Tree) -> None:
-        unit, quantity = att(place, "unitType"), typed(att(place, "quantity"))
-        if place.tag == "heldUnits":
-            held = players.setdefault(att(place, "player"), {}).setdefault("held_units", {})
-            held[unit] = held.get(unit, 0) + quantity
-            return
-        territory = territories.setdefault(att(place, "territory"), {})
-        hits, damage = typed(att(place, "hitsTaken", "0")), typed(att(place, "unitDamage", "0"))
-        if hits or damage:
-            damaged: Tree = {"unit": unit, "quantity": quantity, "hits": hits, "damage": damage}
-            if place.get("owner"):
-                damaged["owner"] = att(place, "owner")
-            territory.setdefault("damaged_units", []).append(damaged)
-            return
-        counts = territory.setdefault("units", {}).setdefault(att(place, "owner") or NEUTRAL, {})
-        self.at(place, "territories", att(place, "territory"), "units", att(place, "owner") or NEUTRAL, unit)
-        counts[unit] = counts.get(unit, 0) + quantity
-
-    def _properties(self, game: Tree) -> None:
-        props: Tree = {}
-        for element in self.children(self.root.find("propertyList"), "property"):
-            name = att(element, "name")
-            text = att(element, "value")
-            if not text:
-                value_el = element.find("value")
-                text = (value_el.text or "") if value_el is not None else ""
-            if name == "mapName":
-                game["map"] = text
-            elif name == "notes":
-                self.spec["notes"] = _clean_notes(text)
-            else:
-                props[name] = self._property(element, text)
-                self.at(element, "properties", name)
-        self.spec["properties"] = props
-
-    def _property(self, element: etree._Element, text: str) -> Any:
-        if element.get("player"):
-            self.unsupported(element, "property attribute player")
-        editable = element.get("editable") == "true"
-        kinds = [c for c in element if isinstance(c.tag, str) and c.tag != "value"]
-        kind = kinds[0] if kinds else None
-        entry: Tree = {}
-        value: Any = text
-        if kind is None:
-            value = int(text) if _INT.fullmatch(text) else text
-        elif kind.tag == "boolean":
-            value = text.strip().lower() == "true"
-        elif kind.tag == "number":
-            value = int(text) if _INT.fullmatch(text) else 0
-            entry.update({"min": int(att(kind, "min", "0")), "max": int(att(kind, "max", "0"))})
-        elif kind.tag == "list":
-            entry["choices"] = att(kind, "values").split(",")
-        elif kind.tag != "string":
-            self.unsupported(kind, f"property type <{kind.tag}>")
-        if not editable and not entry and (kind is None or kind.tag == "boolean"):
-            return value
-        return {"value": value, **({"editable": True} if editable else {}), **entry}
-
-
-def _clean_notes(text: str) -> str:
-    """Notes are HTML, where whitespace runs are insignificant: store them dedented and tidy."""
-    lines = [line.rstrip() for line in textwrap.dedent(text.expandtabs(4)).splitlines()]
-    return "\n".join(lines).strip() + "\n"
 
 
 def import_xml(path: Path, display: str) -> tuple[Tree | None, list[Diagnostic]]:
