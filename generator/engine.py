@@ -142,10 +142,11 @@ class Engine:
         heap: str = DEFAULT_HEAP,
         timeout: float | None = DEFAULT_TIMEOUT,
         jvm_options: Sequence[str] = PARSE_JVM_OPTIONS,
+        main_class: str = MAIN_CLASS,
     ) -> subprocess.CompletedProcess[str]:
-        """Run the harness with ``args`` (e.g. ``["dump", file]``) in a throw-away sandbox."""
+        """Run the harness (or another class compiled with it) with ``args`` in a throw-away sandbox."""
         with self._sandbox() as work:
-            cmd = self._command(args, work, heap, jvm_options)
+            cmd = self._command(args, work, heap, jvm_options, main_class)
             try:
                 return subprocess.run(
                     cmd,
@@ -266,7 +267,9 @@ class Engine:
             shutil.copyfile(self.properties, work / PROPERTIES_NAME)
             yield work
 
-    def _command(self, args: Sequence[str], work: Path, heap: str, jvm_options: Sequence[str]) -> list[str]:
+    def _command(
+        self, args: Sequence[str], work: Path, heap: str, jvm_options: Sequence[str], main_class: str = MAIN_CLASS
+    ) -> list[str]:
         classes = self.harness_dir()
         return [
             self.java,
@@ -280,7 +283,7 @@ class Engine:
             "-Dfile.encoding=UTF-8",
             "-cp",
             f"{classes}{os.pathsep}{self.jar}",
-            MAIN_CLASS,
+            main_class,
             *args,
         ]
 

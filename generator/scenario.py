@@ -15,16 +15,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import shutil
-import subprocess
 import sys
-import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from generator.engine import PROPERTIES_NAME, Engine, EngineError, HarnessError, find_engine
+from generator.engine import Engine, EngineError, HarnessError, find_engine
 
 __all__ = ["DEFAULT_GAME", "SCENARIOS", "ScenarioError", "run_scenario"]
 
@@ -63,31 +59,16 @@ def run_scenario(
     if name not in SCENARIOS:
         raise ScenarioError(f"unknown scenario '{name}' (known: {', '.join(SCENARIOS)})")
     engine = engine or find_engine()
-    classes = engine.harness_dir()
-    with tempfile.TemporaryDirectory(prefix="triplea-forge-scenario-") as sandbox:
-        work = Path(sandbox)
-        shutil.copyfile(engine.properties, work / PROPERTIES_NAME)
-        command = [
-            engine.java,
-            f"-Xmx{heap}",
-            "-XX:+UseSerialGC",
-            "-Djava.awt.headless=true",
-            "-Dtriplea.headless=true",
-            "-Djava.util.prefs.PreferencesFactory=forge.MemPrefs$Factory",
-            f"-Duser.home={work}",
-            "-Dfile.encoding=UTF-8",
-            "-cp",
-            f"{classes}{os.pathsep}{engine.jar}",
-            MAIN_CLASS,
-            name,
-            str(Path(game).resolve()),
-        ]
-        try:
-            proc = subprocess.run(
-                command, cwd=work, capture_output=True, text=True, encoding="utf-8", timeout=timeout, check=False
-            )
-        except subprocess.TimeoutExpired as exc:
-            raise ScenarioError(f"scenario '{name}' timed out after {timeout} s") from exc
+    try:
+        proc = engine.run(
+            [name, str(Path(game).resolve())],
+            heap=heap,
+            timeout=timeout,
+            jvm_options=["-XX:+UseSerialGC"],
+            main_class=MAIN_CLASS,
+        )
+    except HarnessError as exc:
+        raise ScenarioError(f"scenario '{name}': {exc}") from exc
     lines = [line for line in proc.stdout.splitlines() if line.startswith("{")]
     if not lines:
         raise HarnessError(f"scenario '{name}' printed no result (exit {proc.returncode}):\n{_tail(proc.stderr)}")
