@@ -5,16 +5,17 @@
     python -m bench --profile            # also profile the slow cases (cProfile, by module)
 
 Every command is timed in a fresh Python process (`python -m generator ...`) on copies of the
-rules in a temp folder, so nothing is cached in memory; the XSD pass cache
-(~/.cache/triplea-forge/xsd-passed) is pointed at a temp folder with XDG_CACHE_HOME and measured
-both empty ("XSD cache empty") and filled by an earlier run ("XSD cache warm").
+rules in a temp folder, so nothing is cached in memory; the user cache (~/.cache/triplea-forge:
+XSD passes, compiled templates) is pointed at a temp folder with XDG_CACHE_HOME and measured both
+empty ("XSD cache empty") and filled by an earlier run ("XSD cache warm").
 
 References, measured in the same run and interleaved with our runs (one of each per repetition,
 so machine load hits both alike): the real TripleA 1.9 engine parsing the same XMLs in one JVM
 (`Engine.dump`: JVM start, parse, canonical dump; nothing subtracted; the bare JVM start is its own
 row), and lxml parsing and serialising the same bytes in this process (the floor for producing
-that XML). Times are medians; CPU is the child's user+system time; the peak RSS is the child's
-(os.wait4). Targets are checked here, not by timed tests.
+that XML). Times are medians; CPU is the child's user+system time; the peak RSS is the child's own
+(os.wait4 in a small launcher process). Targets are checked here, not by timed tests. The part of
+bench/results.md after NOTES_MARKER (analysis, profiles by hand) is kept when the file is rewritten.
 """
 
 from __future__ import annotations
@@ -153,24 +154,38 @@ class Target:
     cpu_met: bool | None = None  # the same check on CPU seconds (less affected by other jobs)
 
 
+# Runs one command and reports its wall time, CPU time, peak RSS (KB) and exit code. A fresh small
+# process starts it: Linux carries the RSS high-water mark of the process that forks into the child's
+# ru_maxrss, so a child forked straight from this (large) process would report at least our size.
+LAUNCHER = """
+import os, sys, time
+report, argv = sys.argv[1], sys.argv[2:]
+start = time.perf_counter()
+pid = os.posix_spawn(argv[0], argv, os.environ)
+_, status, usage = os.wait4(pid, 0)
+wall = time.perf_counter() - start
+with open(report, "w") as out:
+    out.write(f"{wall} {usage.ru_utime + usage.ru_stime} {usage.ru_maxrss} {os.waitstatus_to_exitcode(status)}")
+"""
+
+
 def child(cmd: Sequence[str], cache: Path | None = None, cwd: Path = ROOT) -> Sample:
-    """Run `cmd` in a fresh process; wall, CPU and peak RSS of that process alone (os.wait4)."""
+    """Run `cmd` in a fresh process: its wall and CPU time and its own peak RSS."""
     env = dict(os.environ)
     if cache is not None:
         env["XDG_CACHE_HOME"] = str(cache)
-    with tempfile.TemporaryFile() as output:
-        start = time.perf_counter()
-        proc = subprocess.Popen(list(cmd), cwd=cwd, env=env, stdout=output, stderr=subprocess.STDOUT)
-        _, status, usage = os.wait4(proc.pid, 0)
-        wall = time.perf_counter() - start
-        proc.returncode = os.waitstatus_to_exitcode(status)
-        ok = proc.returncode == 0
+    with tempfile.TemporaryFile() as output, tempfile.TemporaryDirectory() as tmp:
+        report = Path(tmp) / "usage"
+        launcher = [sys.executable, "-S", "-c", LAUNCHER, str(report), *cmd]
+        subprocess.run(launcher, cwd=cwd, env=env, stdout=output, stderr=subprocess.STDOUT, check=False)
+        wall, cpu, rss_kb, code = report.read_text().split()
+        ok = code == "0"
         detail = ""
         if not ok:
             output.seek(0)
             tail = output.read().decode("utf-8", "replace").strip().splitlines()[-1:]
-            detail = f"exit {proc.returncode}: {tail[0][:160] if tail else ''}"
-    return Sample(wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, ok, detail)
+            detail = f"exit {code}: {tail[0][:160] if tail else ''}"
+    return Sample(float(wall), float(cpu), int(rss_kb) / 1024, ok, detail)
 
 
 def forge(*args: str | Path, cache: Path | None = None) -> Sample:
@@ -735,13 +750,26 @@ def row_cells(row: Row) -> list[str]:
         _s(ours.rss, 0),
         f"{ours.spread:.0%}",
         _s(row.engine.wall if row.engine else None),
+        _s(row.engine.cpu if row.engine else None),
         ratio_text,
         _s(row.lxml.wall if row.lxml else None, 3),
         note,
     ]
 
 
-HEADERS = ["measurement", "n", "wall s", "CPU s", "peak MB", "spread", "engine s", "ours/engine", "lxml s", "notes"]
+HEADERS = [
+    "measurement",
+    "n",
+    "wall s",
+    "CPU s",
+    "peak MB",
+    "spread",
+    "engine s",
+    "engine CPU s",
+    "ours/engine",
+    "lxml s",
+    "notes",
+]
 
 
 def print_table(console: Console, b: Bench, found: list[Target]) -> None:
@@ -775,7 +803,8 @@ def markdown(b: Bench, found: list[Target], meta: dict[str, str], extra: list[st
         "",
         "Times are medians of `n` runs, each in a fresh process (`wall s`, `CPU s` = the child's user+system "
         "time, `peak MB` = its largest RSS). `spread` = (max - min) / median of the wall times. `engine s`: "
-        "TripleA 1.9 parsing the same XMLs in one JVM (start, parse, dump; nothing subtracted), run back to "
+        "TripleA 1.9 parsing the same XMLs in one JVM (start, parse, dump; nothing subtracted; CPU of all its "
+        "threads), run back to "
         "back with ours in every repetition; `ours/engine` is the ratio of the medians (in brackets the range "
         "of the per-repetition ratios). `lxml s`: lxml parsing + serialising the same bytes in-process.",
         "",
