@@ -344,6 +344,11 @@ def run(
     targets = resolve_targets(names, games_dir)
     engine = engine or find_engine()
     out = console or Console()
+    for newer in [t for t in targets if engine.too_old_for(t.path)]:  # made for TripleA 2.x only
+        out.print(
+            f"{newer.name}: not checked, it needs TripleA {engine.too_old_for(newer.path)} (the engine here is 1.9)"
+        )
+        targets.remove(newer)
     if not out.is_terminal:  # logs and pipes: do not squeeze the table into 80 columns
         out.width = max(out.width, 120)
     progress = Progress(

@@ -18,6 +18,7 @@ import hashlib
 import json
 import logging
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -134,6 +135,16 @@ class Engine:
             if tmp.exists():
                 shutil.rmtree(tmp, ignore_errors=True)
         return target
+
+    def too_old_for(self, game: Path) -> str | None:
+        """The `<triplea minimumVersion>` of a game this engine (1.9) refuses to play, else None."""
+        with open(game, "rb") as stream:
+            head = stream.read(4096).decode("utf-8", "replace")
+        found = re.search(r'<triplea\s+minimumVersion="([^"]+)"', head)
+        if found is None:
+            return None
+        wanted = tuple(int(p) for p in re.findall(r"\d+", found.group(1))[:2])
+        return found.group(1) if wanted > (1, 9) else None
 
     def run(
         self,

@@ -14,6 +14,7 @@ mappings is the option repeated, once per item (TripleA accumulates repeated opt
 
 from __future__ import annotations
 
+import math
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
@@ -50,11 +51,14 @@ def xml_value(value: Scalar | list[Scalar]) -> str:
         return ":".join(xml_value(v) for v in value)
     if isinstance(value, bool):
         return "true" if value else "false"
+    if isinstance(value, float):
+        return repr(value)  # the shortest text that reads back as the same number
     return str(value)
 
 
 def _is_scalar(value: Any) -> bool:
-    return isinstance(value, bool | int | str)
+    # Decimals are options too (a territory effect's movementCostModifier: 0.5); NaN and infinity are not.
+    return isinstance(value, bool | int | str) or (isinstance(value, float) and math.isfinite(value))
 
 
 def _one_option(value: Any) -> tuple[str, str | None] | None:
