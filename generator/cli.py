@@ -10,6 +10,7 @@ from pathlib import Path
 import click
 
 from generator.diagnostics import Diagnostic, ForgeError, Severity
+from generator.paths import template_dir
 
 RULES_OPTION = click.option(
     "--rules",
@@ -96,16 +97,28 @@ def build(variants: tuple[str, ...], check: bool, strict: bool, target: str, rul
     Writes games/<variant>.xml, games/<variant>.notes.html and map.yml. Writes are atomic and only
     touch files whose content changed; a second build changes no byte.
     """
+    from generator import buildcache
+    from generator.write import orphans, remove_files, stale_files, write_files
+
+    out = _display(output_dir)
+    key = buildcache.fingerprint(rules_dir, template_dir(), [*variants, "--", target, str(strict)])
+    done = buildcache.recall(key, output_dir)
+    if done is not None and not (orphans(output_dir, done["files"]) if not variants else []):
+        # Same inputs, same code, and every file it made is unchanged on disk: nothing to do.
+        for warning in done["warnings"]:
+            click.echo(warning, err=True)
+        made = len(done["files"])
+        click.echo(f"{out}/ is up to date ({made} files)" if check else f"0 files written, {made} unchanged")
+        return
     from generator.build import build_outputs
     from generator.resolve import Rules
-    from generator.write import orphans, remove_files, stale_files, write_files
 
     rules = Rules(rules_dir, _display(rules_dir))
     if not rules.variants():
         raise click.ClickException(f"no variants found in {_display(rules_dir)}/ (expected <variant>/*.yaml)")
     files, problems = build_outputs(rules, list(variants), target)
     _report(problems, strict)
-    out = _display(output_dir)
+    warnings = [str(w) for w in sorted(set(problems), key=Diagnostic.sort_key)]
     # Only a build of every variant knows which files in games/ no variant makes any more.
     leftovers = orphans(output_dir, files) if not variants else []
     if check:
@@ -116,10 +129,12 @@ def build(variants: tuple[str, ...], check: bool, strict: bool, target: str, rul
             click.echo(f"stale: {out}/{rel} (no variant makes it; a build removes it)", err=True)
         if stale or leftovers:
             sys.exit(1)
+        buildcache.remember(key, files, warnings)
         click.echo(f"{out}/ is up to date ({len(files)} files)")
         return
     written = write_files(output_dir, files)
     remove_files(output_dir, leftovers)
+    buildcache.remember(key, files, warnings)
     for rel in written:
         click.echo(f"wrote {out}/{rel}")
     for rel in leftovers:

@@ -15,13 +15,8 @@ from markupsafe import Markup
 
 from generator.model import Spec
 from generator.notes import ledger_sections
+from generator.paths import template_dir
 from generator.view import build_view
-
-
-def template_dir() -> Path:
-    """`templates/` of a source checkout, or its copy inside an installed wheel."""
-    packaged = Path(__file__).parent / "_templates"
-    return packaged if packaged.is_dir() else Path(__file__).parents[1] / "templates"
 
 
 class _BytecodeCache(jinja2.FileSystemBytecodeCache):

@@ -8,7 +8,7 @@ from pathlib import Path
 from lxml import etree
 
 from generator.validate import check_xml_against_dtd
-from tests.conftest import ENGINE_JAR, ROOT, run_cli
+from tests.conftest import ENGINE_JAR, ROOT, Result, run_cli
 
 
 def _project_copy(tmp_path: Path) -> Path:
@@ -115,3 +115,31 @@ def test_files_of_a_removed_variant_are_stale_then_removed(tmp_path: Path) -> No
     result = run_cli("build", cwd=project)
     assert "removed output/games/gone.xml" in result.out
     assert not (project / "output" / "games" / "gone.xml").exists()
+
+
+def test_unchanged_inputs_rebuild_from_the_record_and_edits_do_not(tmp_path: Path) -> None:
+    """An up-to-date build is answered from the record of the last one; any edit makes a real build."""
+    project = _project_copy(tmp_path)
+    env_home = tmp_path / "cache"
+    first = run_cli_env("build", cwd=project, cache=env_home)
+    assert first.code == 0, first.err
+    again = run_cli_env("build", cwd=project, cache=env_home)
+    assert again.out.strip().splitlines()[-1].startswith("0 files written")
+    assert list((env_home / "triplea-forge" / "builds").glob("*.json"))
+    (project / "output" / "games" / "lhtr.xml").write_text("<game/>")  # output edited by hand
+    repaired = run_cli_env("build", cwd=project, cache=env_home)
+    assert "wrote output/games/lhtr.xml" in repaired.out
+    units = project / "rules" / "revised" / "units.yaml"
+    units.write_text(units.read_text().replace("attack: 1, defense: 2", "attack: 2, defense: 2", 1))
+    edited = run_cli_env("build", cwd=project, cache=env_home)
+    assert "wrote output/games/revised.xml" in edited.out
+
+
+def run_cli_env(*args: str, cwd: Path, cache: Path) -> Result:
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "XDG_CACHE_HOME": str(cache)}
+    proc = subprocess.run([sys.executable, "-m", "generator", *args], cwd=cwd, capture_output=True, text=True, env=env)
+    return Result(proc.returncode, proc.stdout, proc.stderr)
