@@ -85,10 +85,16 @@ def _verify(rules_dir: Path, display_root: str, name: str, staging: Path, tree: 
     problems = check_spec(written, expanded, "2.x")  # import keeps what any engine accepts
     if any(p.severity is Severity.ERROR for p in problems):
         return problems
-    wanted, found_wanted = build_spec(expand_templates(tree)[0])
-    if wanted is None:
-        return found_wanted
-    if canonical_view(build_view(written)) != canonical_view(build_view(wanted)):
+    if "extends" not in tree and resolved.tree.get("extends") is None:
+        # A whole variant: the YAML must read back as exactly the tree that was imported.
+        same = plain(resolved.tree) == tree
+    else:
+        # A child: what it resolves to must make the same game as the import (order aside).
+        wanted, found_wanted = build_spec(expand_templates(tree)[0])
+        if wanted is None:
+            return found_wanted
+        same = canonical_view(build_view(written)) == canonical_view(build_view(wanted))
+    if not same:
         return [Diagnostic("internal: the written spec does not reproduce the imported game; please report")]
     return []
 
