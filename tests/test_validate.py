@@ -96,7 +96,7 @@ def test_strict_schema_catches_what_it_covers(tmp_path: Path) -> None:
     messages = [d.message for d in check_xml_against_xsd(broken, "broken.xml")]
     assert messages == [
         "XSD: attachment 'unitAttachment' on 'infantry' (games.strategy.triplea.attachments.UnitAttachment): "
-        "an option that takes a whole number has another value",
+        "option 'attack' has a value of the wrong kind ('x')",
         "XSD: attachment 'unitAttachment' on 'armour' (games.strategy.triplea.attachments.UnitAttachment): "
-        "an option name this class does not have",
+        "'canBlits' is not an option of this class",
     ]
