@@ -200,12 +200,33 @@ def _shallow(tree: Any) -> Any:
     return dict(tree)
 
 
+class _OwnMap(SpecMap):
+    """A container expansion made itself: safe to change in place (inputs never are)."""
+
+
+class _OwnDict(dict[str, Any]):
+    """The plain-dict twin of _OwnMap, for trees without positions (an import being checked)."""
+
+
 def _owner_copy(parent: dict[str, Any], key: str) -> Any:
-    """parent[key] replaced by a shallow copy (created if missing), so expansion never edits inputs."""
+    """parent[key] as a container of our own (copied once, created if missing), so inputs stay untouched.
+
+    A template makes many attachments under the same owners: copying each container once, not
+    once per attachment made, keeps big expansions linear.
+    """
     current = parent.get(key)
-    copy = _shallow(current) if isinstance(current, dict) else (SpecMap() if isinstance(parent, SpecMap) else {})
-    if isinstance(copy, SpecMap) and copy.mark is None:
-        copy.mark = getattr(parent, "mark", None)
+    if isinstance(current, _OwnMap | _OwnDict):
+        return current
+    copy: dict[str, Any]
+    if isinstance(current, SpecMap) or (not isinstance(current, dict) and isinstance(parent, SpecMap)):
+        copy = _OwnMap()
+        if isinstance(current, SpecMap):
+            copy.update(current)
+            copy.key_marks.update(current.key_marks)
+            copy.value_marks.update(current.value_marks)
+        copy.mark = getattr(current, "mark", None) or getattr(parent, "mark", None)
+    else:
+        copy = _OwnDict(current if isinstance(current, dict) else {})
     parent[key] = copy
     if isinstance(parent, SpecMap) and key not in parent.key_marks and parent.mark is not None:
         parent.key_marks[key] = parent.value_marks[key] = parent.mark
