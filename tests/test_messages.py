@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import ROOT, run_cli
+from tests.conftest import ROOT, Result, run_cli
 
 TINY = ROOT / "tests" / "fixtures" / "tiny"
 
@@ -139,13 +139,18 @@ CASES: dict[str, tuple[str, list[str]]] = {
 }
 
 
+def _build_broken(project: Path, text: str) -> Result:
+    """rules/tiny plus rules/broken/game.yaml holding `text`, built through the CLI."""
+    shutil.copytree(TINY, project / "rules" / "tiny")
+    (project / "rules" / "broken").mkdir()
+    (project / "rules" / "broken" / "game.yaml").write_text(text, encoding="utf-8")
+    return run_cli("build", "broken", cwd=project)
+
+
 @pytest.mark.parametrize("case", sorted(CASES))
 def test_message(tmp_path: Path, case: str) -> None:
     text, expected = CASES[case]
-    shutil.copytree(TINY, tmp_path / "rules" / "tiny")
-    (tmp_path / "rules" / "broken").mkdir()
-    (tmp_path / "rules" / "broken" / "game.yaml").write_text(text, encoding="utf-8")
-    result = run_cli("build", "broken", cwd=tmp_path)
+    result = _build_broken(tmp_path, text)
     assert result.code == 1, result
     assert "Traceback" not in result.err
     assert result.err.splitlines()[:-1] == expected
@@ -176,9 +181,6 @@ WARNINGS: dict[str, tuple[str, list[str]]] = {
 @pytest.mark.parametrize("case", sorted(WARNINGS))
 def test_warning(tmp_path: Path, case: str) -> None:
     text, expected = WARNINGS[case]
-    shutil.copytree(TINY, tmp_path / "rules" / "tiny")
-    (tmp_path / "rules" / "broken").mkdir()
-    (tmp_path / "rules" / "broken" / "game.yaml").write_text(text, encoding="utf-8")
-    result = run_cli("build", "broken", cwd=tmp_path)
+    result = _build_broken(tmp_path, text)
     assert result.code == 0, result
     assert [line for line in result.err.splitlines() if "warning" in line] == expected

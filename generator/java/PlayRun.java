@@ -274,7 +274,8 @@ final class PlayRun {
   }
 
   /** Dice from one seeded generator (the engine's own sources are time-seeded). */
-  private static final class SeededDice implements IRandomSource {
+  /** Dice from a seeded generator: the same seed gives the same rolls (used by the scenarios too). */
+  static final class SeededDice implements IRandomSource {
     private final Random random;
 
     SeededDice(final long seed) {

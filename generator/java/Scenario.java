@@ -91,7 +91,7 @@ public final class Scenario {
       }
     } catch (final Throwable t) {
       t.printStackTrace();
-      facts = ScenarioJson.obj().put("error", describe(t));
+      facts = ScenarioJson.obj().put("error", ForgeHarness.describe(t));
       status = 1;
     }
     json.println(ScenarioJson.obj().put("scenario", name).put("facts", facts));
@@ -513,19 +513,5 @@ public final class Scenario {
     } finally {
       data.releaseReadLock();
     }
-  }
-
-  private static String describe(final Throwable t) {
-    final StringBuilder b = new StringBuilder();
-    for (Throwable c = t; c != null && b.length() < 2000; c = c.getCause() == c ? null : c.getCause()) {
-      if (b.length() > 0) {
-        b.append(" <- ");
-      }
-      b.append(c.getClass().getName());
-      if (c.getMessage() != null) {
-        b.append(": ").append(c.getMessage());
-      }
-    }
-    return b.toString();
   }
 }

@@ -13,7 +13,6 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Random;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicReference;
@@ -33,7 +32,6 @@ import games.strategy.engine.data.changefactory.ChangeFactory;
 import games.strategy.engine.delegate.IDelegate;
 import games.strategy.engine.framework.ServerGame;
 import games.strategy.engine.gamePlayer.IGamePlayer;
-import games.strategy.engine.random.IRandomSource;
 import games.strategy.net.HeadlessServerMessenger;
 import games.strategy.net.Messengers;
 import games.strategy.sound.HeadlessSoundChannel;
@@ -81,7 +79,7 @@ final class ScenarioGame {
     }
     final Set<IGamePlayer> players = data.getGameLoader().createPlayers(types);
     game = new ServerGame(data, players, new HashMap<>(), new Messengers(new HeadlessServerMessenger()));
-    game.setRandomSource(new FixedDice());
+    game.setRandomSource(new PlayRun.SeededDice(0)); // a scenario's facts never depend on the clock
     game.addDisplay(new HeadlessDisplay());
     game.addSoundChannel(new HeadlessSoundChannel());
     startStep = ServerGame.class.getDeclaredMethod("startStep", boolean.class);
@@ -244,24 +242,5 @@ final class ScenarioGame {
       out.add(n.getName());
     }
     return out;
-  }
-
-  /** Seeded dice: a scenario's facts never depend on the clock. */
-  private static final class FixedDice implements IRandomSource {
-    private final Random random = new Random(0);
-
-    @Override
-    public synchronized int getRandom(final int max, final String annotation) {
-      return random.nextInt(max);
-    }
-
-    @Override
-    public synchronized int[] getRandom(final int max, final int count, final String annotation) {
-      final int[] out = new int[count];
-      for (int i = 0; i < count; i++) {
-        out[i] = random.nextInt(max);
-      }
-      return out;
-    }
   }
 }
