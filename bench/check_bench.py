@@ -104,7 +104,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     engine = find_engine()
     engine.harness_dir()  # compile outside the timings
-    targets = resolve_targets([], GAMES)
+    # Games made for TripleA 2.x only (aare-2x) cannot be played by the 1.9 engine measured here.
+    targets = [t for t in resolve_targets([], GAMES) if engine.too_old_for(t.path) is None]
     console = Console()
     if not console.is_terminal:
         console.width = max(console.width, 140)
