@@ -313,17 +313,6 @@ def bench_variants(b: Bench) -> list[Path]:
     xmls = sorted((built / "games").glob("*.xml"))
     blobs = [p.read_bytes() for p in xmls]
 
-    def build(cache: Path | None) -> Sample:
-        out = b.fresh("out")
-        cold = cache is None
-        cache = cache or b.fresh("cache")
-        try:
-            return forge("build", "--rules", rules, "--output", out, cache=cache)
-        finally:
-            _clean(out)
-            if cold:
-                _clean(cache)
-
     def validate(cache: Path | None) -> Sample:
         fresh = cache is None
         cache = cache or b.fresh("cache")
@@ -336,8 +325,8 @@ def bench_variants(b: Bench) -> list[Path]:
     s = b.interleave(
         "variants",
         {
-            "build.cold": lambda: build(None),
-            "build.warm": lambda: build(warm),
+            "build.cold": lambda: timed_build(b, rules, None),
+            "build.warm": lambda: timed_build(b, rules, warm),
             "noop": lambda: forge("build", "--rules", rules, "--output", built, cache=warm),
             "validate.cold": lambda: validate(None),
             "validate.warm": lambda: validate(warm),
@@ -444,24 +433,14 @@ def bench_reference_xmls(b: Bench, quick: bool) -> None:
         finally:
             _clean(target)
 
-    def build(cache: Path | None) -> Sample:
-        out, cold = b.fresh("out"), cache is None
-        cache = cache or b.fresh("cache")
-        try:
-            return forge("build", "--target", "2.x", "--rules", rules, "--output", out, cache=cache)
-        finally:
-            _clean(out)
-            if cold:
-                _clean(cache)
-
     repeat = max(1, min(b.repeat, 3))
     s = b.interleave(
         "reference",
         {
             "import": imported,
             "import.cli": lambda: import_cli_each(b, xmls),
-            "build.cold": lambda: build(None),
-            "build.warm": lambda: build(warm),
+            "build.cold": lambda: timed_build(b, rules, None, *TARGET_2X),
+            "build.warm": lambda: timed_build(b, rules, warm, *TARGET_2X),
             "engine.originals": lambda: engine_dump(b.engine, xmls),
             "engine.built": lambda: engine_dump(b.engine, ours),
             "lxml.originals": lambda: lxml_floor(blobs),
@@ -481,6 +460,21 @@ def bench_reference_xmls(b: Bench, quick: bool) -> None:
     bench_largest(b, every)
 
 
+TARGET_2X = ("--target", "2.x")
+
+
+def timed_build(b: Bench, rules: Path, cache: Path | None, *options: str) -> Sample:
+    """One timed `build` of `rules` into a fresh folder; no cache given means an empty one."""
+    out, cold = b.fresh("out"), cache is None
+    cache = cache or b.fresh("cache")
+    try:
+        return forge("build", *options, "--rules", rules, "--output", out, cache=cache)
+    finally:
+        _clean(out)
+        if cold:
+            _clean(cache)
+
+
 def bench_largest(b: Bench, every: Sequence[Path]) -> None:
     source = next((p for p in every if p.name == LARGEST), max(every, key=lambda p: p.stat().st_size))
     name = variant_name(source)
@@ -497,22 +491,12 @@ def bench_largest(b: Bench, every: Sequence[Path]) -> None:
         finally:
             _clean(target)
 
-    def build(cache: Path | None) -> Sample:
-        out, cold = b.fresh("out"), cache is None
-        cache = cache or b.fresh("cache")
-        try:
-            return forge("build", "--target", "2.x", "--rules", rules, "--output", out, cache=cache)
-        finally:
-            _clean(out)
-            if cold:
-                _clean(cache)
-
     s = b.interleave(
         "largest",
         {
             "import": imported,
-            "build.cold": lambda: build(None),
-            "build.warm": lambda: build(warm),
+            "build.cold": lambda: timed_build(b, rules, None, *TARGET_2X),
+            "build.warm": lambda: timed_build(b, rules, warm, *TARGET_2X),
             "engine.original": lambda: engine_dump(b.engine, [source]),
             "engine.built": lambda: engine_dump(b.engine, [ours]) if ours_blob else None,
             "lxml.original": lambda: lxml_floor([blob]),
@@ -541,29 +525,26 @@ def bench_scale(b: Bench, sizes: Sequence[int]) -> None:
         blob = xml.read_bytes() if xml.is_file() else b""
         big = len(blob) > XSD_SIZE_LIMIT
 
-        def build(cache: Path | None, made_rules: Path = made.rules) -> Sample:
-            out, cold = b.fresh("out"), cache is None
-            cache = cache or b.fresh("cache")
-            try:
-                return forge("build", "--rules", made_rules, "--output", out, cache=cache)
-            finally:
-                _clean(out)
-                if cold:
-                    _clean(cache)
-
         def validate(made_rules: Path = made.rules, cache: Path = warm) -> Sample:
             return forge("validate", "--rules", made_rules, cache=cache)
 
         def floor(blob: bytes = blob) -> Sample | None:
             return lxml_floor([blob]) if blob else None
 
-        def build_warm(cache: Path = warm) -> Sample:
-            return build(cache)
+        def build_cold(made_rules: Path = made.rules) -> Sample:
+            return timed_build(b, made_rules, None)
+
+        def build_warm(made_rules: Path = made.rules, cache: Path = warm) -> Sample:
+            return timed_build(b, made_rules, cache)
 
         def parse(xml: Path = xml) -> Sample | None:
             return engine_dump(b.engine, [xml], heap="1g")
 
-        actions: dict[str, Action] = {"build.cold": lambda: build(None), "validate": validate, "lxml": floor}
+        actions: dict[str, Action] = {
+            "build.cold": build_cold,
+            "validate": validate,
+            "lxml": floor,
+        }
         if not big:  # above 4 MB the XSD is not applied, so its cache changes nothing
             actions["build.warm"] = build_warm
         if size <= ENGINE_SCALE_LIMIT and blob:

@@ -16,12 +16,10 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
+from generator.paths import cache_dir
+
 _PACKAGE = Path(__file__).parent
 _CODE_SUFFIXES = (".py", ".json", ".java", ".j2")
-
-
-def _cache_dir() -> Path:
-    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "triplea-forge" / "builds"
 
 
 def _files(root: Path, suffixes: tuple[str, ...] | None = None) -> Iterable[Path]:
@@ -48,7 +46,7 @@ def fingerprint(rules_dir: Path, templates_dir: Path, options: Iterable[str]) ->
 def recall(key: str, output_dir: Path) -> dict[str, Any] | None:
     """The recorded build for `key`, if every file it made is still on disk unchanged."""
     try:
-        record: dict[str, Any] = json.loads((_cache_dir() / f"{key}.json").read_text(encoding="utf-8"))
+        record: dict[str, Any] = json.loads((cache_dir("builds") / f"{key}.json").read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
     for rel, sha in record.get("files", {}).items():
@@ -64,7 +62,7 @@ def remember(key: str, files: Mapping[str, bytes], warnings: list[str]) -> None:
         "warnings": warnings,
     }
     try:
-        folder = _cache_dir()
+        folder = cache_dir("builds")
         folder.mkdir(parents=True, exist_ok=True)
         temporary = folder / f".{key}.{os.getpid()}"
         temporary.write_text(json.dumps(record, sort_keys=True), encoding="utf-8")

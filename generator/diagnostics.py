@@ -72,12 +72,6 @@ class ForgeError(click.ClickException):
         click.echo(f"{errors} error{'s' if errors != 1 else ''} found.", err=True)
 
 
-def raise_if_errors(diagnostics: Iterable[Diagnostic]) -> None:
-    found = list(diagnostics)
-    if any(d.severity is Severity.ERROR for d in found):
-        raise ForgeError(found)
-
-
 def did_you_mean(word: str, choices: Iterable[str]) -> str:
     """' (did you mean 'x'?)' when a choice is close to `word`, else ''."""
     close = difflib.get_close_matches(word, sorted(set(choices)), n=1, cutoff=0.75)

@@ -33,6 +33,8 @@ from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import Any
 
+from generator.paths import cache_dir
+
 __all__ = [
     "DEFAULT_JAR",
     "Engine",
@@ -95,7 +97,7 @@ class Engine:
         """Compiled harness classes for these sources and this jar, compiling them if needed."""
         sources = _harness_sources()
         key = _cache_key(sources, self.jar)
-        root = _cache_root()
+        root = cache_dir()
         target = root / f"harness-{key}"
         if (target / "forge" / "ForgeHarness.class").is_file():
             return target
@@ -352,11 +354,6 @@ def _cache_key(sources: Sequence[tuple[str, str]], jar: Path) -> str:
     stat = jar.stat()
     digest.update(f"{jar.resolve()}\0{stat.st_size}\0{stat.st_mtime_ns}".encode())
     return digest.hexdigest()
-
-
-def _cache_root() -> Path:
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "triplea-forge"
 
 
 def _tail(text: str, lines: int = 40) -> str:

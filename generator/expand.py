@@ -27,6 +27,7 @@ from typing import Any
 from generator.diagnostics import Diagnostic, key_path
 from generator.load import SpecList, SpecMap
 from generator.locate import locate
+from generator.view import MAIN_ATTACHMENT
 
 COLLECTION_OF_TYPE = {
     "unitType": "units",
@@ -36,14 +37,6 @@ COLLECTION_OF_TYPE = {
     "relationship": "relationship_types",
     "territoryEffect": "territory_effects",
     "technology": "technologies",
-}
-# (attachment name, class) of each kind's main attachment, whose options sit flat on the object.
-MAIN_BY_TYPE = {
-    "unitType": "unitAttachment",
-    "territory": "territoryAttachment",
-    "relationship": "relationshipTypeAttachment",
-    "territoryEffect": "territoryEffectAttachment",
-    "technology": "techAbilityAttachment",
 }
 TEMPLATE_KEYS = {"name", "foreach", "attach_to", "type", "class", "options", "ledger"}
 
@@ -281,7 +274,8 @@ def _make(
         made[key] = _fill_value(value, each, lists)
         if isinstance(made, SpecMap):
             _copy_marks(options, made, key)
-    if MAIN_BY_TYPE.get(kind) == made_name and template.get("class") in (None, _main_class(kind)):
+    main = MAIN_ATTACHMENT.get(kind)
+    if main is not None and main[0] == made_name and template.get("class") in (None, main[1]):
         for key, value in made.items():
             owner[key] = value
             if isinstance(owner, SpecMap):
@@ -297,8 +291,3 @@ def _make(
     if isinstance(attachments, SpecMap) and mark is not None:
         attachments.key_marks[made_name] = attachments.value_marks[made_name] = mark
     return []
-
-
-def _main_class(kind: str) -> str:
-    name = MAIN_BY_TYPE[kind]
-    return name[0].upper() + name[1:]

@@ -59,12 +59,6 @@ class SpecList(list[Any]):
         self.item_marks: list[Mark] = []
 
 
-class LoadError(Exception):
-    def __init__(self, diagnostic: Diagnostic) -> None:
-        super().__init__(str(diagnostic))
-        self.diagnostic = diagnostic
-
-
 def _mark(node: Node, file: str) -> Mark:
     return Mark(file, node.start_mark.line + 1, node.start_mark.column + 1)
 

@@ -310,6 +310,3 @@ class Spec(Strict):
             at = order.index(anchor)
             order.insert(at + 1 if step.after else at, name)
         return order
-
-
-Target = Literal["1.9", "2.x", "portable"]

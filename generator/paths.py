@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 
@@ -9,3 +10,8 @@ def template_dir() -> Path:
     """`templates/` of a source checkout, or its copy inside an installed wheel."""
     packaged = Path(__file__).parent / "_templates"
     return packaged if packaged.is_dir() else Path(__file__).parents[1] / "templates"
+
+
+def cache_dir(*parts: str) -> Path:
+    """`${XDG_CACHE_HOME:-~/.cache}/triplea-forge/<parts>`: every cache of the tool lives here."""
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache", "triplea-forge", *parts)

@@ -4,10 +4,8 @@ from __future__ import annotations
 
 import functools
 import gc
-import os
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
-from pathlib import Path
 
 import jinja2
 from jinja2.bccache import Bucket
@@ -15,7 +13,7 @@ from markupsafe import Markup
 
 from generator.model import Spec
 from generator.notes import ledger_sections
-from generator.paths import template_dir
+from generator.paths import cache_dir, template_dir
 from generator.view import build_view
 
 
@@ -36,8 +34,7 @@ class _BytecodeCache(jinja2.FileSystemBytecodeCache):
 
 
 def _bytecode_cache() -> jinja2.BytecodeCache | None:
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    folder = Path(base) / "triplea-forge" / "templates"
+    folder = cache_dir("templates")
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError:

@@ -13,7 +13,6 @@ from __future__ import annotations
 import functools
 import hashlib
 import io
-import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from xml.sax.saxutils import quoteattr
@@ -24,6 +23,7 @@ from generator.catalog import load_catalog
 from generator.diagnostics import Diagnostic, Mark
 from generator.model import ATTACHMENT_PACKAGE
 from generator.options_check import TARGET_ENGINES
+from generator.paths import cache_dir
 
 if TYPE_CHECKING:
     import xmlschema
@@ -136,7 +136,7 @@ def strict_schema(target: str) -> xmlschema.XMLSchema11:
 
 def _cache_marker(xml: bytes, target: str) -> Path:
     """A file whose existence records that these exact bytes passed the schema of `target`."""
-    root = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "triplea-forge" / "xsd-passed"
+    root = cache_dir("xsd-passed")
     digest = hashlib.sha256(schema_text_cached(target).encode() + b"\0" + xml).hexdigest()
     return root / digest
 
