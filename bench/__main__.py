@@ -56,7 +56,6 @@ NOTES_MARKER = "<!-- Everything below this line is kept by `python -m bench` whe
 FULL_SIZES = (1_000, 10_000, 50_000)
 QUICK_SIZES = (40, 200, 600)
 ENGINE_SCALE_LIMIT = 10_000  # larger synthetic games need more JVM heap than a shared machine should give
-XSD_SIZE_LIMIT = 4 * 2**20  # generator.build applies the XSD only up to this size
 
 # In-process import of several XMLs through the real CLI: what one Python process spends on them.
 IMPORT_DRIVER = """
@@ -523,7 +522,6 @@ def bench_scale(b: Bench, sizes: Sequence[int]) -> None:
             b.console.print(f"[red]synthetic {size}: build failed: {first.detail}[/]")
         xml = built / "games" / f"{made.variant}.xml"
         blob = xml.read_bytes() if xml.is_file() else b""
-        big = len(blob) > XSD_SIZE_LIMIT
 
         def validate(made_rules: Path = made.rules, cache: Path = warm) -> Sample:
             return forge("validate", "--rules", made_rules, cache=cache)
@@ -544,9 +542,8 @@ def bench_scale(b: Bench, sizes: Sequence[int]) -> None:
             "build.cold": build_cold,
             "validate": validate,
             "lxml": floor,
+            "build.warm": build_warm,
         }
-        if not big:  # above 4 MB the XSD is not applied, so its cache changes nothing
-            actions["build.warm"] = build_warm
         if size <= ENGINE_SCALE_LIMIT and blob:
             actions["engine"] = parse
         repeat = max(1, min(b.repeat, 3 if size < 50_000 else 2))
@@ -559,9 +556,7 @@ def bench_scale(b: Bench, sizes: Sequence[int]) -> None:
         label = f"synthetic {size:,} territories"
         b.add(f"scale.{size}.generate", f"{label}: generate the spec (bench/scale.py)", Series([generated]), note=facts)
         b.add(f"scale.{size}.build.cold", f"{label}: build, XSD cache empty", s["build.cold"], *ref)
-        warm_note = "" if "build.warm" in s else "XSD not applied above 4 MB: same as cache empty"
-        b.add(f"scale.{size}.build.warm", f"{label}: build, XSD cache warm", s.get("build.warm") or s["build.cold"],
-              *ref, note=warm_note)  # fmt: skip
+        b.add(f"scale.{size}.build.warm", f"{label}: build, XSD cache warm", s["build.warm"], *ref)
         b.add(f"scale.{size}.validate", f"{label}: validate, XSD cache warm", s["validate"], *ref)
         _clean(folder)
 

@@ -100,3 +100,30 @@ def test_strict_schema_catches_what_it_covers(tmp_path: Path) -> None:
         "XSD: attachment 'unitAttachment' on 'armour' (games.strategy.triplea.attachments.UnitAttachment): "
         "'canBlits' is not an option of this class",
     ]
+
+
+def test_strict_schema_digest_finds_what_the_whole_document_does() -> None:
+    """The XSD runs on a digest (each distinct option of a class once); every original occurrence is
+    still reported, at the same elements the schema flags when it reads the whole document."""
+    from lxml import etree
+
+    from generator.xsd import check_xml_against_xsd, strict_schema
+
+    data = (OFFICIAL_GAMES / "lhtr.xml").read_bytes()
+    broken = (
+        data.replace(b'name="isAir"', b'name="isAire"')  # fighter and bomber: one digest option
+        .replace(b'<option name="attack" value="1"/>', b'<option name="attack" value="one"/>')
+        .replace(b'<option name="movement" value="2"/>', b'<option name="movement" value="2" count="1"/>', 1)
+        .replace(b'name="isSea" value="true"', b'name="isSea" value="yes"', 1)
+        .replace(b"attachments.CanalAttachment", b"attachments.KanalAttachment")
+        .replace(b'<option name="isSub" value="true"/>', b'<option name="isSub" value="true"/><sub/>', 1)
+    )
+    assert broken.count(b"isAire") > 1 and broken.count(b'value="one"') > 1
+    findings = check_xml_against_xsd(broken, "broken.xml")
+    document = etree.fromstring(broken, etree.XMLParser(resolve_entities=False, load_dtd=False, no_network=True))
+    whole = sorted(error.elem.sourceline for error in strict_schema("portable").iter_errors(document))
+    assert [f.mark.line for f in findings] == whole
+    messages = [f.message for f in findings]
+    assert sum("is not an option of this class" in m for m in messages) == broken.count(b"isAire")
+    assert sum("value of the wrong kind" in m for m in messages) == broken.count(b'value="one"') + 2
+    assert sum(m.endswith("unknown attachment class") for m in messages) == broken.count(b"KanalAttachment")
