@@ -61,19 +61,6 @@ def _options(target: str) -> dict[str, dict[str, str]]:
 # Value spellings both engines read as booleans.
 _BOOLEANS = ("true", "false", "True", "False", "TRUE", "FALSE")
 
-# Attachment classes, most frequent first: the first type alternative that matches ends the search.
-_BY_FREQUENCY = (
-    "UnitAttachment",
-    "TerritoryAttachment",
-    "RulesAttachment",
-    "TriggerAttachment",
-    "PlayerAttachment",
-    "UnitSupportAttachment",
-    "CanalAttachment",
-    "TechAttachment",
-    "TechAbilityAttachment",
-)
-
 _ATTACHMENT_ATTRIBUTES = (
     '<xs:attribute name="name" type="xs:string" use="required"/>'
     '<xs:attribute name="attachTo" type="xs:string" use="required"/>'
@@ -101,16 +88,13 @@ def _name_in(names: list[str]) -> str:
 def _option_dispatch(options: dict[str, str]) -> tuple[list[tuple[str, str]], str]:
     """The option type alternatives of a class: (kind, XPath test) in the order tried, and the default.
 
-    Every test costs an XPath evaluation per option, so the kind with the most names is tried
-    first: a trigger's options are mostly free-form ("other"), its int and bool names few. A name
-    that is no option of the class always ends as "other", whose type reports just that.
+    A name that is no option of the class ends as "other", whose type reports just that.
     """
-    kinds = {kind: [n for n, k in options.items() if k == kind] for kind in ("int", "bool", "other")}
-    typed = sorted((k for k in ("int", "bool") if kinds[k]), key=lambda k: -len(kinds[k]))
-    if typed and len(kinds["other"]) > len(kinds[typed[0]]):
-        free_form = ("other", f"not({_name_in(kinds['int'] + kinds['bool'])})")
-        return [free_form] + [(k, _name_in(kinds[k])) for k in typed[:-1]], typed[-1]
-    return [(k, _name_in(kinds[k])) for k in typed], "other"
+    tests = []
+    for kind in ("int", "bool"):
+        if names := [n for n, k in options.items() if k == kind]:
+            tests.append((kind, _name_in(names)))
+    return tests, "other"
 
 
 def _class_types(cls: str, options: dict[str, str]) -> str:
@@ -160,10 +144,9 @@ def schema_text(target: str) -> str:
         f'<xs:simpleType name="boolean"><xs:restriction base="xs:string">{booleans}</xs:restriction></xs:simpleType>',
     ]
     parts += [_class_types(cls, options) for cls, options in classes.items()]
-    order = [c for c in _BY_FREQUENCY if c in classes] + [c for c in classes if c not in _BY_FREQUENCY]
     alternatives = "".join(
         f"<xs:alternative test=\"@javaClass = ('{ATTACHMENT_PACKAGE + cls}', '{cls}')\" type=\"{cls}\"/>"
-        for cls in order
+        for cls in classes
     )
     parts.append(f'<xs:element name="attachment">{alternatives}<xs:alternative type="UnknownClass"/></xs:element>')
     parts.append("</xs:schema>")
