@@ -278,8 +278,7 @@ def test_check_value_accepts(engine: str, cls: str, option: str, value: str, cou
         ("2.x", "TerritoryEffectAttachment", "movementCostModifier", "infantry", "half", "not a decimal"),
     ],
 )
-def test_check_value_rejects(engine: str, cls: str, option: str, value: str, count: str | None,
-                             message: str) -> None:
+def test_check_value_rejects(engine: str, cls: str, option: str, value: str, count: str | None, message: str) -> None:
     err = check_value(engine, cls, option, value, count=count)
     assert err is not None and message in err, err
 
@@ -381,8 +380,13 @@ def _game(path: Path) -> Game:
     def names(xpath: str, *attrs: str) -> frozenset[str]:
         return frozenset(str(e.get(a)) for e in xml.iterfind(xpath) for a in attrs or ("name",) if e.get(a))
 
-    by_class = {"condition": "RulesAttachment", "trigger": "TriggerAttachment", "unitSupport": "UnitSupportAttachment",
-                "politicalAction": "PoliticalActionAttachment", "userAction": "UserActionAttachment"}
+    by_class = {
+        "condition": "RulesAttachment",
+        "trigger": "TriggerAttachment",
+        "unitSupport": "UnitSupportAttachment",
+        "politicalAction": "PoliticalActionAttachment",
+        "userAction": "UserActionAttachment",
+    }
     known = {
         "unit": names("unitList/unit"),
         "territory": names("map/territory"),

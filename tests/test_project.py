@@ -26,13 +26,9 @@ def test_ci_runs_the_readme_test_command_exactly() -> None:
 
 
 def test_ruff_clean() -> None:
-    result = subprocess.run(
-        [sys.executable, "-m", "ruff", "check", "generator", "tests"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-    )
-    assert result.returncode == 0, result.stdout
+    for check in (["check"], ["format", "--check"]):
+        result = subprocess.run([sys.executable, "-m", "ruff", *check, "."], cwd=ROOT, capture_output=True, text=True)
+        assert result.returncode == 0, result.stdout
 
 
 def test_mypy_clean() -> None:

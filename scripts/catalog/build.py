@@ -47,14 +47,43 @@ SCHEMA_VERSION = 1
 
 SCALARS = {"int", "bool", "string", "decimal", "enum", "never"}
 REFERENCES = {
-    "unit", "territory", "player", "resource", "tech", "relationshipType", "territoryEffect",
-    "productionFrontier", "productionRule", "condition", "trigger", "unitSupport", "politicalAction",
-    "userAction", "property", "step", "attachment",
+    "unit",
+    "territory",
+    "player",
+    "resource",
+    "tech",
+    "relationshipType",
+    "territoryEffect",
+    "productionFrontier",
+    "productionRule",
+    "condition",
+    "trigger",
+    "unitSupport",
+    "politicalAction",
+    "userAction",
+    "property",
+    "step",
+    "attachment",
 }
 COMPOSITES = {"list", "tuple", "oneOf", "propertyChange"}
 SPEC_KEYS = {
-    "type", "min", "max", "values", "caseInsensitive", "pattern", "exclude", "minusPrefix", "items",
-    "sep", "parts", "alternatives", "minTokens", "allowEmpty", "of", "note", "boundsFrom",
+    "type",
+    "min",
+    "max",
+    "values",
+    "caseInsensitive",
+    "pattern",
+    "exclude",
+    "minusPrefix",
+    "items",
+    "sep",
+    "parts",
+    "alternatives",
+    "minTokens",
+    "allowEmpty",
+    "of",
+    "note",
+    "boundsFrom",
 }
 PART_KEYS = SPEC_KEYS | {"name", "optional", "repeat", "group"}
 OPTION_KEYS = SPEC_KEYS | {"repeatable", "noop", "unverified", "clearValues"}
@@ -154,8 +183,9 @@ def int_or_bool_hint(hints: list[str]) -> str | None:
 
 def supertypes(info: dict[str, Any]) -> list[str]:
     """Attachment superclasses and ICondition (the parts of the hierarchy that declare options)."""
-    return sorted(t for t in info["supertypes"]
-                  if t == "ICondition" or (t.endswith("Attachment") and t != "IAttachment"))
+    return sorted(
+        t for t in info["supertypes"] if t == "ICondition" or (t.endswith("Attachment") and t != "IAttachment")
+    )
 
 
 def finish_option(entry: dict[str, Any]) -> dict[str, Any]:
@@ -168,8 +198,7 @@ def finish_option(entry: dict[str, Any]) -> dict[str, Any]:
     return entry
 
 
-def build_19(raw: dict[str, Any], common: dict[str, Any], own: dict[str, Any],
-             warnings: list[str]) -> dict[str, Any]:
+def build_19(raw: dict[str, Any], common: dict[str, Any], own: dict[str, Any], warnings: list[str]) -> dict[str, Any]:
     attachments: dict[str, Any] = {}
     for cls, info in sorted(raw["classes"].items()):
         options: dict[str, Any] = {}
@@ -183,8 +212,10 @@ def build_19(raw: dict[str, Any], common: dict[str, Any], own: dict[str, Any],
                 table_rep = bool(entry.get("repeatable", False))
                 if "adds" in s and (own_hit is None or "repeatable" not in own_hit[0]):
                     if table_rep != s["adds"]:
-                        warnings.append(f"1.9 {cls}.{opt}: common table repeatable={table_rep} but "
-                                        f"@GameProperty(adds={s['adds']}); using adds")
+                        warnings.append(
+                            f"1.9 {cls}.{opt}: common table repeatable={table_rep} but "
+                            f"@GameProperty(adds={s['adds']}); using adds"
+                        )
                     entry["repeatable"] = s["adds"]
             else:
                 kind = int_or_bool_hint(s.get("typeHints", []))
@@ -199,8 +230,13 @@ def build_19(raw: dict[str, Any], common: dict[str, Any], own: dict[str, Any],
         attach_to = common["attachTo"].get(cls)
         if attach_to is None:
             warnings.append(f"1.9 {cls}: no attachTo in types-common.yaml")
-        attachments[cls] = {"javaClass": info["javaClass"], "attachTo": attach_to or [], "aliases": {},
-                            "supertypes": supertypes(info), "options": options}
+        attachments[cls] = {
+            "javaClass": info["javaClass"],
+            "attachTo": attach_to or [],
+            "aliases": {},
+            "supertypes": supertypes(info),
+            "options": options,
+        }
     props = {}
     for name, p in sorted(raw["properties"].items()):
         entry = {"type": p["type"], "default": p["default"], "readers": sorted(p["readers"])}
@@ -210,9 +246,11 @@ def build_19(raw: dict[str, Any], common: dict[str, Any], own: dict[str, Any],
     return {
         "engine": "1.9",
         "schemaVersion": SCHEMA_VERSION,
-        "source": ("Debian triplea.jar (TripleA 1.9.0.0.7062): option names by reflection "
-                   "(scripts/catalog/ListSetters19.java); value syntax from the setter bodies of "
-                   "triplea-game/triplea tag 1.9.0.0.7062 (scripts/catalog/types-*.yaml)"),
+        "source": (
+            "Debian triplea.jar (TripleA 1.9.0.0.7062): option names by reflection "
+            "(scripts/catalog/ListSetters19.java); value syntax from the setter bodies of "
+            "triplea-game/triplea tag 1.9.0.0.7062 (scripts/catalog/types-*.yaml)"
+        ),
         "parser": {
             "optionLookup": "attachment.getClass().getMethod('set' + capitalizeFirstLetter(name), String.class)",
             "optionNameCase": "first letter case-insensitive, rest case-sensitive",
@@ -231,8 +269,7 @@ def build_19(raw: dict[str, Any], common: dict[str, Any], own: dict[str, Any],
     }
 
 
-def build_2x(raw: dict[str, Any], common: dict[str, Any], own: dict[str, Any],
-             warnings: list[str]) -> dict[str, Any]:
+def build_2x(raw: dict[str, Any], common: dict[str, Any], own: dict[str, Any], warnings: list[str]) -> dict[str, Any]:
     legacy = raw["legacy"]
     attachments: dict[str, Any] = {}
     for cls, info in sorted(raw["classes"].items()):
@@ -250,8 +287,10 @@ def build_2x(raw: dict[str, Any], common: dict[str, Any], own: dict[str, Any],
                     warnings.append(f"2.x {cls}.{opt}: table type {entry['type']} but setter suggests {guess}")
                 acc = s["guess"].get("accumulates")
                 if acc is not None and acc != bool(entry.get("repeatable", False)):
-                    warnings.append(f"2.x {cls}.{opt}: table repeatable={entry.get('repeatable', False)} "
-                                    f"but the setter body looks {'accumulating' if acc else 'overwriting'}")
+                    warnings.append(
+                        f"2.x {cls}.{opt}: table repeatable={entry.get('repeatable', False)} "
+                        f"but the setter body looks {'accumulating' if acc else 'overwriting'}"
+                    )
             elif read_only:
                 gt = (s.get("getterType") or "").strip()
                 kind = {"int": "int", "Integer": "int", "boolean": "bool", "Boolean": "bool"}.get(gt)
@@ -261,8 +300,10 @@ def build_2x(raw: dict[str, Any], common: dict[str, Any], own: dict[str, Any],
             else:
                 guess = s["guess"]
                 if guess["type"] in ("int", "bool", "string"):
-                    entry = {"type": guess["type"],
-                             "typedBy": "mapper" if "mapper" in guess.get("inferredFrom", "") else "setterBody"}
+                    entry = {
+                        "type": guess["type"],
+                        "typedBy": "mapper" if "mapper" in guess.get("inferredFrom", "") else "setterBody",
+                    }
                     if guess["type"] == "string":
                         warnings.append(f"2.x {cls}.{opt}: typed string from a plain assignment")
                 else:
@@ -280,8 +321,13 @@ def build_2x(raw: dict[str, Any], common: dict[str, Any], own: dict[str, Any],
         attach_to = common["attachTo"].get(cls)
         if attach_to is None:
             warnings.append(f"2.x {cls}: no attachTo in types-common.yaml")
-        attachments[cls] = {"javaClass": PACKAGE + cls, "attachTo": attach_to or [], "aliases": aliases,
-                            "supertypes": supertypes(info), "options": options}
+        attachments[cls] = {
+            "javaClass": PACKAGE + cls,
+            "attachTo": attach_to or [],
+            "aliases": aliases,
+            "supertypes": supertypes(info),
+            "options": options,
+        }
     props = {}
     for name, p in sorted(raw["properties"].items()):
         default = p["default"]
@@ -292,12 +338,15 @@ def build_2x(raw: dict[str, Any], common: dict[str, Any], own: dict[str, Any],
     return {
         "engine": "2.x",
         "schemaVersion": SCHEMA_VERSION,
-        "source": (f"triplea-game/triplea@{raw['commit']}: getPropertyOrEmpty switches and setters under "
-                   "game-app/game-core/src/main/java/games/strategy/triplea/attachments/ "
-                   "(scripts/catalog/extract_2x.py) and scripts/catalog/types-*.yaml"),
+        "source": (
+            f"triplea-game/triplea@{raw['commit']}: getPropertyOrEmpty switches and setters under "
+            "game-app/game-core/src/main/java/games/strategy/triplea/attachments/ "
+            "(scripts/catalog/extract_2x.py) and scripts/catalog/types-*.yaml"
+        ),
         "parser": {
-            "optionLookup": ("attachment.getProperty(LegacyPropertyMapper.mapLegacyOptionName("
-                             "decapitalize(name))).setValue(value)"),
+            "optionLookup": (
+                "attachment.getProperty(LegacyPropertyMapper.mapLegacyOptionName(decapitalize(name))).setValue(value)"
+            ),
             "optionNameCase": "first letter case-insensitive, rest case-sensitive (aliases match ignoring case)",
             "countAttribute": "value passed to the setter is count + ':' + value when count is non-empty",
             "javaClass": "fully qualified or short class name",
@@ -306,9 +355,7 @@ def build_2x(raw: dict[str, Any], common: dict[str, Any], own: dict[str, Any],
             "builtinNames": BUILTIN_NAMES,
             "uncheckedReferences": UNCHECKED_REFERENCES,
             "aliases": dict(sorted(legacy["aliases"].items())),
-            "ignoredOptions": [
-                {"option": i["option"], "values": i.get("values")} for i in legacy["ignored"]
-            ],
+            "ignoredOptions": [{"option": i["option"], "values": i.get("values")} for i in legacy["ignored"]],
             "valueRewrites": legacy["valueRewrites"],
         },
         "attachments": attachments,
@@ -321,14 +368,19 @@ def dumps(obj: Any) -> str:
 
 
 def refresh_19(jar: str) -> None:
-    out = subprocess.run(["java", "-cp", jar, str(HERE / "ListSetters19.java"), jar],
-                         check=True, capture_output=True, text=True).stdout
+    out = subprocess.run(
+        ["java", "-cp", jar, str(HERE / "ListSetters19.java"), jar], check=True, capture_output=True, text=True
+    ).stdout
     RAW["1.9"].write_text(dumps(json.loads(out)), encoding="utf-8")
 
 
 def refresh_2x(repo: str, rev: str) -> None:
-    out = subprocess.run([sys.executable, str(HERE / "extract_2x.py"), "--repo", repo, "--rev", rev],
-                         check=True, capture_output=True, text=True).stdout
+    out = subprocess.run(
+        [sys.executable, str(HERE / "extract_2x.py"), "--repo", repo, "--rev", rev],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
     RAW["2.x"].write_text(dumps(json.loads(out)), encoding="utf-8")
 
 

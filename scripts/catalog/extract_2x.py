@@ -40,9 +40,7 @@ LEGACY_MAPPER = CORE + "engine/data/gameparser/LegacyPropertyMapper.java"
 
 
 def git(repo: str, *args: str) -> str:
-    return subprocess.run(
-        ["git", "-C", repo, *args], check=True, capture_output=True, text=True
-    ).stdout
+    return subprocess.run(["git", "-C", repo, *args], check=True, capture_output=True, text=True).stdout
 
 
 CHAR_LITERAL = re.compile(r"'(?:\\.|[^'\\])*'")
@@ -117,8 +115,10 @@ class JavaClass:
         return res
 
     def return_type(self, name: str) -> str | None:
-        m = re.search(r"(?:public|protected|private)\s+(?:static\s+)?([\w<>\[\], ?.]+?)\s+" + re.escape(name)
-                      + r"\s*\(\s*\)", self.src)
+        m = re.search(
+            r"(?:public|protected|private)\s+(?:static\s+)?([\w<>\[\], ?.]+?)\s+" + re.escape(name) + r"\s*\(\s*\)",
+            self.src,
+        )
         return m.group(1).strip() if m else None
 
 
@@ -189,8 +189,12 @@ def parse_property_expr(expr: str) -> dict[str, Any]:
     elif factory == "ofString":
         info.update(stringSetter=ref(args[0]), getter=ref(args[1]), resetter=ref(args[2]))
     elif factory == "ofMapper":
-        info.update(mapper=args[0].strip(), setter=ref(args[1]), getter=ref(args[2]),
-                    default=" ".join(args[3].split()).removeprefix("() ->").strip())
+        info.update(
+            mapper=args[0].strip(),
+            setter=ref(args[1]),
+            getter=ref(args[2]),
+            default=" ".join(args[3].split()).removeprefix("() ->").strip(),
+        )
     elif factory in ("ofReadOnly", "ofReadOnlySimple"):
         info.update(getter=ref(args[0]))
     elif factory == "ofWriteOnly":
@@ -264,9 +268,11 @@ def infer(body: str | None, info: dict[str, Any]) -> dict[str, Any]:
     return {"type": "unknown"}
 
 
-ADDS = re.compile(r"\.(?:add|put|addAll|putResource)\(|parsePlayerList\(\s*\w+\s*,\s*\w+\s*\)|"
-                  r"parseUnitTypes\([^;]*,\s*\w+\s*\)|addToUnitTypeMap|addToResourceMap|applyCheckedValue|"
-                  r"setCombatEffect|setConditions|setDestroyedWhenCapturedBy")
+ADDS = re.compile(
+    r"\.(?:add|put|addAll|putResource)\(|parsePlayerList\(\s*\w+\s*,\s*\w+\s*\)|"
+    r"parseUnitTypes\([^;]*,\s*\w+\s*\)|addToUnitTypeMap|addToResourceMap|applyCheckedValue|"
+    r"setCombatEffect|setConditions|setDestroyedWhenCapturedBy"
+)
 
 
 def accumulates(body: str) -> bool:
@@ -282,11 +288,16 @@ def accumulates(body: str) -> bool:
     for m in re.finditer(r"(?:this\.)?(\w+)\s*=(?!=)\s*(\S)", body):
         field_name, rhs_start = m.group(1), m.start(2)
         rhs = body[rhs_start : body.find(";", rhs_start)]
-        if (field_name in local_vars or body[: m.start()].rstrip()[-1:] not in ("", ";", "{", "}")
-                or rhs.startswith("null") or re.search(r"\b" + field_name + r"\b", rhs)):
+        if (
+            field_name in local_vars
+            or body[: m.start()].rstrip()[-1:] not in ("", ";", "{", "}")
+            or rhs.startswith("null")
+            or re.search(r"\b" + field_name + r"\b", rhs)
+        ):
             continue  # a local, a clear, or field = f(..., field) which appends
-        guarded = re.search(r"if\s*\(\s*(?:this\.)?" + re.escape(m.group(1)) + r"\s*==\s*null\s*\)\s*\{?\s*$",
-                            body[: m.start()])
+        guarded = re.search(
+            r"if\s*\(\s*(?:this\.)?" + re.escape(m.group(1)) + r"\s*==\s*null\s*\)\s*\{?\s*$", body[: m.start()]
+        )
         if not guarded:
             return False
     return True
@@ -318,8 +329,7 @@ def parse_legacy(src: str, constants: dict[str, str]) -> dict[str, Any]:
     for opt_block in re.split(r"(?=optionName\.equalsIgnoreCase)", body)[1:]:
         opt = re.match(r"optionName\.equalsIgnoreCase\(\"([^\"]+)\"\)", opt_block)
         assert opt
-        pairs = re.findall(r"optionValue\.equalsIgnoreCase\(\"([^\"]+)\"\)\)\s*\{?\s*return\s+\"([^\"]*)\"",
-                           opt_block)
+        pairs = re.findall(r"optionValue\.equalsIgnoreCase\(\"([^\"]+)\"\)\)\s*\{?\s*return\s+\"([^\"]*)\"", opt_block)
         for old, new in pairs:
             values.append({"option": opt.group(1), "from": old, "to": new})
     ignored: list[dict[str, Any]] = []
@@ -333,8 +343,7 @@ def parse_legacy(src: str, constants: dict[str, str]) -> dict[str, Any]:
         if not nm:
             continue
         vals = re.findall(r"value\.equals\(\"([^\"]+)\"\)", term)
-        ignored.append({"option": nm.group(1), "values": vals or None,
-                        "alsoNull": "value == null" in term})
+        ignored.append({"option": nm.group(1), "values": vals or None, "alsoNull": "value == null" in term})
     return {"aliases": aliases, "valueRewrites": values, "ignored": ignored}
 
 
@@ -378,8 +387,9 @@ def parse_properties(src: str, constants: dict[str, str]) -> dict[str, Any]:
             else:
                 typ = {"boolean": "bool", "int": "int", "String": "string"}.get(ret, ret)
                 dv = None
-                inner = re.fullmatch(r"properties\s*\.\s*get\(\s*(?:Constants\.)?(\w+)\s*,\s*(true|false|-?\d+)\s*\)",
-                                     default or "")
+                inner = re.fullmatch(
+                    r"properties\s*\.\s*get\(\s*(?:Constants\.)?(\w+)\s*,\s*(true|false|-?\d+)\s*\)", default or ""
+                )
                 if inner:  # default = value of another property (or of the same one under an old constant)
                     dv = json.loads(inner.group(2))
                     if constants[inner.group(1)] != name:
@@ -399,8 +409,9 @@ src_constants_methods: str = ""
 
 def template_name(constants_src: str, method: str) -> str:
     """Resolve e.g. Constants.getPropertyNameIncomePercentageFor(player) to '{player} Income Percentage'."""
-    m = re.search(r"\b" + re.escape(method) + r"\s*\(\s*final\s+\w+\s+(\w+)\s*\)\s*\{\s*return\s+([^;]+);",
-                  constants_src)
+    m = re.search(
+        r"\b" + re.escape(method) + r"\s*\(\s*final\s+\w+\s+(\w+)\s*\)\s*\{\s*return\s+([^;]+);", constants_src
+    )
     assert m, method
     var, expr = m.group(1), m.group(2)
     fmt = re.fullmatch(r"String\.format\(\s*\"([^\"]*)\"\s*,\s*" + var + r"\.getName\(\)\s*\)", expr.strip())
@@ -427,8 +438,9 @@ def main(argv: list[str] | None = None) -> int:
     global src_constants_methods
 
     commit = git(args.repo, "rev-parse", args.rev).strip()
-    files = [f for f in git(args.repo, "ls-tree", "--name-only", commit, ATTACHMENTS_DIR).split()
-             if f.endswith(".java")]
+    files = [
+        f for f in git(args.repo, "ls-tree", "--name-only", commit, ATTACHMENTS_DIR).split() if f.endswith(".java")
+    ]
     constants_src = strip_comments(git(args.repo, "show", f"{commit}:{CONSTANTS}"))
     src_constants_methods = constants_src
     constants = parse_constants(constants_src)
@@ -436,8 +448,11 @@ def main(argv: list[str] | None = None) -> int:
     for path in [*files, DEFAULT_ATTACHMENT]:
         src = strip_comments(git(args.repo, "show", f"{commit}:{path}"))
         name = path.rsplit("/", 1)[1][:-5]
-        cm = re.search(r"\b(?:(abstract)\s+)?(?:class|interface)\s+" + name + r"\b(?:<[^>]*>)?(?:\s+extends\s+(\w+))?"
-                       r"(?:\s+implements\s+([\w\s,<>]+?))?\s*\{", src)
+        cm = re.search(
+            r"\b(?:(abstract)\s+)?(?:class|interface)\s+" + name + r"\b(?:<[^>]*>)?(?:\s+extends\s+(\w+))?"
+            r"(?:\s+implements\s+([\w\s,<>]+?))?\s*\{",
+            src,
+        )
         if not cm:
             continue
         classes[name] = JavaClass(name, src, cm.group(2), bool(cm.group(1)) or "interface " + name in src)
@@ -490,8 +505,10 @@ def main(argv: list[str] | None = None) -> int:
                 entries[opt] = (e, body)
         if args.dump_setters == name:
             for opt, (e, body) in sorted(entries.items()):
-                print(f"--- {opt}  ({e.get('factory')} in {e['declaredIn']}; "
-                      f"setter {e.get('stringSetter')} in {e.get('setterIn')}; guess {e['guess']['type']})")
+                print(
+                    f"--- {opt}  ({e.get('factory')} in {e['declaredIn']}; "
+                    f"setter {e.get('stringSetter')} in {e.get('setterIn')}; guess {e['guess']['type']})"
+                )
                 if body is not None:
                     print("\n".join("    " + ln.strip() for ln in body.strip().splitlines() if ln.strip()))
         supertypes: set[str] = set()
@@ -503,8 +520,11 @@ def main(argv: list[str] | None = None) -> int:
             sup = classes[sup].parent
         if sup is not None:
             supertypes.add(sup)
-        out_classes[name] = {"chain": chain, "supertypes": sorted(supertypes),
-                             "options": {opt: v[0] for opt, v in sorted(entries.items())}}
+        out_classes[name] = {
+            "chain": chain,
+            "supertypes": sorted(supertypes),
+            "options": {opt: v[0] for opt, v in sorted(entries.items())},
+        }
     if args.dump_setters:
         return 0
     legacy = parse_legacy(strip_comments(git(args.repo, "show", f"{commit}:{LEGACY_MAPPER}")), constants)
