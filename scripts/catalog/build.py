@@ -34,7 +34,7 @@ from typing import Any
 import yaml
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-from generator.catalog import syntax
+from generator.catalog import REFERENCE_TYPES, syntax
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
@@ -46,25 +46,7 @@ DEFAULT_JAR = "/usr/share/games/triplea/bin/triplea.jar"
 SCHEMA_VERSION = 1
 
 SCALARS = {"int", "bool", "string", "decimal", "enum", "never"}
-REFERENCES = {
-    "unit",
-    "territory",
-    "player",
-    "resource",
-    "tech",
-    "relationshipType",
-    "territoryEffect",
-    "productionFrontier",
-    "productionRule",
-    "condition",
-    "trigger",
-    "unitSupport",
-    "politicalAction",
-    "userAction",
-    "property",
-    "step",
-    "attachment",
-}
+REFERENCES = REFERENCE_TYPES  # the value types that name something of the game
 COMPOSITES = {"list", "tuple", "oneOf", "propertyChange"}
 SPEC_KEYS = {
     "type",
