@@ -24,6 +24,7 @@ from generator.importer_base import (
     natural_key,
     safe_parser,
     typed,
+    unreadable,
 )
 from generator.load import SpecList, SpecMap
 from generator.model import ATTACHMENT_PACKAGE, CLASS_BY_NAME_PREFIX, DELEGATE_PACKAGE
@@ -311,7 +312,7 @@ def import_xml(path: Path, display: str) -> tuple[Tree | None, list[Diagnostic]]
     try:
         root = etree.parse(str(path), safe_parser()).getroot()
     except (OSError, etree.XMLSyntaxError) as exc:
-        return None, [Diagnostic(f"cannot read XML: {exc}", Mark(display, 1, 1))]
+        return None, [unreadable(exc, display)]
     if root.tag != "game":
         return None, [Diagnostic("not a TripleA game XML (root element is not <game>)", Mark(display, 1, 1))]
     importer = _Importer(root, display)
@@ -324,7 +325,7 @@ def import_located(path: Path, display: str) -> tuple[SpecMap | None, list[Diagn
     try:
         root = etree.parse(str(path), safe_parser()).getroot()
     except (OSError, etree.XMLSyntaxError) as exc:
-        return None, [Diagnostic(f"cannot read XML: {exc}", Mark(display, 1, 1))]
+        return None, [unreadable(exc, display)]
     importer = _Importer(root, display)
     tree = importer.run()
     return _located(tree, (), importer.lines, Mark(display, 1, 1)), importer.problems + importer.notes

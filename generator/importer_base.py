@@ -24,6 +24,13 @@ def safe_parser() -> etree.XMLParser:
     )
 
 
+def unreadable(exc: OSError | etree.XMLSyntaxError, display: str) -> Diagnostic:
+    """Why an XML file could not be read, at the place the parser stopped (as `validate` says it)."""
+    if isinstance(exc, etree.XMLSyntaxError):
+        return Diagnostic(f"XML is not well-formed: {exc.msg}", Mark(display, exc.lineno or 1, exc.offset or 1))
+    return Diagnostic(f"cannot read XML: {exc.strerror or exc}", Mark(display, 1, 1))
+
+
 def att(element: etree._Element, name: str, default: str = "") -> str:
     """An attribute's text; a missing one reads as `default` (the model then reports empty names)."""
     value = element.get(name)

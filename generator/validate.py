@@ -19,6 +19,7 @@ from lxml import etree
 from pydantic import BaseModel
 
 from generator.diagnostics import Diagnostic, Mark, Severity, did_you_mean, key_path
+from generator.importer_base import unreadable
 from generator.locate import locate
 from generator.model import Spec, WithOptions, option_writes
 
@@ -271,7 +272,7 @@ def check_xml_against_dtd(xml: bytes, display: str, jar: Path = DEFAULT_JAR) -> 
     try:
         document = etree.parse(io.BytesIO(xml), parser)
     except etree.XMLSyntaxError as exc:
-        return [Diagnostic(f"XML is not well-formed: {exc.msg}", Mark(display, exc.lineno or 1, exc.offset or 1))]
+        return [unreadable(exc, display)]
     if dtd.validate(document):
         return []
     return list(_dtd_messages(dtd, display))
