@@ -1,0 +1,207 @@
+"""The Expansion Edition variant's spec: every rule of seed 002 in the ledger, Italy, the new units."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+from lxml import etree
+
+from generator.build import load_spec
+from generator.coverage import coverage
+from generator.model import Spec
+from generator.resolve import Rules
+from tests.conftest import ROOT, run_cli
+
+GAME_XML = ROOT / "output" / "games" / "expansion.xml"
+NOTES = ROOT / "output" / "games" / "expansion.notes.html"
+
+
+def _spec() -> Spec:
+    loaded, problems = load_spec(Rules(ROOT / "rules", "rules"), "expansion")
+    assert loaded is not None, problems
+    return loaded.spec
+
+
+def _xml() -> etree._ElementTree:
+    return etree.parse(str(GAME_XML))
+
+
+def test_ledger_has_every_rule_of_the_seed() -> None:
+    ledger = _spec().rule_ledger
+    assert len(ledger) == 56
+    sections = Counter(entry.section for entry in ledger.values())
+    assert sections == {
+        "Base rules": 1,
+        "Victory conditions": 2,
+        "Bid": 1,
+        "Italy": 6,
+        "Lend-lease": 2,
+        "Non-aggression treaty": 3,
+        "Convoy raids": 3,
+        "Placement of new units": 2,
+        "Air supremacy": 1,
+        "D-Day invasion": 4,
+        "Price changes": 3,
+        "Transport changes": 2,
+        "Submarines, destroyers and aircraft": 5,
+        "Units": 12,
+        "Weapons development": 6,
+        "National advantages": 3,
+    }
+    assert all(re.fullmatch(r"exp-[a-z]+-\d\d", rule_id) for rule_id in ledger)
+    assert all(entry.source.startswith("002 §") for entry in ledger.values())
+    assert all(entry.fidelity.note for entry in ledger.values() if entry.fidelity.grade != "exact")
+    # The document's known errors are settled in the ledger (rules-aare-expansion.md §0).
+    for rule_id in ("exp-price-02", "exp-units-12", "exp-tech-06", "exp-italy-04", "exp-italy-06", "exp-lend-02"):
+        assert ledger[rule_id].reading, rule_id
+
+
+def test_summaries_are_our_own_words() -> None:
+    seed = (ROOT.parent / "shared" / "seeds" / "002_cd3bc553f43d4c5f.txt").read_text(encoding="utf-8", errors="replace")
+    seed_words = " ".join(seed.split()).lower()
+    for rule_id, entry in _spec().rule_ledger.items():
+        words = " ".join(entry.summary.split()).lower().split(" ")
+        # No run of ten words copied from the seed.
+        for i in range(len(words) - 9):
+            assert " ".join(words[i : i + 10]) not in seed_words, rule_id
+
+
+def test_coverage_counts() -> None:
+    report = coverage("expansion", _spec())
+    assert report.rules == 56
+    assert report.total["1.9"].counts == {"exact": 19, "approximate": 16, "notes-only": 21}
+
+
+def test_italy_is_a_sixth_axis_player_after_germany() -> None:
+    spec = _spec()
+    italy = spec.players["Italians"]
+    assert italy.alliances == ["Axis"]
+    assert italy.resources == {"PUs": 10}
+    for name in ("Southern Europe", "Balkans", "Libya"):
+        territory = spec.territories[name]
+        assert territory.owner == "Italians"
+        assert set(territory.units) == {"Italians"}, name
+    assert spec.territories["Southern Europe"].capital == "Italians"
+    assert spec.territories["Germany"].production == 20
+    # Italy's income equals its starting PUs: 6 + 3 + 1.
+    assert sum(spec.territories[n].production for n in ("Southern Europe", "Balkans", "Libya")) == 10
+
+    steps = [step.get("name") for step in _xml().iter("step")]
+    italian = [s for s in steps if s.startswith("italian")]
+    assert steps.index(italian[0]) == steps.index("germanEndTurn") + 1
+    assert steps.index(italian[-1]) + 1 == steps.index("britishTech")
+    assert italian == [
+        "italianTech",
+        "italianPurchase",
+        "italianCombatMove",
+        "italianBattle",
+        "italianNonCombatMove",
+        "italianPlace",
+        "italianTechActivation",
+        "italianEndTurn",
+    ]
+
+
+def test_fifteen_victory_cities_and_thresholds() -> None:
+    spec = _spec()
+    assert sum(1 for t in spec.territories.values() if getattr(t, "victoryCity", None)) == 15
+    assert spec.properties["Allies Honorable Victory VCs"].value == 11
+    assert spec.properties["Axis Honorable Victory VCs"].value == 10
+    assert spec.properties["Honorable Surrender"].value is True
+
+
+def test_new_units_stats_and_prices() -> None:
+    spec = _spec()
+    stats = {
+        "ssPanzer": (5, 5, 2, 8),
+        "mechInfantry": (2, 2, 1, 4),
+        "shockTroops": (3, 4, 2, 6),
+        "heavyArtillery": (4, 2, 1, 6),
+        "heavyTank": (4, 4, 2, 7),
+        "lightCarrier": (0, 1, 2, 10),
+        "cruiser": (3, 3, 3, 16),
+        "navalFighter": (2, 2, 2, 8),
+        "carrier": (1, 3, 3, 16),
+        "destroyer": (2, 2, 2, 10),
+        "battleship": (4, 4, 2, 20),
+    }
+    price = {
+        next(iter(rule.result)): rule.cost["PUs"]
+        for rule in spec.production_rules.values()
+        if rule.result and len(rule.result) == 1
+    }
+    for unit, (attack, defense, movement, cost) in stats.items():
+        options = spec.units[unit]
+        assert (options.attack, options.defense, options.movement) == (attack, defense, movement), unit
+        assert price[unit] == cost, unit
+    assert spec.units["carrier"].hitPoints == 2
+    assert spec.units["cruiser"].hitPoints == 2
+    assert spec.units["cruiser"].bombard == 2 and spec.units["destroyer"].bombard == 2
+    assert spec.units["heavyArtillery"].artillery is True
+    assert spec.units["ssPanzer"].unitPlacementOnlyAllowedIn == ["Germany"]
+    assert spec.properties["Unit Placement Restrictions"].value is True
+
+
+def test_national_units_only_in_their_frontier() -> None:
+    frontiers = _spec().production_frontiers
+    assert "buySSPanzer" in frontiers["productionGermans"]
+    assert "buyShockTroops" in frontiers["productionRussians"]
+    for name, rules in frontiers.items():
+        if name != "productionGermans":
+            assert "buySSPanzer" not in rules, name
+        if name != "productionRussians":
+            assert "buyShockTroops" not in rules, name
+    players = _spec().players
+    assert players["Germans"].production_frontier == "productionGermans"
+    assert players["Russians"].production_frontier == "productionRussians"
+    assert players["Italians"].production_frontier == "production"
+
+
+def test_free_units_of_round_one_in_the_built_xml() -> None:
+    options: dict[str, list[tuple[str, str]]] = {}
+    for attachment in _xml().iter("attachment"):
+        name = attachment.get("name")
+        if name.startswith("triggerAttachmentFree"):
+            assert attachment.get("attachTo") == "Germans", name  # 1.9 can copy the game data
+            options[name] = [(o.get("name"), o.get("value")) for o in attachment.iter("option")]
+    german = dict(options["triggerAttachmentFreeUnitsGermans"])
+    assert german["conditions"] == "conditionAttachmentRound1"
+    assert german["when"] == "after:germanPurchase"
+    assert ("purchase", "1:ssPanzer:heavyArtillery:heavyTank") in options["triggerAttachmentFreeUnitsGermans"]
+    assert ("placement", "5 Sea Zone:cruiser") in options["triggerAttachmentFreeShipsGermans"]
+    # Every one of the six players gets two mechanized infantry.
+    mech = [n for n, opts in options.items() if any(v.startswith("2:mechInfantry") for k, v in opts if k == "purchase")]
+    assert len(mech) == 6
+
+
+def test_convoy_zones_and_destroyer_support() -> None:
+    spec = _spec()
+    zones = {name for name, t in spec.territories.items() if getattr(t, "blockadeZone", None)}
+    assert zones == {f"{n} Sea Zone" for n in (2, 3, 6, 7, 8, 10, 54, 55, 60, 61)}
+    assert spec.units["submarine"].blockade == 2
+    for player in ("Germans", "Russians", "Italians"):
+        assert spec.players[player].attachments["playerAttachment"].immuneToBlockade is True
+    support = spec.units["submarine"].attachments["supportAttachmentDestroyerHunts"]
+    assert support.faction == "enemy" and support.unitType == ["destroyer"]
+
+
+def test_only_the_five_weapons_developments() -> None:
+    spec = _spec()
+    assert set(spec.technologies) == {"jetPower", "rocket", "superSub", "longRangeAir", "heavyBomber"}
+    assert spec.properties["Super Sub Defence Bonus"].value == 1
+    assert spec.properties["Heavy Bomber Dice Rolls"].value == 2
+
+
+def test_notes_list_every_rule() -> None:
+    notes = NOTES.read_text(encoding="utf-8")
+    for rule_id in _spec().rule_ledger:
+        assert f"[{rule_id}]" in notes, rule_id
+    assert "Expansion Edition" in notes
+
+
+def test_coverage_command_runs() -> None:
+    result = run_cli("coverage", "expansion", cwd=ROOT)
+    assert result.code == 0, result.err
+    assert "rule coverage: expansion (56 rules)" in result.out
+    assert "All rules" in result.out
