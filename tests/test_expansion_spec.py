@@ -4,13 +4,17 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from functools import cache
+from typing import Any
 
+import pytest
 from lxml import etree
 
 from generator.build import load_spec
 from generator.coverage import coverage
 from generator.model import Spec
 from generator.resolve import Rules
+from generator.scenario import run_scenario
 from tests.conftest import ROOT, run_cli
 
 GAME_XML = ROOT / "output" / "games" / "expansion.xml"
@@ -70,7 +74,8 @@ def test_summaries_are_our_own_words() -> None:
 def test_coverage_counts() -> None:
     report = coverage("expansion", _spec())
     assert report.rules == 56
-    assert report.total["1.9"].counts == {"exact": 19, "approximate": 16, "notes-only": 21}
+    assert report.total["1.9"].counts == {"exact": 20, "approximate": 18, "notes-only": 18}
+    assert report.total["1.9"].enforced == 38
 
 
 def test_italy_is_a_sixth_axis_player_after_germany() -> None:
@@ -205,3 +210,65 @@ def test_coverage_command_runs() -> None:
     assert result.code == 0, result.err
     assert "rule coverage: expansion (56 rules)" in result.out
     assert "All rules" in result.out
+
+
+def test_treaty_starts_in_force_and_each_side_can_end_it() -> None:
+    spec = _spec()
+    assert spec.players["Russians"].relationships == {"Japanese": "NonAggression"}
+    assert spec.relationship_types["NonAggression"].archeType == "neutral"
+    ends = {
+        "Russians": ("userActionAttachmentRuEndTreaty", "triggerAttachmentTreatyJapanReinforced"),
+        "Japanese": ("userActionAttachmentJpEndTreaty", "triggerAttachmentTreatyRussiaReinforced"),
+    }
+    for player, (action_name, reinforcement) in ends.items():
+        action = spec.players[player].attachments[action_name]
+        assert action.conditions == ["conditionAttachmentTreatyInForce"]
+        assert [a[0] for a in action.activateTrigger] == ["triggerAttachmentTreatyEnds", reinforcement]
+        assert f"{action.text}.BUTTON" in spec.map_files["actionstext"]
+    triggers = spec.players["Germans"].attachments
+    assert triggers["triggerAttachmentTreatyEnds"].relationshipChange == [
+        "Russians",
+        "Japanese",
+        "NonAggression",
+        "War",
+    ]
+    assert triggers["triggerAttachmentTreatyJapanReinforced"].placement == {"value": ["Japan", "infantry"], "count": 4}
+    steps = [step.get("name") for step in _xml().iter("step")]
+    assert steps.index("russianUserActions") + 1 == steps.index("russianTech")
+    assert steps.index("japaneseUserActions") + 1 == steps.index("japaneseTech")
+
+
+def test_tanks_carry_one_infantry() -> None:
+    spec = _spec()
+    for tank in ("armour", "heavyTank", "ssPanzer"):
+        assert spec.units[tank].isLandTransport is True, tank
+    assert spec.units["mechInfantry"].isInfantry is True
+    assert spec.units["infantry"].isInfantry is True
+    for player in spec.players.values():
+        assert player.attachments["techAttachment"].mechanizedInfantry is True
+
+
+@cache
+def _facts(scenario: str) -> dict[str, Any]:
+    return run_scenario(scenario, GAME_XML)
+
+
+@pytest.mark.engine
+def test_engine_victory_at_end_of_round_with_italy_in_the_axis() -> None:
+    f = _facts("victory")
+    assert f["start"]["victoryCities"] == {"Allies": 9, "Axis": 6}
+    assert f["allies10"]["gameOver"] is False and f["axis9"]["gameOver"] is False
+    assert set(f["allies11"]["winners"]) == {"Americans", "British", "Russians"}
+    assert set(f["axis10"]["winners"]) == {"Germans", "Italians", "Japanese"}
+    assert not any(f[k]["gameOverBeforeRoundEnd"] for k in ("allies11", "axis10"))
+
+
+@pytest.mark.engine
+def test_engine_convoy_raids_cost_uk_and_japan_not_germany() -> None:
+    f = _facts("convoy")
+    start, one = f["subs0"], f["subs1"]
+    assert start["britishIncome"] == start["britishProduction"] - 2
+    assert one["britishIncome"] == one["britishProduction"] - 4
+    assert one["japaneseIncome"] == one["japaneseProduction"] - 2
+    # Germany (worth 20 now) keeps its whole income of 40.
+    assert one["germanIncome"] == one["germanProduction"] == 40
