@@ -19,6 +19,14 @@ from tests.conftest import ROOT, run_cli
 
 GAME_XML = ROOT / "output" / "games" / "expansion.xml"
 NOTES = ROOT / "output" / "games" / "expansion.notes.html"
+STEP_PREFIX = {
+    "Germans": "german",
+    "Italians": "italian",
+    "Russians": "russian",
+    "British": "british",
+    "Japanese": "japanese",
+    "Americans": "american",
+}
 
 
 def _spec() -> Spec:
@@ -164,20 +172,29 @@ def test_national_units_only_in_their_frontier() -> None:
 
 
 def test_free_units_of_round_one_in_the_built_xml() -> None:
-    options: dict[str, list[tuple[str, str]]] = {}
+    placements: dict[str, list[tuple[str, str]]] = {}
     for attachment in _xml().iter("attachment"):
         name = attachment.get("name")
-        if name.startswith("triggerAttachmentFree"):
+        if name.startswith("triggerAttachmentFreeUnits"):
             assert attachment.get("attachTo") == "Germans", name  # 1.9 can copy the game data
-            options[name] = [(o.get("name"), o.get("value")) for o in attachment.iter("option")]
-    german = dict(options["triggerAttachmentFreeUnitsGermans"])
-    assert german["conditions"] == "conditionAttachmentRound1"
-    assert german["when"] == "after:germanPurchase"
-    assert ("purchase", "1:ssPanzer:heavyArtillery:heavyTank") in options["triggerAttachmentFreeUnitsGermans"]
-    assert ("placement", "5 Sea Zone:cruiser") in options["triggerAttachmentFreeShipsGermans"]
+            options = {o.get("name"): o.get("value") for o in attachment.iter("option")}
+            assert options["conditions"] == "conditionAttachmentRound1"
+            assert options["uses"] == "1"
+            player = options["players"]
+            assert options["when"] == f"after:{STEP_PREFIX[player]}Place", name
+            placements[player] = [
+                (o.get("value"), o.get("count", "1")) for o in attachment.iter("option") if o.get("name") == "placement"
+            ]
+    assert set(placements) == set(STEP_PREFIX)
+    assert ("Germany:ssPanzer:heavyArtillery:heavyTank", "1") in placements["Germans"]
+    assert ("5 Sea Zone:cruiser", "1") in placements["Germans"]
+    assert ("Russia:shockTroops:heavyArtillery:heavyTank", "1") in placements["Russians"]
+    assert ("60 Sea Zone:navalFighter", "2") in placements["Japanese"]
     # Every one of the six players gets two mechanized infantry.
-    mech = [n for n, opts in options.items() if any(v.startswith("2:mechInfantry") for k, v in opts if k == "purchase")]
-    assert len(mech) == 6
+    assert all(any(v.endswith(":mechInfantry") and c == "2" for v, c in p) for p in placements.values())
+    cruisers = sum(v.count("cruiser") for p in placements.values() for v, _ in p)
+    light_carriers = sum(v.count("lightCarrier") for p in placements.values() for v, _ in p)
+    assert (cruisers, light_carriers) == (4, 2)
 
 
 def test_convoy_zones_and_destroyer_support() -> None:
