@@ -82,7 +82,7 @@ def test_summaries_are_our_own_words() -> None:
 def test_coverage_counts() -> None:
     report = coverage("expansion", _spec())
     assert report.rules == 56
-    assert report.total["1.9"].counts == {"exact": 20, "approximate": 20, "notes-only": 16}
+    assert report.total["1.9"].counts == {"exact": 19, "approximate": 21, "notes-only": 16}
     assert report.total["1.9"].enforced == 40
 
 
