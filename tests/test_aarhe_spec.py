@@ -1,0 +1,265 @@
+"""The AARHE variant's spec (seed 000): every rule in the ledger, the enforced mechanics in the XML."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from collections import Counter
+
+from generator.build import load_spec
+from generator.model import Spec
+from generator.resolve import Rules
+from tests.conftest import ROOT, run_cli
+
+XML = ROOT / "output" / "games" / "aarhe.xml"
+
+SECTIONS = {
+    "Foreword": 1,
+    "Game Sequence": 6,
+    "Game modes": 3,
+    "Victory Cities": 7,
+    "Phase 1 - Purchase Units and Developments": 4,
+    "Phase 2 - Collect Income": 4,
+    "Phase 3 - Combat Move": 9,
+    "Phase 4 - Conduct Combat": 27,
+    "Phase 5 - Non-combat Move": 5,
+    "Phase 6 - Mobilize New Units": 3,
+    "Phase 7 - Develop Weapon": 16,
+    "Phase 8 - Diplomacy": 4,
+    "Appendix: Units": 9,
+    "Appendix: Neutrals": 2,
+    "Appendix: Special Terrains": 3,
+    "Italy player (optional)": 3,
+    "New Units (optional)": 5,
+    "National Build (optional)": 6,
+    "National Attack (optional)": 6,
+    "National Victory (optional)": 7,
+}
+
+# 000 "Victory Cities": territory -> victory city points.
+VC_POINTS = {
+    "Germany": 6, "Southern Europe": 5, "Western Europe": 2, "Eastern Europe": 2, "Balkans": 2, "Ukraine S.S.R.": 1,
+    "Japan": 6, "Manchuria": 2, "French Indochina": 2, "Borneo": 2, "Kwantung": 1, "East Indies": 1,
+    "Philipine Islands": 1,
+    "Russia": 6, "Caucasus": 4, "Karelia S.S.R.": 3, "Novosibirsk": 2, "Archangel": 1, "Kazakh S.S.R.": 1,
+    "Buryatia S.S.R.": 1,
+    "United Kingdom": 5, "Eastern Canada": 2, "Anglo Egypt": 1, "India": 1, "Australia": 1, "Persia": 1,
+    "Union of South Africa": 1,
+    "Eastern United States": 5, "Western United States": 4, "Central United States": 2, "China": 1, "Sinkiang": 1,
+    "Brazil": 1,
+    "Turkey": 2, "Spain": 2,
+}  # fmt: skip
+
+
+def _spec() -> Spec:
+    loaded, problems = load_spec(Rules(ROOT / "rules", "rules"), "aarhe")
+    assert loaded is not None, problems
+    return loaded.spec
+
+
+def _xml() -> ET.Element:
+    return ET.parse(XML).getroot()
+
+
+def _options(root: ET.Element, attach_to: str, java_class_end: str) -> dict[str, str]:
+    found: dict[str, str] = {}
+    for att in root.iter("attachment"):
+        if att.get("attachTo") == attach_to and (att.get("javaClass") or "").endswith(java_class_end):
+            found.update({o.get("name"): o.get("value") for o in att.iter("option")})
+    return found
+
+
+def test_ledger_has_every_rule_of_the_seed() -> None:
+    ledger = _spec().rule_ledger
+    assert Counter(entry.section for entry in ledger.values()) == SECTIONS
+    assert len(ledger) == sum(SECTIONS.values()) == 130
+    assert all(rule_id.startswith("aarhe-") for rule_id in ledger)
+    assert all(entry.source.startswith("000 §") for entry in ledger.values())
+    assert all(entry.fidelity.note.strip() for entry in ledger.values() if entry.fidelity.grade != "exact")
+    # The optional parts the game does not model are honest notes-only rules.
+    for prefix in ("aarhe-ou-", "aarhe-nb-", "aarhe-na-", "aarhe-nv-", "aarhe-ita-"):
+        assert {e.fidelity.grade for i, e in ledger.items() if i.startswith(prefix)} == {"notes-only"}
+
+
+def test_ledger_records_the_readings_of_ambiguous_text() -> None:
+    ledger = _spec().rule_ledger
+    assert "typo" in (ledger["aarhe-p8-03"].reading or "")  # "-3: income goes to allies"
+    assert ledger["aarhe-p3-09"].reading  # Axis co-operation: conditional in phase 3, not in phase 5
+    assert ledger["aarhe-p7-06"].reading  # Heavy tank defence 4 (tech) vs 3 (unit table)
+
+
+def test_victory_city_points_and_thresholds() -> None:
+    root = _xml()
+    points = {t: int(_options(root, t, "TerritoryAttachment").get("victoryCity", "0")) for t in VC_POINTS}
+    assert points == VC_POINTS
+    assert sum(VC_POINTS.values()) == 81
+    # No other territory is a victory city.
+    others = {
+        att.get("attachTo")
+        for att in root.iter("attachment")
+        if (att.get("javaClass") or "").endswith("TerritoryAttachment")
+        and any(o.get("name") == "victoryCity" and o.get("value") != "0" for o in att.iter("option"))
+    }
+    assert others == set(VC_POINTS)
+    props = {p.get("name"): p.get("value") for p in root.iter("property")}
+    assert props["Total Victory"] == "true"
+    assert props["Axis Total Victory VCs"] == "45"
+    assert props["Allies Total Victory VCs"] == "55"
+    assert props["Honorable Surrender"] == "false"
+    assert props["Projection of Power"] == "false"
+
+
+def test_unit_values_and_prices() -> None:
+    spec = _spec()
+    destroyer = spec.units["destroyer"].options
+    assert (destroyer["attack"], destroyer["defense"], destroyer["movement"]) == (2, 2, 3)
+    assert destroyer["isDestroyer"] is False
+    carrier = spec.units["carrier"].options
+    assert (carrier["attack"], carrier["defense"], carrier["movement"], carrier["hitPoints"]) == (1, 1, 3, 2)
+    assert spec.units["fighter"].options["airDefense"] == 3
+    costs = {name: rule.cost["PUs"] for name, rule in spec.production_rules.items()}
+    assert costs["buyDestroyer"] == 10
+    assert costs["buyBattleship"] == 20
+    assert costs["buyCarrier"] == 16
+    # Advanced Production (the engine's Industrial Technology frontier).
+    assert costs["buyFighterIndustrialTechnology"] == 9
+    assert costs["buyDestroyerIndustrialTechnology"] == 8
+    assert costs["buyBattleshipIndustrialTechnology"] == 17
+    assert costs["buyInfantryIndustrialTechnology"] == 3
+
+
+def test_turn_order_opening_soviet_turn_then_axis_then_allies() -> None:
+    steps = [s for s in _xml().iter("step")]
+    players = []
+    for step in steps:
+        if step.get("delegate") == "purchase":
+            players.append((step.get("player"), step.get("maxRunCount")))
+    assert players == [
+        ("Russians", "1"),
+        ("Germans", None),
+        ("Japanese", None),
+        ("Russians", None),
+        ("British", None),
+        ("Americans", None),
+    ]
+    german = [s.get("delegate") for s in steps if s.get("player") == "Germans" and s.get("maxRunCount") is None]
+    assert german == ["purchase", "endTurn", "move", "battle", "move", "place", "tech", "tech_activation"]
+    assert steps[-1].get("delegate") == "endRound"
+
+
+def test_terrain_border_and_straits() -> None:
+    spec = _spec()
+    assert "Turkey" in spec.territories["Balkans"].connections
+    assert "Balkans" in spec.territories["Turkey"].connections
+    root = _xml()
+    assert _options(root, "Mountain", "TerritoryEffectAttachment")["noBlitz"] == "armour"
+    assert _options(root, "Turkey", "TerritoryAttachment")["territoryEffect"] == "Mountain"
+    assert _options(root, "Sahara", "TerritoryAttachment")["territoryEffect"] == "Desert"
+    assert _options(root, "Himalaya", "TerritoryAttachment")["isImpassable"] == "true"
+    canals = [
+        att
+        for att in root.iter("attachment")
+        if att.get("attachTo") == "16 Sea Zone" and (att.get("javaClass") or "").endswith("CanalAttachment")
+    ]
+    assert len(canals) == 2
+    assert all(
+        o.get("value") == "Turkey" for c in canals for o in c.iter("option") if o.get("name") == "landTerritories"
+    )
+
+
+def test_notes_list_player_enforced_rules() -> None:
+    notes = (ROOT / "output" / "games" / "aarhe.notes.html").read_text(encoding="utf-8")
+    assert "Historical Edition" in notes
+    assert "[aarhe-p2-02]" in notes  # convoys: players enforce them
+    assert "[aarhe-mode-02]" in notes
+    # One heading per section of the document; the three appendix parts nest under "Appendix".
+    assert notes.count("<h3>") == 18
+    assert notes.count("<h4>") == 3
+    assert "<h3>Phase 4 - Conduct Combat</h3>" in notes and "<h4>Special Terrains</h4>" in notes
+
+
+def test_coverage_runs() -> None:
+    table = run_cli("coverage", "aarhe", cwd=ROOT)
+    assert table.code == 0, table.err
+    assert "rule coverage: aarhe (130 rules)" in table.out
+    assert "All rules" in table.out
+
+
+def test_exile_government_and_no_unit_support() -> None:
+    root = _xml()
+    for player in ("Russians", "Germans", "British", "Japanese", "Americans"):
+        assert _options(root, player, "PlayerAttachment")["retainCapitalProduceNumber"] == "0"
+    # No unit supports: with them TripleA 1.9 cannot save this game's data (the AI needs to).
+    assert not [a for a in root.iter("attachment") if (a.get("javaClass") or "").endswith("UnitSupportAttachment")]
+    # Dogfights stay a human-only option: TripleA 1.9's AI cannot play air battles before battles.
+    props = {p.get("name"): (p.get("value"), p.get("editable")) for p in root.iter("property")}
+    assert props["Battles May Be Preceeded By Air Battles"] == ("false", "true")
+
+
+def test_stalinist_xenophobia_until_the_axis_hold_russia() -> None:
+    root = _xml()
+    for player in ("British", "Americans"):
+        rules = _options(root, player, "RulesAttachment")
+        assert rules["movementRestrictionType"] == "disallowed"
+        banned = rules["movementRestrictionTerritories"].split(":")
+        assert {"Russia", "Caucasus", "Eastern Europe", "Belorussia", "Ukraine S.S.R.", "West Russia"} <= set(banned)
+    props = {p.get("name"): p.get("value") for p in root.iter("property")}
+    assert props["Movement By Territory Restricted"] == "true"
+    assert props["Use Triggers"] == "true"
+    spec = _spec()
+    trigger = spec.players["Germans"].attachments["triggerAttachmentEndXenophobia"].options
+    assert trigger["conditions"] == ["conditionAttachmentAxisHoldRussia"]
+    assert trigger["players"] == ["British", "Americans"]
+    assert trigger["uses"] == 1
+    condition = spec.players["Germans"].attachments["conditionAttachmentAxisHoldRussia"].options
+    assert condition["alliedOwnershipTerritories"] == ["Russia"]
+
+
+def test_ships_fire_anti_air_dice() -> None:
+    root = _xml()
+    dice = {ship: _options(root, ship, "UnitAttachment") for ship in ("battleship", "carrier", "destroyer")}
+    assert {ship: o["maxAAattacks"] for ship, o in dice.items()} == {
+        "battleship": "3",
+        "carrier": "2",
+        "destroyer": "2",
+    }
+    for options in dice.values():
+        assert (options["typeAA"], options["attackAA"], options["attackAAmaxDieSides"]) == ("NavalAA", "1", "6")
+        assert options["offensiveAttackAA"] == "1"
+        assert options["maxRoundsAA"] == "-1"
+        # targetsAA is left out on purpose: with it, TripleA 1.9 cannot save the game data.
+        assert "targetsAA" not in options
+
+
+def test_infrastructure_defence_rolls_one_die_in_36_every_round() -> None:
+    root = _xml()
+    gun = _options(root, "aaGun", "UnitAttachment")
+    assert (gun["attackAA"], gun["attackAAmaxDieSides"], gun["maxAAattacks"], gun["maxRoundsAA"]) == (
+        "1",
+        "36",
+        "1",
+        "-1",
+    )
+    props = {p.get("name"): p.get("value") for p in root.iter("property")}
+    assert props["Multiple AA Per Territory"] == "true"
+
+
+def test_every_nation_can_research_the_six_engine_techs() -> None:
+    root = _xml()
+    techs = {t.get("name") for t in root.iter("techname")}
+    assert techs == {"jetPower", "longRangeAir", "heavyBomber", "rocket", "superSub", "industrialTechnology"}
+    for player_tech in root.iter("playerTech"):
+        assert {t.get("name") for t in player_tech.iter("tech")} == techs, player_tech.get("player")
+    assert len(list(root.iter("playerTech"))) == 5
+
+
+def test_axis_co_operation_until_the_allies_take_germany_or_japan() -> None:
+    root = _xml()
+    pairs = {(r.get("player1"), r.get("player2")): r.get("type") for r in root.iter("relationship")}
+    assert pairs == {("Germans", "Japanese"): "CoBelligerent"}
+    distrust = _options(root, "CoBelligerent", "RelationshipTypeAttachment")
+    assert distrust["archeType"] == "allied"
+    assert distrust["canMoveLandUnitsOverOwnedLand"] == distrust["canLandAirUnitsOnOwnedLand"] == "false"
+    assert _options(root, "Allied", "RelationshipTypeAttachment")["archeType"] == "allied"
+    trigger = _spec().players["Germans"].attachments["triggerAttachmentEndAxisDistrust"].options
+    assert trigger["relationshipChange"] == "Germans:Japanese:any:Allied"
+    assert trigger["conditionType"] == "OR"
