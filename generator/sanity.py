@@ -3,7 +3,8 @@
 Each check names what goes wrong in a game, since the engine itself says nothing (see the
 measured cases in the engine notes): negative stats, property values outside their range, a
 player who can never buy or has no capital, a victory threshold no one can reach, units placed
-where they cannot be.
+where they cannot be, a unit type that names itself in a set of unit types (engine 1.9 then
+cannot copy the game).
 """
 
 from __future__ import annotations
@@ -12,7 +13,8 @@ from typing import Any
 
 from generator.diagnostics import Diagnostic, Severity, key_path
 from generator.locate import locate
-from generator.model import Property, Spec
+from generator.model import Property, Spec, option_writes
+from generator.options_check import TARGET_ENGINES
 
 # UnitAttachment numbers that must not be negative; -1 is not "unlimited" for any of these.
 NON_NEGATIVE_UNIT_STATS = (
@@ -30,7 +32,7 @@ def _flag(options: dict[str, Any], name: str) -> bool:
     return options.get(name) is True
 
 
-def check_sanity(spec: Spec, tree: Any) -> list[Diagnostic]:
+def check_sanity(spec: Spec, tree: Any, target: str = "portable") -> list[Diagnostic]:
     found: list[Diagnostic] = []
 
     def report(path: tuple[str | int, ...], message: str, severity: Severity = Severity.ERROR) -> None:
@@ -48,6 +50,8 @@ def check_sanity(spec: Spec, tree: Any) -> list[Diagnostic]:
     _check_players(spec, report)
     _check_victory(spec, report)
     _check_placements(spec, report)
+    if "1.9" in TARGET_ENGINES[target]:
+        _check_copyable_in_19(spec, report)
     return found
 
 
@@ -102,3 +106,43 @@ def _check_placements(spec: Spec, report: Any) -> None:
         if territory.sea and cost > capacity:
             report(("territories", name, "units"), f"land units at sea need {cost} transport capacity, "
                    f"the ships here carry {capacity}", Severity.WARNING)  # fmt: skip
+
+
+COPY_19 = "engine 1.9 cannot save or copy a game with this {what} (its AIs fail on their first purchase): "
+# UnitAttachment options that engine 1.9 keeps as a hashed set or map of unit types.
+UNIT_TYPE_SETS_19 = ("targetsAA", "willNotFireIfPresent", "bombingTargets", "createsUnitsList", "consumesUnits",
+                     "repairsUnits", "givesMovement")  # fmt: skip
+
+
+def _names_in(value: Any) -> set[str]:
+    """Every ':'-separated word of the `<option>` values a spec option writes."""
+    return {word for text, _ in option_writes(value) or [] for word in text.split(":")}
+
+
+def _check_copyable_in_19(spec: Spec, report: Any) -> None:
+    """A unit type that names itself in a set of unit types: engine 1.9 cannot copy the game data.
+
+    The engine copies the game by Java serialization (its AIs on every purchase, and every save).
+    Reading a unit type back, the Java runtime (17 here) sets its name only after its attachments are read;
+    an attachment of that unit type that keeps the same unit type in a HashSet or HashMap (a
+    support's `unitType`, a unit's `targetsAA`, `createsUnitsList`, ...) hashes it while it has
+    no name yet, and UnitType.hashCode fails. Measured in lhtr.xml for each option here (and for
+    `artillery: true` on an `artillerySupportable` unit type, whose implied support the engine
+    makes the same way); the same options naming another unit type copy fine.
+    """
+    for name, unit in spec.units.items():
+        options = unit.options
+        if _flag(options, "artillery") and _flag(options, "artillerySupportable"):
+            report(("units", name, "artillery"), COPY_19.format(what="unit") + f"{name} is both artillery and "
+                   f"artillerySupportable, so it supports its own unit type", Severity.WARNING)  # fmt: skip
+        for option in UNIT_TYPE_SETS_19:
+            if name in _names_in(options.get(option)):
+                reason = f"its {option} names {name}, the unit type it belongs to"
+                report(("units", name, option), COPY_19.format(what="unit") + reason, Severity.WARNING)
+        for attachment_name, attachment in unit.attachments.items():
+            if not (attachment.java_class(attachment_name) or "").endswith(".UnitSupportAttachment"):
+                continue
+            if name in _names_in(attachment.options.get("unitType")):
+                reason = f"it gives its bonus to {name}, the unit type it is attached to"
+                message = COPY_19.format(what="support") + reason
+                report(("units", name, "attachments", attachment_name, "unitType"), message, Severity.WARNING)

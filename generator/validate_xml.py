@@ -45,7 +45,7 @@ def validate_xml_file(path: Path, display: str, target: str = "portable") -> lis
     if spec is not None:
         problems += check_spec(spec, tree, target)
         problems += check_options(spec, tree, target)
-        problems += check_sanity(spec, tree)
+        problems += check_sanity(spec, tree, target)
     return problems + _not_said_yet(schema_findings, problems, attachment_spans(data))
 
 
