@@ -6,11 +6,17 @@ import os
 import subprocess
 import sys
 import textwrap
+import xml.etree.ElementTree as ET
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 
 import pytest
+
+from generator.build import load_spec
+from generator.model import Spec
+from generator.resolve import Rules
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared"
@@ -63,3 +69,20 @@ def write_tree(base: Path, files: dict[str, str]) -> Path:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(textwrap.dedent(text).lstrip("\n"), encoding="utf-8")
     return base
+
+
+@cache
+def variant_spec(name: str) -> Spec:
+    """A variant of rules/, loaded and checked as `build` does (the test fails with its problems)."""
+    loaded, problems = load_spec(Rules(ROOT / "rules", "rules"), name)
+    assert loaded is not None, problems
+    return loaded.spec
+
+
+def attachment_options(root: ET.Element, attach_to: str, java_class_end: str) -> dict[str, str]:
+    """name -> value of every option of the built attachments of one class on one owner."""
+    found: dict[str, str] = {}
+    for att in root.iter("attachment"):
+        if att.get("attachTo") == attach_to and (att.get("javaClass") or "").endswith(java_class_end):
+            found.update({str(o.get("name")): str(o.get("value")) for o in att.iter("option")})
+    return found

@@ -4,18 +4,14 @@ from __future__ import annotations
 
 from collections import Counter
 
-from generator.build import load_spec
 from generator.model import Spec
-from generator.resolve import Rules
-from tests.conftest import ROOT
+from tests.conftest import ROOT, variant_spec
 
 NATIONS = {"Russians": "Ru", "Germans": "Ge", "British": "Uk", "Japanese": "Jp", "Americans": "Us"}
 
 
 def _spec() -> Spec:
-    loaded, problems = load_spec(Rules(ROOT / "rules", "rules"), "aare")
-    assert loaded is not None, problems
-    return loaded.spec
+    return variant_spec("aare")
 
 
 def test_ledger_has_every_rule_of_the_seed() -> None:

@@ -8,10 +8,8 @@ from collections import Counter
 
 import pytest
 
-from generator.build import load_spec
 from generator.model import Spec
-from generator.resolve import Rules
-from tests.conftest import ROOT, run_cli
+from tests.conftest import ROOT, attachment_options, run_cli, variant_spec
 
 XML = ROOT / "output" / "games" / "aarhe-draft.xml"
 SEED = ROOT.parent / "shared" / "seeds" / "001_64a0b34cab508603.txt"
@@ -44,21 +42,11 @@ VC_POINTS = {
 
 
 def _spec(name: str = "aarhe-draft") -> Spec:
-    loaded, problems = load_spec(Rules(ROOT / "rules", "rules"), name)
-    assert loaded is not None, problems
-    return loaded.spec
+    return variant_spec(name)
 
 
 def _xml() -> ET.Element:
     return ET.parse(XML).getroot()
-
-
-def _options(root: ET.Element, attach_to: str, java_class_end: str) -> dict[str, str]:
-    found: dict[str, str] = {}
-    for att in root.iter("attachment"):
-        if att.get("attachTo") == attach_to and (att.get("javaClass") or "").endswith(java_class_end):
-            found.update({o.get("name"): o.get("value") for o in att.iter("option")})
-    return found
 
 
 def test_ledger_holds_only_the_drafts_rules() -> None:
@@ -179,7 +167,7 @@ def test_units_lhtr_values_at_the_drafts_prices() -> None:
 
 def test_aa_guns_and_complexes_four_in_36_first_round_only() -> None:
     root = _xml()
-    gun = _options(root, "aaGun", "UnitAttachment")
+    gun = attachment_options(root, "aaGun", "UnitAttachment")
     assert (gun["attackAA"], gun["attackAAmaxDieSides"], gun["maxAAattacks"], gun["maxRoundsAA"]) == (
         "4",
         "36",
@@ -188,7 +176,7 @@ def test_aa_guns_and_complexes_four_in_36_first_round_only() -> None:
     )
     assert "targetsAA" not in gun
     # A complex counts as three built-in AA guns (also against raiding bombers).
-    factory = _options(root, "factory", "UnitAttachment")
+    factory = attachment_options(root, "factory", "UnitAttachment")
     assert (factory["attackAA"], factory["attackAAmaxDieSides"], factory["maxAAattacks"], factory["maxRoundsAA"]) == (
         "4",
         "36",
@@ -208,7 +196,7 @@ def test_no_full_rules_extras() -> None:
     assert not [a for a in root.iter("attachment") if (a.get("javaClass") or "").rsplit(".", 1)[-1] in kinds]
     # Only LHTR's two canals remain (Suez, Panama): no Turkish straits.
     canals = {
-        _options(root, zone, "CanalAttachment").get("canalName")
+        attachment_options(root, zone, "CanalAttachment").get("canalName")
         for zone in ("14 Sea Zone", "15 Sea Zone", "16 Sea Zone")
     }
     assert canals == {None, "Suez Canal"}

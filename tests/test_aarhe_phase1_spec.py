@@ -4,10 +4,8 @@ from __future__ import annotations
 
 from collections import Counter
 
-from generator.build import load_spec
 from generator.model import Spec
-from generator.resolve import Rules
-from tests.conftest import ROOT, run_cli
+from tests.conftest import ROOT, run_cli, variant_spec
 
 NATIONS = ["russian", "german", "british", "japanese", "american"]
 PHASES = ["Purchase", "EndTurn", "CombatMove", "Battle", "Place", "NonCombatMove", "Tech", "TechActivation"]
@@ -53,9 +51,7 @@ VCS = {
 
 
 def _spec(variant: str = "aarhe-phase1") -> Spec:
-    loaded, problems = load_spec(Rules(ROOT / "rules", "rules"), variant)
-    assert loaded is not None, problems
-    return loaded.spec
+    return variant_spec(variant)
 
 
 def test_ledger_has_every_rule_of_the_seed_and_only_those() -> None:

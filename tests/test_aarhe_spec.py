@@ -5,10 +5,8 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 from collections import Counter
 
-from generator.build import load_spec
 from generator.model import Spec
-from generator.resolve import Rules
-from tests.conftest import ROOT, run_cli
+from tests.conftest import ROOT, attachment_options, run_cli, variant_spec
 
 XML = ROOT / "output" / "games" / "aarhe.xml"
 
@@ -51,21 +49,11 @@ VC_POINTS = {
 
 
 def _spec() -> Spec:
-    loaded, problems = load_spec(Rules(ROOT / "rules", "rules"), "aarhe")
-    assert loaded is not None, problems
-    return loaded.spec
+    return variant_spec("aarhe")
 
 
 def _xml() -> ET.Element:
     return ET.parse(XML).getroot()
-
-
-def _options(root: ET.Element, attach_to: str, java_class_end: str) -> dict[str, str]:
-    found: dict[str, str] = {}
-    for att in root.iter("attachment"):
-        if att.get("attachTo") == attach_to and (att.get("javaClass") or "").endswith(java_class_end):
-            found.update({o.get("name"): o.get("value") for o in att.iter("option")})
-    return found
 
 
 def test_ledger_has_every_rule_of_the_seed() -> None:
@@ -89,7 +77,7 @@ def test_ledger_records_the_readings_of_ambiguous_text() -> None:
 
 def test_victory_city_points_and_thresholds() -> None:
     root = _xml()
-    points = {t: int(_options(root, t, "TerritoryAttachment").get("victoryCity", "0")) for t in VC_POINTS}
+    points = {t: int(attachment_options(root, t, "TerritoryAttachment").get("victoryCity", "0")) for t in VC_POINTS}
     assert points == VC_POINTS
     assert sum(VC_POINTS.values()) == 81
     # No other territory is a victory city.
@@ -151,10 +139,10 @@ def test_terrain_border_and_straits() -> None:
     assert "Turkey" in spec.territories["Balkans"].connections
     assert "Balkans" in spec.territories["Turkey"].connections
     root = _xml()
-    assert _options(root, "Mountain", "TerritoryEffectAttachment")["noBlitz"] == "armour"
-    assert _options(root, "Turkey", "TerritoryAttachment")["territoryEffect"] == "Mountain"
-    assert _options(root, "Sahara", "TerritoryAttachment")["territoryEffect"] == "Desert"
-    assert _options(root, "Himalaya", "TerritoryAttachment")["isImpassable"] == "true"
+    assert attachment_options(root, "Mountain", "TerritoryEffectAttachment")["noBlitz"] == "armour"
+    assert attachment_options(root, "Turkey", "TerritoryAttachment")["territoryEffect"] == "Mountain"
+    assert attachment_options(root, "Sahara", "TerritoryAttachment")["territoryEffect"] == "Desert"
+    assert attachment_options(root, "Himalaya", "TerritoryAttachment")["isImpassable"] == "true"
     canals = [
         att
         for att in root.iter("attachment")
@@ -187,7 +175,7 @@ def test_coverage_runs() -> None:
 def test_exile_government_and_no_unit_support() -> None:
     root = _xml()
     for player in ("Russians", "Germans", "British", "Japanese", "Americans"):
-        assert _options(root, player, "PlayerAttachment")["retainCapitalProduceNumber"] == "0"
+        assert attachment_options(root, player, "PlayerAttachment")["retainCapitalProduceNumber"] == "0"
     # No unit supports: with them TripleA 1.9 cannot save this game's data (the AI needs to).
     assert not [a for a in root.iter("attachment") if (a.get("javaClass") or "").endswith("UnitSupportAttachment")]
     # Dogfights stay a human-only option: TripleA 1.9's AI cannot play air battles before battles.
@@ -198,7 +186,7 @@ def test_exile_government_and_no_unit_support() -> None:
 def test_stalinist_xenophobia_until_the_axis_hold_russia() -> None:
     root = _xml()
     for player in ("British", "Americans"):
-        rules = _options(root, player, "RulesAttachment")
+        rules = attachment_options(root, player, "RulesAttachment")
         assert rules["movementRestrictionType"] == "disallowed"
         banned = rules["movementRestrictionTerritories"].split(":")
         assert {"Russia", "Caucasus", "Eastern Europe", "Belorussia", "Ukraine S.S.R.", "West Russia"} <= set(banned)
@@ -216,7 +204,7 @@ def test_stalinist_xenophobia_until_the_axis_hold_russia() -> None:
 
 def test_ships_fire_anti_air_dice() -> None:
     root = _xml()
-    dice = {ship: _options(root, ship, "UnitAttachment") for ship in ("battleship", "carrier", "destroyer")}
+    dice = {ship: attachment_options(root, ship, "UnitAttachment") for ship in ("battleship", "carrier", "destroyer")}
     assert {ship: o["maxAAattacks"] for ship, o in dice.items()} == {
         "battleship": "3",
         "carrier": "2",
@@ -232,7 +220,7 @@ def test_ships_fire_anti_air_dice() -> None:
 
 def test_infrastructure_defence_rolls_one_die_in_36_every_round() -> None:
     root = _xml()
-    gun = _options(root, "aaGun", "UnitAttachment")
+    gun = attachment_options(root, "aaGun", "UnitAttachment")
     assert (gun["attackAA"], gun["attackAAmaxDieSides"], gun["maxAAattacks"], gun["maxRoundsAA"]) == (
         "1",
         "36",
@@ -256,10 +244,10 @@ def test_axis_co_operation_until_the_allies_take_germany_or_japan() -> None:
     root = _xml()
     pairs = {(r.get("player1"), r.get("player2")): r.get("type") for r in root.iter("relationship")}
     assert pairs == {("Germans", "Japanese"): "CoBelligerent"}
-    distrust = _options(root, "CoBelligerent", "RelationshipTypeAttachment")
+    distrust = attachment_options(root, "CoBelligerent", "RelationshipTypeAttachment")
     assert distrust["archeType"] == "allied"
     assert distrust["canMoveLandUnitsOverOwnedLand"] == distrust["canLandAirUnitsOnOwnedLand"] == "false"
-    assert _options(root, "Allied", "RelationshipTypeAttachment")["archeType"] == "allied"
+    assert attachment_options(root, "Allied", "RelationshipTypeAttachment")["archeType"] == "allied"
     trigger = _spec().players["Germans"].attachments["triggerAttachmentEndAxisDistrust"].options
     assert trigger["relationshipChange"] == "Germans:Japanese:any:Allied"
     assert trigger["conditionType"] == "OR"

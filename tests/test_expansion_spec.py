@@ -10,12 +10,10 @@ from typing import Any
 import pytest
 from lxml import etree
 
-from generator.build import load_spec
 from generator.coverage import coverage
 from generator.model import Spec
-from generator.resolve import Rules
 from generator.scenario import run_scenario
-from tests.conftest import ROOT, run_cli
+from tests.conftest import ROOT, run_cli, variant_spec
 
 GAME_XML = ROOT / "output" / "games" / "expansion.xml"
 NOTES = ROOT / "output" / "games" / "expansion.notes.html"
@@ -30,9 +28,7 @@ STEP_PREFIX = {
 
 
 def _spec() -> Spec:
-    loaded, problems = load_spec(Rules(ROOT / "rules", "rules"), "expansion")
-    assert loaded is not None, problems
-    return loaded.spec
+    return variant_spec("expansion")
 
 
 def _xml() -> etree._ElementTree:
