@@ -11,6 +11,12 @@ from generator.cli import OUTPUT_OPTION, RULES_OPTION, TARGET_OPTION, _display, 
 from generator.diagnostics import Diagnostic
 
 
+class EngineUnusable(click.ClickException):
+    """The engine could not be run at all (not a verdict on the games): exit code 2."""
+
+    exit_code = 2
+
+
 @cli.command()
 @click.argument("targets", nargs=-1)
 @click.option(
@@ -79,9 +85,7 @@ def check(
     except CheckUsageError as exc:
         raise click.UsageError(str(exc)) from exc
     except EngineError as exc:
-        error = click.ClickException(str(exc))
-        error.exit_code = 2
-        raise error from exc
+        raise EngineUnusable(str(exc)) from exc
     if not ok:
         sys.exit(1)
 
