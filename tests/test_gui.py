@@ -246,14 +246,7 @@ def _start_game(home: Path, game: str, display: str, shot: Path, tmp: Path) -> C
             assert client.poll() is None, f"client exited ({client.returncode}):\n{_tail(log_path)}"
             time.sleep(0.5)
         assert "FORGE-GUI game window" in log_path.read_text(), f"no game window:\n{_tail(log_path)}"
-        window = subprocess.run(
-            ["xdotool", "search", "--sync", "--name", f"^{re.escape(title)}$"],
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=30,
-            check=True,
-        ).stdout.split()[0]
+        window = _find_window(f"^{re.escape(title)}$", env)
         # Without a window manager the frame keeps its packed size; give the board the screen.
         subprocess.run(
             ["xdotool", "windowmove", window, "0", "0", "windowsize", window, *map(str, SCREEN), "windowraise", window],
@@ -266,6 +259,23 @@ def _start_game(home: Path, game: str, display: str, shot: Path, tmp: Path) -> C
         os.killpg(client.pid, signal.SIGTERM)
         client.wait(timeout=30)
     return Client(log_path.read_text(), shot)
+
+
+def _find_window(pattern: str, env: dict[str, str]) -> str:
+    """The id of the first window whose title matches, asking again until it is there.
+
+    `xdotool search --sync` gives up (exit 1) when a window it is reading vanishes meanwhile, as the
+    client's short-lived frames do while it starts (seen once in a run of the whole suite).
+    """
+    deadline = time.monotonic() + 30
+    while True:
+        found = subprocess.run(
+            ["xdotool", "search", "--name", pattern], env=env, capture_output=True, text=True, timeout=30
+        ).stdout.split()
+        if found:
+            return found[0]
+        assert time.monotonic() < deadline, f"no window named {pattern}"
+        time.sleep(0.5)
 
 
 def _wait_for_board(env: dict[str, str], shot: Path) -> None:
