@@ -118,9 +118,10 @@ def _reader(read: Callable[[str], bytes], name: str) -> Callable[[], bytes]:
 
 
 def _info_version(xml: bytes) -> str:
-    parser = etree.XMLParser(load_dtd=False, no_network=True, resolve_entities=False)
+    from generator.importer_base import safe_parser
+
     try:
-        info = etree.fromstring(xml, parser).find("info")
+        info = etree.fromstring(xml, safe_parser()).find("info")
     except etree.XMLSyntaxError:
         return "?"
     return info.get("version", "?") if info is not None else "?"

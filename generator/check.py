@@ -24,6 +24,7 @@ from rich.progress import BarColumn, Progress, TaskID, TextColumn, TimeElapsedCo
 from rich.table import Table
 
 from generator.engine import DEFAULT_JAR, Engine, HarnessError, JsonDict, PlayEvent, find_engine
+from generator.importer_base import safe_parser
 from generator.validate import engine_dtd
 
 __all__ = ["CheckUsageError", "Outcome", "Target", "evaluate", "resolve_targets", "run", "run_games"]
@@ -229,7 +230,7 @@ def explain_sax(message: str, xml: Path | None, jar: Path = DEFAULT_JAR) -> str:
         {(e.name, a.name) for e in dtd.iterelements() for a in e.iterattributes() if "idref" in a.type} if dtd else None
     )
     try:
-        root = etree.parse(str(xml), etree.XMLParser(load_dtd=False, no_network=True, resolve_entities=False)).getroot()
+        root = etree.parse(str(xml), safe_parser()).getroot()
     except (OSError, etree.XMLSyntaxError):
         return message
     users = []

@@ -19,7 +19,7 @@ from lxml import etree
 from pydantic import BaseModel
 
 from generator.diagnostics import Diagnostic, Mark, Severity, did_you_mean, key_path
-from generator.importer_base import unreadable
+from generator.importer_base import safe_parser, unreadable
 from generator.locate import locate
 from generator.model import Spec, WithOptions, option_writes
 
@@ -268,9 +268,8 @@ def check_xml_against_dtd(xml: bytes, display: str, jar: Path = DEFAULT_JAR) -> 
                 severity=Severity.WARNING,
             )
         ]
-    parser = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False)
     try:
-        document = etree.parse(io.BytesIO(xml), parser)
+        document = etree.parse(io.BytesIO(xml), safe_parser())
     except etree.XMLSyntaxError as exc:
         return [unreadable(exc, display)]
     if dtd.validate(document):

@@ -22,6 +22,7 @@ from lxml import etree
 
 from generator.catalog import load_catalog
 from generator.diagnostics import Diagnostic, Mark
+from generator.importer_base import safe_parser
 from generator.model import ATTACHMENT_PACKAGE
 from generator.options_check import TARGET_ENGINES
 from generator.paths import cache_dir
@@ -85,16 +86,17 @@ def _name_in(names: list[str]) -> str:
     return f"contains('|{joined}|', concat('|', @name, '|'))"
 
 
-def _option_dispatch(options: dict[str, str]) -> tuple[list[tuple[str, str]], str]:
-    """The option type alternatives of a class: (kind, XPath test) in the order tried, and the default.
+def _typed_alternatives(cls: str, options: dict[str, str]) -> str:
+    """The type alternatives of a class's `<option>`: by name to its int or bool type, else "other".
 
-    A name that is no option of the class ends as "other", whose type reports just that.
+    A name that is no option of the class also ends as "other", whose type reports just that.
     """
-    tests = []
-    for kind in ("int", "bool"):
-        if names := [n for n, k in options.items() if k == kind]:
-            tests.append((kind, _name_in(names)))
-    return tests, "other"
+    tests = "".join(
+        f'<xs:alternative test="{_name_in(names)}" type="{cls}.{kind}"/>'
+        for kind in ("int", "bool")
+        if (names := [n for n, k in options.items() if k == kind])
+    )
+    return tests + f'<xs:alternative type="{cls}.other"/>'
 
 
 def _class_types(cls: str, options: dict[str, str]) -> str:
@@ -106,9 +108,7 @@ def _class_types(cls: str, options: dict[str, str]) -> str:
     """
     names = "".join(f'<xs:enumeration value="{n}"/>' for n in _spellings(list(options)))
     name = f'<xs:attribute name="name" type="{cls}.names" use="required"/>'
-    tests, default = _option_dispatch(options)
-    alternatives = "".join(f'<xs:alternative test="{test}" type="{cls}.{kind}"/>' for kind, test in tests)
-    alternatives += f'<xs:alternative type="{cls}.{default}"/>'
+    alternatives = _typed_alternatives(cls, options)
     return (
         f'<xs:simpleType name="{cls}.names"><xs:restriction base="xs:string">{names}'
         "</xs:restriction></xs:simpleType>"
@@ -126,6 +126,7 @@ def _class_types(cls: str, options: dict[str, str]) -> str:
     )
 
 
+@functools.cache
 def schema_text(target: str) -> str:
     classes = _options(target)
     booleans = "".join(f'<xs:enumeration value="{b}"/>' for b in _BOOLEANS)
@@ -154,11 +155,6 @@ def schema_text(target: str) -> str:
 
 
 @functools.cache
-def schema_text_cached(target: str) -> str:
-    return schema_text(target)
-
-
-@functools.cache
 def strict_schema(target: str) -> xmlschema.XMLSchema11:
     import xmlschema  # slow to import; only needed when bytes are not known to pass
 
@@ -176,7 +172,7 @@ def _cache_marker(xml: bytes, target: str) -> Path:
     The key holds this module's source too: a pass recorded by other checking code proves nothing.
     """
     root = cache_dir("xsd-passed")
-    key = hashlib.sha256(_checker_source() + b"\0" + schema_text_cached(target).encode() + b"\0" + xml)
+    key = hashlib.sha256(_checker_source() + b"\0" + schema_text(target).encode() + b"\0" + xml)
     return root / key.hexdigest()
 
 
@@ -272,9 +268,8 @@ def _digest(root: Any, target: str) -> tuple[Any, dict[Any, Key]]:
 
 
 def _xsd_problems(xml: bytes, display: str, target: str) -> list[Diagnostic]:
-    parser = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False)
     try:
-        document = etree.parse(io.BytesIO(xml), parser)
+        document = etree.parse(io.BytesIO(xml), safe_parser())
     except etree.XMLSyntaxError:
         return []  # the DTD check reports malformed XML
     digest, key_of = _digest(document.getroot(), target)
@@ -316,9 +311,8 @@ def _finding(element: Any, failed_type: str, error: Any) -> tuple[int, str]:
 
 def attachment_spans(xml: bytes) -> list[tuple[int, int]]:
     """(first line, last line) of every <attachment>, to relate other findings to it."""
-    parser = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False)
     try:
-        root = etree.parse(io.BytesIO(xml), parser).getroot()
+        root = etree.parse(io.BytesIO(xml), safe_parser()).getroot()
     except etree.XMLSyntaxError:
         return []
     spans = []
