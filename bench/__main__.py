@@ -43,7 +43,7 @@ from rich.console import Console
 from rich.table import Table
 
 from bench.scale import write_rules
-from generator.engine import Engine, EngineError, find_engine
+from generator.engine.harness import Engine, EngineError, find_engine
 
 ROOT = Path(__file__).resolve().parents[1]
 RULES = ROOT / "rules"
@@ -289,14 +289,14 @@ def bench_start(b: Bench) -> None:
         {
             "python": lambda: child([sys.executable, "-c", "pass"]),
             "cli": lambda: forge("--help"),
-            "imports": lambda: child([sys.executable, "-c", "import generator.cli, generator.build"]),
+            "imports": lambda: child([sys.executable, "-c", "import generator.cli, generator.emit.build"]),
             "jvm": lambda: jvm_start(b.engine),
         },
         b.repeat,
     )
     b.add("start.python", "Python start (`python -c pass`)", s["python"])
     b.add("start.cli", "CLI start (`python -m generator --help`)", s["cli"])
-    b.add("start.imports", "imports of the build pipeline (`import generator.build`)", s["imports"])
+    b.add("start.imports", "imports of the build pipeline (`import generator.emit.build`)", s["imports"])
     if s["jvm"].samples:
         b.add("start.jvm", "JVM start (engine harness, no file)", s["jvm"])
 

@@ -25,8 +25,8 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
-from generator.check import Outcome, Target, resolve_targets, run_games
-from generator.engine import Engine, find_engine
+from generator.engine.check import Outcome, Target, resolve_targets, run_games
+from generator.engine.harness import Engine, find_engine
 
 ROOT = Path(__file__).resolve().parents[1]
 GAMES = ROOT / "output" / "games"

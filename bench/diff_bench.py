@@ -19,9 +19,10 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from generator.diff import Diff, compare, diff_sides, load_variant
-from generator.diff_render import json_text, markdown, plain_lines
-from generator.resolve import Rules
+from generator.diff.compare import Diff, compare
+from generator.diff.render import json_text, markdown, plain_lines
+from generator.diff.sides import diff_sides, load_variant
+from generator.spec.resolve import Rules
 
 ROOT = Path(__file__).resolve().parents[1]
 RULES = ROOT / "rules"

@@ -22,7 +22,7 @@ from typing import Any
 
 import yaml
 
-from generator.specfile import dump_yaml
+from generator.spec.dump import dump_yaml
 
 ROOT = Path(__file__).resolve().parents[1]
 BASE = ROOT / "rules" / "revised"

@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from generator.build import load_spec
-from generator.model import Spec
-from generator.resolve import Rules
+from generator.emit.build import load_spec
+from generator.spec.model import Spec
+from generator.spec.resolve import Rules
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared"

@@ -1,6 +1,6 @@
 """AARe rules proven in the real TripleA 1.9 engine, one mechanism family per test.
 
-Each test runs a scenario of `forge.Scenario` (generator/java/Scenario.java) on the committed
+Each test runs a scenario of `forge.Scenario` (generator/engine/java/Scenario.java) on the committed
 `output/games/aare.xml` and asserts on the facts the engine reports: a user action declaring a
 national advantage and placing free units, the declaration schedule, trigger-made price changes,
 combat bonuses switched on and off, a tech ability, the Russia-Japan treaty (politics), convoy
@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from generator.scenario import run_scenario
+from generator.engine.scenario import run_scenario
 from tests.conftest import ROOT
 
 pytestmark = pytest.mark.engine

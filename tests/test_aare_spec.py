@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from generator.model import Spec
+from generator.spec.model import Spec
 from tests.conftest import ROOT, variant_spec
 
 NATIONS = {"Russians": "Ru", "Germans": "Ge", "British": "Uk", "Japanese": "Jp", "Americans": "Us"}

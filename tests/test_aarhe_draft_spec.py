@@ -8,7 +8,7 @@ from collections import Counter
 
 import pytest
 
-from generator.model import Spec
+from generator.spec.model import Spec
 from tests.conftest import ROOT, attachment_options, run_cli, variant_spec
 
 XML = ROOT / "output" / "games" / "aarhe-draft.xml"

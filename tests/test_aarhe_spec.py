@@ -5,7 +5,7 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 from collections import Counter
 
-from generator.model import Spec
+from generator.spec.model import Spec
 from tests.conftest import ROOT, attachment_options, run_cli, variant_spec
 
 XML = ROOT / "output" / "games" / "aarhe.xml"

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from lxml import etree
 
-from generator.validate import check_xml_against_dtd
+from generator.checks.dtd import check_xml_against_dtd
 from tests.conftest import ENGINE_JAR, ROOT, Result, run_cli
 
 

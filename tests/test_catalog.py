@@ -18,14 +18,7 @@ from typing import Any
 import pytest
 from lxml import etree
 
-from generator.catalog import (
-    ENGINES,
-    REFERENCE_TYPES,
-    check_value,
-    load_catalog,
-    resolve_option,
-    syntax,
-)
+from generator.catalog import ENGINES, REFERENCE_TYPES, check_value, load_catalog, resolve_option, syntax
 
 root = Path(__file__).parents[1]
 shared = root.parent / "shared"

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from lxml import etree
 
-from generator.check import evaluate, tidy
+from generator.engine.check import evaluate, tidy
 from tests.conftest import OFFICIAL_GAMES, ROOT, Result, run_cli
 
 FIXTURES = ROOT / "tests" / "fixtures" / "check"

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from generator.build import load_spec
-from generator.coverage import Coverage, coverage, render_markdown
-from generator.resolve import Rules
+from generator.emit.build import load_spec
+from generator.emit.coverage import Coverage, coverage, render_markdown
+from generator.spec.resolve import Rules
 from tests.conftest import ROOT, run_cli, write_tree
 
 KITCHEN = ROOT / "tests" / "fixtures" / "kitchen_sink"

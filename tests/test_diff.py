@@ -20,7 +20,7 @@ import yaml
 
 from tests.conftest import OFFICIAL_GAMES, ROOT, run_cli
 
-SCHEMA = json.loads((ROOT / "generator" / "diff_schema.json").read_text(encoding="utf-8"))
+SCHEMA = json.loads((ROOT / "generator" / "diff" / "schema.json").read_text(encoding="utf-8"))
 official = pytest.mark.skipif(not (OFFICIAL_GAMES / "lhtr.xml").is_file(), reason="official games not present")
 
 WW2V2_TO_LHTR = """\

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from generator import engine as eng
+from generator.engine import harness as eng
 
 ROOT = Path(__file__).parents[1]
 SHARED = ROOT.parent / "shared"

@@ -1,7 +1,7 @@
 """The real TripleA 1.9 engine reads our generated XML exactly as it reads the official XML.
 
 Whole-dump equality: every player, territory, unit option, attachment, rule, step and property the
-engine holds after parsing (see generator/java/GameDump.java for the layout).
+engine holds after parsing (see generator/engine/java/GameDump.java for the layout).
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from generator.engine import dump
+from generator.engine.harness import dump
 from tests.conftest import OFFICIAL_GAMES, ROOT
 
 PAIRS = [("ww2v2.xml", "revised.xml"), ("lhtr.xml", "lhtr.xml")]

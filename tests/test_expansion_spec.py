@@ -10,9 +10,9 @@ from typing import Any
 import pytest
 from lxml import etree
 
-from generator.coverage import coverage
-from generator.model import Spec
-from generator.scenario import run_scenario
+from generator.emit.coverage import coverage
+from generator.engine.scenario import run_scenario
+from generator.spec.model import Spec
 from tests.conftest import ROOT, run_cli, variant_spec
 
 GAME_XML = ROOT / "output" / "games" / "expansion.xml"

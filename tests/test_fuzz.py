@@ -22,8 +22,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from lxml import etree
 
+from generator.checks.dtd import check_xml_against_dtd
 from generator.cli import cli
-from generator.validate import check_xml_against_dtd
 from tests.conftest import ENGINE_JAR, ROOT
 
 TINY = yaml.safe_load((ROOT / "tests" / "fixtures" / "tiny" / "game.yaml").read_text(encoding="utf-8"))

@@ -25,8 +25,8 @@ import pytest
 import yaml
 from lxml import etree
 
-from generator import properties_file
-from generator.resolve import Rules
+from generator.release import properties as properties_file
+from generator.spec.resolve import Rules
 from tests.conftest import ENGINE_JAR, ROOT, SHARED, run_cli
 
 BASE_MAP = SHARED / "triplea" / "maps" / "world_war_ii_revised"

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from lxml import etree
 
-from generator.engine import dump
+from generator.engine.harness import dump
 from tests.conftest import ROOT, run_cli
 
 FIXTURE = ROOT / "tests" / "fixtures" / "kitchen_sink"

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from generator import properties_file
+from generator.release import properties as properties_file
 from tests.conftest import ROOT, SHARED, run_cli, write_tree
 
 BASE_MAP = SHARED / "triplea" / "maps" / "world_war_ii_revised"
@@ -211,7 +211,7 @@ def test_overlay_refuses_foreign_files_and_duplicate_names(project: Path) -> Non
 
 @pytest.mark.engine
 def test_overlaid_map_games_all_load_in_the_engine(project: Path) -> None:
-    from generator import engine
+    from generator.engine import harness as engine
 
     installed = project / MAP
     shutil.copytree(BASE_MAP, installed)

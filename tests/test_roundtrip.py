@@ -16,11 +16,11 @@ import pytest
 from click.testing import CliRunner
 
 from generator.cli import cli
-from generator.expand import expand_templates
-from generator.importer import import_xml
-from generator.spec_errors import build_spec
-from generator.spec_io import canonical_view
-from generator.view import build_view
+from generator.emit.view import build_view
+from generator.importer.convert import import_xml
+from generator.importer.variant_files import canonical_view
+from generator.spec.errors import build_spec
+from generator.spec.expand import expand_templates
 from tests.conftest import SHARED
 
 XMLS = sorted((SHARED / "triplea" / "xml").glob("*.xml"))
@@ -45,7 +45,7 @@ def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.mark.engine
 def test_engine_reads_the_same_game(project: Path) -> None:
-    from generator.engine import dump
+    from generator.engine.harness import dump
 
     ours = {xml: project / "output" / "games" / f"{variant_name(xml)}.xml" for xml in XMLS}
     dumps = dump([p for xml in XMLS for p in (xml, ours[xml])])

@@ -8,7 +8,7 @@ import jsonschema
 import pytest
 import yaml
 
-from generator.schema import schema_text
+from generator.spec.schema import schema_text
 from tests.conftest import ROOT, run_cli
 
 

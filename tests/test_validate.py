@@ -29,7 +29,7 @@ def test_validate_variants() -> None:
 @pytest.mark.engine
 def test_reference_xmls_19_matches_the_engine() -> None:
     """For 1.9, validate passes exactly the files the real engine parses."""
-    from generator.engine import dump
+    from generator.engine.harness import dump
 
     dumps = dump(REFERENCE_XMLS)
     accepted = {p.name for p in REFERENCE_XMLS if "error" not in dumps[str(p)]}
@@ -87,7 +87,7 @@ def test_dtd_messages_of_an_xml_are_errors(tmp_path: Path) -> None:
 
 def test_strict_schema_catches_what_it_covers(tmp_path: Path) -> None:
     """The catalog-derived XSD on its own: a bad value and an unknown option name, each at its attachment."""
-    from generator.xsd import check_xml_against_xsd
+    from generator.checks.xsd import check_xml_against_xsd
 
     data = (OFFICIAL_GAMES / "lhtr.xml").read_bytes()
     assert check_xml_against_xsd(data, "lhtr.xml") == []
@@ -107,7 +107,7 @@ def test_strict_schema_digest_finds_what_the_whole_document_does() -> None:
     still reported, at the same elements the schema flags when it reads the whole document."""
     from lxml import etree
 
-    from generator.xsd import check_xml_against_xsd, strict_schema
+    from generator.checks.xsd import check_xml_against_xsd, strict_schema
 
     data = (OFFICIAL_GAMES / "lhtr.xml").read_bytes()
     broken = (

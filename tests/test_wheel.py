@@ -21,8 +21,8 @@ def test_wheel_contains_templates_and_harness(tmp_path: Path) -> None:
     names = set(zipfile.ZipFile(wheel).namelist())
     for template in sorted(p.name for p in (ROOT / "templates").glob("*.j2")):
         assert f"generator/_templates/{template}" in names
-    for source in sorted(p.name for p in (ROOT / "generator" / "java").glob("*.java")):
-        assert f"generator/java/{source}" in names
-    assert "generator/cli.py" in names
+    for source in sorted(p.name for p in (ROOT / "generator" / "engine" / "java").glob("*.java")):
+        assert f"generator/engine/java/{source}" in names
+    assert "generator/cli/__init__.py" in names
     entry_points = next(n for n in names if n.endswith("entry_points.txt"))
     assert "triplea-forge = generator.cli:cli" in zipfile.ZipFile(wheel).read(entry_points).decode()

@@ -1,0 +1,56 @@
+"""The engine's own grammar: every message of `game.dtd` for a game XML, as located errors.
+
+The DTD is read from the installed engine's jar, because that is the grammar the engine itself
+validates against (it only prints the messages and carries on; we treat them as errors).
+"""
+
+from __future__ import annotations
+
+import functools
+import io
+import zipfile
+from collections.abc import Iterator
+from pathlib import Path
+
+from lxml import etree
+
+from generator.diagnostics import Diagnostic, Mark, Severity
+from generator.safe_xml import safe_parser, unreadable
+
+DEFAULT_JAR = Path("/usr/share/games/triplea/bin/triplea.jar")
+DTD_IN_JAR = "games/strategy/engine/xml/game.dtd"
+
+
+@functools.cache
+def engine_dtd(jar: Path = DEFAULT_JAR) -> etree.DTD | None:
+    """The game.dtd inside the installed engine's jar, or None when no engine is installed."""
+    try:
+        with zipfile.ZipFile(jar) as archive:
+            return etree.DTD(io.BytesIO(archive.read(DTD_IN_JAR)))
+    except (OSError, KeyError, zipfile.BadZipFile):
+        return None
+
+
+def check_xml_against_dtd(xml: bytes, display: str, jar: Path = DEFAULT_JAR) -> list[Diagnostic]:
+    """Every DTD message for one game XML; the engine only prints these, we treat them as errors."""
+    dtd = engine_dtd(jar)
+    if dtd is None:
+        return [
+            Diagnostic(
+                f"engine DTD not found in {jar}; install the engine (apt-get install triplea)",
+                Mark(display, 1, 1),
+                severity=Severity.WARNING,
+            )
+        ]
+    try:
+        document = etree.parse(io.BytesIO(xml), safe_parser())
+    except etree.XMLSyntaxError as exc:
+        return [unreadable(exc, display)]
+    if dtd.validate(document):
+        return []
+    return list(_dtd_messages(dtd, display))
+
+
+def _dtd_messages(dtd: etree.DTD, display: str) -> Iterator[Diagnostic]:
+    for entry in dtd.error_log:  # type: ignore[attr-defined]
+        yield Diagnostic(f"DTD: {entry.message}", Mark(display, entry.line or 1, entry.column or 1))

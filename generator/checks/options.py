@@ -1,0 +1,149 @@
+"""Check every attachment option of a spec against the engines' option catalogs.
+
+Each `<option>` the spec would write is checked with the catalog of every target engine: the name
+must exist (with a hint when it is misspelt, or when only the other engine has it), and the value
+must parse as that engine's setter parses it, with references (units, territories, players,
+conditions...) resolved against the names the spec defines.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any
+
+from generator.catalog import check_value, load_catalog, resolve_option
+from generator.diagnostics import Diagnostic, did_you_mean, key_path
+from generator.spec.locate import locate
+from generator.spec.model import MAIN_ATTACHMENT, Attachment, Spec, option_writes
+
+TARGET_ENGINES = {"1.9": ("1.9",), "2.x": ("2.x",), "portable": ("1.9", "2.x")}
+Path = tuple[str | int, ...]
+
+
+def _holders(spec: Spec) -> Iterator[tuple[str, str, dict[str, Any], str | None]]:
+    """(collection, owner name, entry, XML type) for every object that can carry attachments."""
+    kinds: list[tuple[str, str, dict[str, Any]]] = [
+        ("units", "unitType", dict(spec.units)),
+        ("territories", "territory", dict(spec.territories)),
+        ("relationship_types", "relationship", dict(spec.relationship_types)),
+        ("territory_effects", "territoryEffect", dict(spec.territory_effects)),
+        ("technologies", "technology", dict(spec.technologies or {})),
+        ("players", "player", dict(spec.players)),
+        ("resources", "resource", dict(spec.resources)),
+    ]
+    for collection, kind, entries in kinds:
+        for name, entry in entries.items():
+            yield collection, name, entry, kind
+
+
+def attachments_of(spec: Spec) -> Iterator[tuple[Path, str, str, dict[str, Any]]]:
+    """(key path of the options, attachment class, XML type, options) for every attachment."""
+    for collection, owner, entry, kind in _holders(spec):
+        main = MAIN_ATTACHMENT.get(kind or "")
+        options = getattr(entry, "options", {})
+        if main is not None and options:
+            yield (collection, owner), main[1], kind or "", options
+        attachments: dict[str, Attachment] = getattr(entry, "attachments", {})
+        for name, attachment in attachments.items():
+            java = attachment.java_class(name)
+            if java is not None:
+                yield (collection, owner, "attachments", name), java.rsplit(".", 1)[-1], kind or "", attachment.options
+
+
+def reference_names(spec: Spec) -> dict[str, set[str]]:
+    """The names each kind of reference may point at, as the spec defines them."""
+    names: dict[str, set[str]] = {
+        "unit": set(spec.units),
+        "territory": set(spec.territories),
+        "player": set(spec.players),
+        "resource": set(spec.resources),
+        "tech": set(spec.technologies or {}),
+        "relationshipType": set(spec.relationship_types),
+        "territoryEffect": set(spec.territory_effects),
+        "productionFrontier": set(spec.production_frontiers),
+        "productionRule": set(spec.production_rules),
+    }
+    by_class = {
+        "RulesAttachment": "condition",
+        "TriggerAttachment": "trigger",
+        "UnitSupportAttachment": "unitSupport",
+        "PoliticalActionAttachment": "politicalAction",
+        "UserActionAttachment": "userAction",
+    }
+    for kind in by_class.values():
+        names[kind] = set()
+    for path, cls, _, _ in attachments_of(spec):
+        if cls in by_class and path[-2:-1] == ("attachments",):
+            names[by_class[cls]].add(str(path[-1]))
+    # Conditions may be named by any rules-like attachment (triggers can be conditions too).
+    names["condition"] |= names["trigger"] | names["politicalAction"] | names["userAction"]
+    if spec.technologies is None:  # the engine's built-in advances
+        names["tech"] |= {"heavyBomber", "jetPower", "industrialTechnology", "superSub", "rocket", "longRangeAir"}
+    return names
+
+
+def check_options(spec: Spec, tree: Any, target: str) -> list[Diagnostic]:
+    """Every unknown option and badly typed value, for each engine of `target`."""
+    engines = TARGET_ENGINES[target]
+    names = reference_names(spec)
+    found: list[Diagnostic] = []
+    memo: Memo = {}
+    for path, cls, _, options in attachments_of(spec):
+        for option, raw in options.items():
+            where = (*path, option)
+            problem = _option_problem(engines, cls, option, raw, names, memo)
+            if problem is not None:
+                found.append(Diagnostic(problem, locate(tree, where, key=True), key_path(where)))
+    return found
+
+
+Memo = dict[tuple[str, str, str, str, str | None], str | None]
+
+
+def _option_problem(
+    engines: tuple[str, ...], cls: str, option: str, raw: Any, names: dict[str, set[str]], memo: Memo
+) -> str | None:
+    writes = option_writes(raw)
+    if writes is None:
+        return None  # the shape check in validate reports it
+    missing = [e for e in engines if resolve_option(e, cls, option) is None]
+    if missing:
+        others = [e for e in ("1.9", "2.x") if e not in missing and resolve_option(e, cls, option) is not None]
+        if others and len(engines) > 1:
+            return (
+                f"option '{option}' of {cls} exists only in engine {others[0]}, not in {missing[0]} "
+                f"(the portable target needs both; use --target {others[0]})"
+            )
+        if others:
+            return f"option '{option}' of {cls} exists only in engine {others[0]} (the target is {missing[0]})"
+        known = load_catalog(missing[0])["attachments"].get(cls, {}).get("options", {})
+        return f"unknown option '{option}' for {cls}{did_you_mean(option, known)}"
+    for engine in engines:
+        for value, count in writes:
+            key = (engine, cls, option, value, count)
+            if key not in memo:  # big maps repeat the same values thousands of times
+                memo[key] = check_value(engine, cls, option, value, count=count, names=names)
+            error = memo[key]
+            if error is not None:
+                return _reworded(error, names)
+    return None
+
+
+_UNKNOWN = re.compile(r"unknown (\w+) '([^']*)'")
+_SIMPLE_SYNTAX = {"int", "bool", "string", "<player>", "<unit>", "<territory>", "<resource>"}
+
+
+def _reworded(error: str, names: dict[str, set[str]]) -> str:
+    """The catalog's message without what the location already says, plus a 'did you mean'."""
+    _, _, tail = error.partition(": ")
+    message, _, detail = tail.rpartition(" (value ")
+    if not message:
+        message = tail
+    syntax = detail.rpartition("syntax ")[2].removesuffix(")") if detail else ""
+    unknown = _UNKNOWN.search(message)
+    if unknown and unknown.group(1) in names:
+        message += did_you_mean(unknown.group(2), names[unknown.group(1)])
+    if syntax and syntax not in _SIMPLE_SYNTAX:
+        message += f" (syntax: {syntax})"
+    return message

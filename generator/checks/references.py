@@ -1,0 +1,237 @@
+"""What a spec means, checked: references, symmetry, names the 1.9 DTD accepts, the rule ledger.
+
+Reports every problem and never raises; structure was checked by the model (spec.errors).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+from pydantic import BaseModel
+
+from generator.diagnostics import Diagnostic, did_you_mean, key_path
+from generator.spec.locate import locate
+from generator.spec.model import Spec, WithOptions, option_writes
+
+# The 1.9 DTD declares these names as ID: one namespace, XML Names only.
+_XML_NAME = re.compile(r"[A-Za-z_:][A-Za-z0-9_:.\-]*")
+
+
+class _Checker:
+    def __init__(self, spec: Spec, tree: Any) -> None:
+        self.spec = spec
+        self.tree = tree
+        self.found: list[Diagnostic] = []
+
+    def error(self, path: tuple[str | int, ...], message: str, *, key: bool = False) -> None:
+        self.found.append(Diagnostic(message, locate(self.tree, path, key=key), key_path(path)))
+
+    def ref(
+        self, path: tuple[str | int, ...], name: str, kind: str, known: Iterable[str], *, key: bool = False
+    ) -> None:
+        names = list(known)
+        if name not in names:
+            self.error(path, f"unknown {kind} '{name}'{did_you_mean(name, names)}", key=key)
+
+
+def check_spec(spec: Spec, tree: Any, target: str = "portable") -> list[Diagnostic]:
+    """Every reference and naming problem of a resolved spec, located in the file that set it."""
+    c = _Checker(spec, tree)
+    players, units, resources = spec.players, spec.units, spec.resources
+    territories = spec.territories
+    for name, player in players.items():
+        if player.production_frontier is not None:
+            c.ref(
+                ("players", name, "production_frontier"),
+                player.production_frontier,
+                "production frontier",
+                spec.production_frontiers,
+            )
+        if player.repair_frontier is not None:
+            c.ref(
+                ("players", name, "repair_frontier"), player.repair_frontier, "repair frontier", spec.repair_frontiers
+            )
+        for resource in player.resources:
+            c.ref(("players", name, "resources", resource), resource, "resource", resources, key=True)
+        for unit in player.held_units:
+            c.ref(("players", name, "held_units", unit), unit, "unit", units, key=True)
+        for category, techs in player.tech_categories.items():
+            for index, tech in enumerate(techs):
+                c.ref(
+                    ("players", name, "tech_categories", category, index), tech, "technology", spec.technologies or {}
+                )
+        for other, relation in player.relationships.items():
+            c.ref(("players", name, "relationships", other), other, "player", players, key=True)
+            kind = relation if isinstance(relation, str) else relation.type
+            at: tuple[str, ...] = ("players", name, "relationships", other)
+            where_type = at if isinstance(relation, str) else (*at, "type")
+            c.ref(where_type, kind, "relationship type", spec.relationship_types)
+    for name, territory in territories.items():
+        if territory.owner is not None:
+            c.ref(("territories", name, "owner"), territory.owner, "player", players)
+        for index, other in enumerate(territory.connections):
+            path: tuple[str | int, ...] = ("territories", name, "connections", index)
+            if other == name:
+                c.error(path, "a territory cannot border itself")
+            elif other not in territories:
+                c.ref(path, other, "territory", territories)
+            elif name not in territories[other].connections:
+                c.error(
+                    path,
+                    f"'{other}' does not list '{name}' in its connections; borders are listed on both sides",
+                )
+        for owner, counts in territory.units.items():
+            if owner != "Neutral":
+                c.ref(("territories", name, "units", owner), owner, "player", players, key=True)
+            for unit in counts:
+                c.ref(("territories", name, "units", owner, unit), unit, "unit", units, key=True)
+        for index, damaged in enumerate(territory.damaged_units):
+            where: tuple[str | int, ...] = ("territories", name, "damaged_units", index)
+            c.ref((*where, "unit"), damaged.unit, "unit", units)
+            if damaged.owner is not None:
+                c.ref((*where, "owner"), damaged.owner, "player", players)
+    for name, rule in spec.production_rules.items():
+        for resource in rule.cost:
+            c.ref(("production_rules", name, "cost", resource), resource, "resource", resources, key=True)
+        for made in rule.result:
+            c.ref(
+                ("production_rules", name, "result", made),
+                made,
+                "unit or resource",
+                [*units, *resources],
+                key=True,
+            )
+    for name, rules in spec.production_frontiers.items():
+        for index, rule_name in enumerate(rules):
+            c.ref(("production_frontiers", name, index), rule_name, "production rule", spec.production_rules)
+    for name, rules in spec.repair_frontiers.items():
+        for index, rule_name in enumerate(rules):
+            c.ref(("repair_frontiers", name, index), rule_name, "repair rule", spec.repair_rules)
+    for name, rule in spec.repair_rules.items():
+        for resource in rule.cost:
+            c.ref(("repair_rules", name, "cost", resource), resource, "resource", resources, key=True)
+        for made in rule.result:
+            c.ref(("repair_rules", name, "result", made), made, "unit or resource", [*units, *resources], key=True)
+    for name, step in spec.sequence.items():
+        c.ref(("sequence", name, "delegate"), step.delegate, "delegate", spec.delegates)
+        if step.player is not None:
+            c.ref(("sequence", name, "player"), step.player, "player", players)
+        for anchor_key in ("after", "before"):
+            anchor = getattr(step, anchor_key)
+            if anchor is not None:
+                c.ref(("sequence", name, anchor_key), anchor, "step", spec.sequence)
+    _check_attachments(c)
+    if target in ("1.9", "portable"):
+        _check_ids(c)
+        if spec.game.version is None:
+            c.error(("game",), 'engine 1.9 needs game.version (e.g. version: "1.0")')
+    _check_ledger(c)
+    return c.found
+
+
+def _claims(value: Any, path: tuple[str | int, ...]) -> Iterator[tuple[tuple[str | int, ...], str]]:
+    """(key path of the claim, ledger id) for every `ledger:` claim anywhere in the spec."""
+    if isinstance(value, BaseModel):
+        for index, rule_id in enumerate(getattr(value, "ledger", [])):
+            yield (*path, "ledger", index), rule_id
+        for name, field in type(value).model_fields.items():
+            if name not in ("ledger", "rule_ledger"):
+                yield from _claims(getattr(value, name), (*path, field.alias or name))
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield from _claims(item, (*path, key))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            yield from _claims(item, (*path, index))
+
+
+def _check_ledger(c: _Checker) -> None:
+    """Claims name real ledger entries; every rule graded exact/approximate is implemented somewhere."""
+    ledger = c.spec.rule_ledger
+    claimed: set[str] = set()
+    for path, rule_id in _claims(c.spec, ()):
+        claimed.add(rule_id)
+        c.ref(path, rule_id, "rule-ledger id", ledger)
+    for rule_id, entry in ledger.items():
+        grades = [entry.fidelity.grade] + ([entry.fidelity_2x.grade] if entry.fidelity_2x else [])
+        if rule_id not in claimed and any(g != "notes-only" for g in grades):
+            c.error(
+                ("rule_ledger", rule_id),
+                f"rule '{rule_id}' is graded {'/'.join(sorted(set(grades) - {'notes-only'}))} but no spec element "
+                f"implements it (add `ledger: [{rule_id}]` to the elements that do)",
+                key=True,
+            )
+
+
+def _check_attachments(c: _Checker) -> None:
+    """Every attachment has a known class and every option value a shape that can be written."""
+    spec = c.spec
+    holders: list[tuple[str, dict[str, Any]]] = [
+        ("players", dict(spec.players)),
+        ("resources", dict(spec.resources)),
+        ("units", dict(spec.units)),
+        ("territories", dict(spec.territories)),
+        ("relationship_types", dict(spec.relationship_types)),
+        ("territory_effects", dict(spec.territory_effects)),
+        ("technologies", dict(spec.technologies or {})),
+    ]
+    for collection, entries in holders:
+        for owner, entry in entries.items():
+            if isinstance(entry, WithOptions):
+                _check_option_shapes(c, (collection, owner), entry.options)
+            for name, attachment in entry.attachments.items():
+                path = (collection, owner, "attachments", name)
+                if attachment.java_class(name) is None:
+                    c.error(path, "cannot tell the attachment's class from its name; add `class:`", key=True)
+                _check_option_shapes(c, path, attachment.options)
+
+
+def _check_option_shapes(c: _Checker, path: tuple[str | int, ...], options: dict[str, Any]) -> None:
+    for key, value in options.items():
+        if option_writes(value) is None:
+            c.error(
+                (*path, key),
+                "an option value is a scalar, a list of scalars, {value: .., count: ..}, "
+                "or a list of lists / {value, count} mappings (the option repeated)",
+            )
+
+
+def _check_ids(c: _Checker) -> None:
+    """Engine 1.9 treats these names as XML IDs: XML Names, unique across all kinds."""
+    spec = c.spec
+    kinds: list[tuple[str, dict[str, Any]]] = [
+        ("resources", spec.resources),
+        ("units", spec.units),
+        ("players", spec.players),
+        ("delegates", spec.delegates),
+        ("sequence", spec.sequence),
+        ("production_rules", spec.production_rules),
+        ("production_frontiers", spec.production_frontiers),
+        ("repair_rules", spec.repair_rules),
+        ("repair_frontiers", spec.repair_frontiers),
+        ("relationship_types", spec.relationship_types),
+        ("territory_effects", spec.territory_effects),
+        ("technologies", spec.technologies or {}),
+    ]
+    owner_of: dict[str, str] = {}
+    for collection, names in kinds:
+        for name in names:
+            path = (collection, name)
+            if not _XML_NAME.fullmatch(name):
+                c.error(
+                    path,
+                    f"'{name}' is not a valid XML name (letters, digits, '_', '-', '.'; "
+                    "no spaces; not starting with a digit), which engine 1.9 requires",
+                    key=True,
+                )
+            if name in owner_of:
+                c.error(
+                    path,
+                    f"'{name}' is also the name of an entry in {owner_of[name]}; "
+                    "engine 1.9 needs these names to be unique across kinds",
+                    key=True,
+                )
+            else:
+                owner_of[name] = collection

@@ -1,0 +1,148 @@
+"""Mistakes the engine accepts silently and that break play: found here, before anyone plays.
+
+Each check names what goes wrong in a game, since the engine itself says nothing (see the
+measured cases in the engine notes): negative stats, property values outside their range, a
+player who can never buy or has no capital, a victory threshold no one can reach, units placed
+where they cannot be, a unit type that names itself in a set of unit types (engine 1.9 then
+cannot copy the game).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from generator.checks.options import TARGET_ENGINES
+from generator.diagnostics import Diagnostic, Severity, key_path
+from generator.spec.locate import locate
+from generator.spec.model import Property, Spec, option_writes
+
+# UnitAttachment numbers that must not be negative; -1 is not "unlimited" for any of these.
+NON_NEGATIVE_UNIT_STATS = (
+    "movement", "attack", "defense", "attackRolls", "defenseRolls", "transportCost", "transportCapacity",
+    "carrierCost", "carrierCapacity", "hitPoints", "airAttack", "airDefense", "bombard", "blockade",
+)  # fmt: skip
+
+
+def _stat(options: dict[str, Any], name: str) -> int:
+    value = options.get(name, 0)
+    return value if isinstance(value, int) and not isinstance(value, bool) else 0
+
+
+def _flag(options: dict[str, Any], name: str) -> bool:
+    return options.get(name) is True
+
+
+def check_sanity(spec: Spec, tree: Any, target: str = "portable") -> list[Diagnostic]:
+    found: list[Diagnostic] = []
+
+    def report(path: tuple[str | int, ...], message: str, severity: Severity = Severity.ERROR) -> None:
+        found.append(Diagnostic(message, locate(tree, path), key_path(path), severity))
+
+    for name, unit in spec.units.items():
+        for stat in NON_NEGATIVE_UNIT_STATS:
+            if _stat(unit.options, stat) < 0:
+                report(("units", name, stat), f"{stat} must not be negative (the engine accepts it silently)")
+    for name, prop in spec.properties.items():
+        if isinstance(prop, Property) and isinstance(prop.value, int) and not isinstance(prop.value, bool):
+            low, high = prop.min, prop.max
+            if (low is not None and prop.value < low) or (high is not None and prop.value > high):
+                report(("properties", name, "value"), f"value {prop.value} is outside its range {low}..{high}")
+    _check_players(spec, report)
+    _check_victory(spec, report)
+    _check_placements(spec, report)
+    if "1.9" in TARGET_ENGINES[target]:
+        _check_copyable_in_19(spec, report)
+    return found
+
+
+def _check_players(spec: Spec, report: Any) -> None:
+    capitals = {c for t in spec.territories.values() if isinstance(c := t.options.get("capital"), str)}
+    playing = {step.player for step in spec.sequence.values() if step.player}
+    for name, player in spec.players.items():
+        if name not in playing:
+            continue
+        buys = any(step.player == name and spec.delegates.get(step.delegate) is not None
+                   and spec.delegates[step.delegate].java_class.endswith("PurchaseDelegate")
+                   for step in spec.sequence.values())  # fmt: skip
+        if buys and player.production_frontier is None:
+            report(("players", name), f"{name} has a purchase step but no production_frontier: they can never buy",
+                   Severity.WARNING)  # fmt: skip
+        if capitals and name not in capitals:
+            report(("players", name), f"no territory is the capital of {name} (capital: {name}); the engine "
+                   "stops at their first technology or income step", Severity.WARNING)  # fmt: skip
+
+
+def _check_victory(spec: Spec, report: Any) -> None:
+    total = sum(_stat(t.options, "victoryCity") for t in spec.territories.values())
+    if not total:
+        return
+    for name, prop in spec.properties.items():
+        value = prop.value if isinstance(prop, Property) else prop
+        if name.endswith(" VCs") and isinstance(value, int) and not isinstance(value, bool) and value > total:
+            path = ("properties", name) + (("value",) if isinstance(prop, Property) else ())
+            report(path, f"needs {value} victory cities but the map has only {total}: no one can win this way")
+
+
+def _check_placements(spec: Spec, report: Any) -> None:
+    for name, territory in spec.territories.items():
+        capacity = cost = 0
+        for owner, counts in territory.units.items():
+            for unit_name, count in counts.items():
+                unit = spec.units.get(unit_name)
+                if unit is None or count <= 0:
+                    continue
+                options = unit.options
+                sea, air = _flag(options, "isSea"), _flag(options, "isAir")
+                path = ("territories", name, "units", owner, unit_name)
+                if sea and not territory.sea:
+                    report(path, f"{unit_name} is a sea unit placed on land", Severity.WARNING)
+                if territory.sea and not sea and not air:
+                    cost += count * max(_stat(options, "transportCost"), 1)
+                    if _stat(options, "transportCost") <= 0 or _flag(options, "isFactory"):
+                        report(
+                            path, f"{unit_name} is a land unit that cannot be carried, placed at sea", Severity.WARNING
+                        )
+                capacity += count * _stat(options, "transportCapacity") if sea else 0
+        if territory.sea and cost > capacity:
+            report(("territories", name, "units"), f"land units at sea need {cost} transport capacity, "
+                   f"the ships here carry {capacity}", Severity.WARNING)  # fmt: skip
+
+
+COPY_19 = "engine 1.9 cannot save or copy a game with this {what} (its AIs fail on their first purchase): "
+# UnitAttachment options that engine 1.9 keeps as a hashed set or map of unit types.
+UNIT_TYPE_SETS_19 = ("targetsAA", "willNotFireIfPresent", "bombingTargets", "createsUnitsList", "consumesUnits",
+                     "repairsUnits", "givesMovement")  # fmt: skip
+
+
+def _names_in(value: Any) -> set[str]:
+    """Every ':'-separated word of the `<option>` values a spec option writes."""
+    return {word for text, _ in option_writes(value) or [] for word in text.split(":")}
+
+
+def _check_copyable_in_19(spec: Spec, report: Any) -> None:
+    """A unit type that names itself in a set of unit types: engine 1.9 cannot copy the game data.
+
+    The engine copies the game by Java serialization (its AIs on every purchase, and every save).
+    Reading a unit type back, the Java runtime (17 here) sets its name only after its attachments are read;
+    an attachment of that unit type that keeps the same unit type in a HashSet or HashMap (a
+    support's `unitType`, a unit's `targetsAA`, `createsUnitsList`, ...) hashes it while it has
+    no name yet, and UnitType.hashCode fails. Measured in lhtr.xml for each option here (and for
+    `artillery: true` on an `artillerySupportable` unit type, whose implied support the engine
+    makes the same way); the same options naming another unit type copy fine.
+    """
+    for name, unit in spec.units.items():
+        options = unit.options
+        if _flag(options, "artillery") and _flag(options, "artillerySupportable"):
+            report(("units", name, "artillery"), COPY_19.format(what="unit") + f"{name} is both artillery and "
+                   f"artillerySupportable, so it supports its own unit type", Severity.WARNING)  # fmt: skip
+        for option in UNIT_TYPE_SETS_19:
+            if name in _names_in(options.get(option)):
+                reason = f"its {option} names {name}, the unit type it belongs to"
+                report(("units", name, option), COPY_19.format(what="unit") + reason, Severity.WARNING)
+        for attachment_name, attachment in unit.attachments.items():
+            if not (attachment.java_class(attachment_name) or "").endswith(".UnitSupportAttachment"):
+                continue
+            if name in _names_in(attachment.options.get("unitType")):
+                reason = f"it gives its bonus to {name}, the unit type it is attached to"
+                message = COPY_19.format(what="support") + reason
+                report(("units", name, "attachments", attachment_name, "unitType"), message, Severity.WARNING)

@@ -1,0 +1,151 @@
+"""`triplea-forge` commands for writing a game: build, validate, schema, import."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from generator.cli.group import OUTPUT_OPTION, RULES_OPTION, TARGET_OPTION, _display, _report, cli
+from generator.diagnostics import Diagnostic, Severity
+from generator.paths import template_dir
+
+
+@cli.command()
+@click.argument("variants", nargs=-1)
+@click.option("--check", is_flag=True, help="Write nothing; exit 1 and list the files that are stale.")
+@click.option("--strict", is_flag=True, help="Treat warnings as errors.")
+@TARGET_OPTION
+@RULES_OPTION
+@OUTPUT_OPTION
+def build(variants: tuple[str, ...], check: bool, strict: bool, target: str, rules_dir: Path, output_dir: Path) -> None:
+    """Build VARIANTS (default: every variant in rules/) into the output folder.
+
+    Writes games/<variant>.xml, games/<variant>.notes.html and map.yml. Writes are atomic and only
+    touch files whose content changed; a second build changes no byte.
+    """
+    from generator.emit import cache as buildcache
+    from generator.emit.write import orphans, remove_files, stale_files, write_files
+
+    out = _display(output_dir)
+    key = buildcache.fingerprint(rules_dir, template_dir(), [*variants, "--", target, str(strict)])
+    done = buildcache.recall(key, output_dir)
+    if done is not None and not (orphans(output_dir, done["files"]) if not variants else []):
+        # Same inputs, same code, and every file it made is unchanged on disk: nothing to do.
+        for warning in done["warnings"]:
+            click.echo(warning, err=True)
+        made = len(done["files"])
+        click.echo(f"{out}/ is up to date ({made} files)" if check else f"0 files written, {made} unchanged")
+        return
+    from generator.emit.build import build_outputs
+    from generator.spec.resolve import Rules
+
+    rules = Rules(rules_dir, _display(rules_dir))
+    if not rules.variants():
+        raise click.ClickException(f"no variants found in {_display(rules_dir)}/ (expected <variant>/*.yaml)")
+    files, problems = build_outputs(rules, list(variants), target)
+    _report(problems, strict)
+    warnings = [str(w) for w in sorted(set(problems), key=Diagnostic.sort_key)]
+    # Only a build of every variant knows which files in games/ no variant makes any more.
+    leftovers = orphans(output_dir, files) if not variants else []
+    if check:
+        stale = stale_files(output_dir, files)
+        for rel in stale:
+            click.echo(f"stale: {out}/{rel}", err=True)
+        for rel in leftovers:
+            click.echo(f"stale: {out}/{rel} (no variant makes it; a build removes it)", err=True)
+        if stale or leftovers:
+            sys.exit(1)
+        buildcache.remember(key, files, warnings)
+        click.echo(f"{out}/ is up to date ({len(files)} files)")
+        return
+    written = write_files(output_dir, files)
+    remove_files(output_dir, leftovers)
+    buildcache.remember(key, files, warnings)
+    for rel in written:
+        click.echo(f"wrote {out}/{rel}")
+    for rel in leftovers:
+        click.echo(f"removed {out}/{rel}")
+    click.echo(f"{len(written)} file{'s' if len(written) != 1 else ''} written, {len(files) - len(written)} unchanged")
+
+
+@cli.command()
+@click.argument("targets", nargs=-1)
+@click.option("--strict", is_flag=True, help="Treat warnings as errors.")
+@TARGET_OPTION
+@RULES_OPTION
+def validate(targets: tuple[str, ...], strict: bool, target: str, rules_dir: Path) -> None:
+    """Check variants (default: all in rules/) or any TripleA game XML files; write nothing.
+
+    Reports every problem at once, each at its file:line: spec errors, unknown or badly typed
+    options for the target engines, dangling references, and every DTD message of the XML.
+    """
+    from generator.emit.build import compile_variant
+    from generator.importer.validate import validate_xml_file
+    from generator.spec.resolve import Rules
+
+    rules = Rules(rules_dir, _display(rules_dir))
+    problems: list[Diagnostic] = []
+    checked = 0
+    for item in targets or tuple(rules.variants()):
+        if item.endswith(".xml"):
+            path = Path(item)
+            if not path.is_file():
+                raise click.BadParameter(f"no such file: {item}", param_hint="TARGETS")
+            problems += validate_xml_file(path, _display(path), target)
+        else:
+            problems += compile_variant(rules, item, target)[1]
+        checked += 1
+    _report(problems, strict)
+    click.echo(f"{checked} checked for {target}: no errors")
+
+
+@cli.command()
+@click.option("-o", "--output", "out", type=click.Path(dir_okay=False, path_type=Path), help="Write here, not stdout.")
+def schema(out: Path | None) -> None:
+    """Print the JSON Schema of spec files, for editor completion and squiggles.
+
+    Put `# yaml-language-server: $schema=<path to the schema>` at the top of a spec file.
+    """
+    from generator.emit.write import write_files
+    from generator.spec.schema import schema_text
+
+    if out is None:
+        click.echo(schema_text(), nl=False)
+    else:
+        write_files(out.parent, {out.name: schema_text().encode("utf-8")})
+        click.echo(f"wrote {_display(out)}")
+
+
+@cli.command(name="import")
+@click.argument("xml_file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--name", required=True, help="Variant name: the folder rules/NAME/ to create.")
+@click.option("--extends", "parent", default=None, help="Write only what differs from this variant.")
+@click.option("--force", is_flag=True, help="Replace rules/NAME/ if it exists.")
+@click.option("--report", is_flag=True, help="End with what was not represented and what was normalised.")
+@RULES_OPTION
+def import_(xml_file: Path, name: str, parent: str | None, force: bool, report: bool, rules_dir: Path) -> None:
+    """Import an existing TripleA game XML into rules/NAME/ as YAML specs.
+
+    With --extends PARENT the new variant holds only what differs from PARENT (removed entries as
+    `!delete`, moved steps as `after:`). After import the YAML is the source of truth. Anything the
+    spec cannot represent stops the import with its line; anything written differently but read
+    the same by the engine (expanded variables, replaced duplicates...) is a warning.
+    """
+    from generator.importer.convert import import_xml
+    from generator.importer.variant_files import write_variant
+
+    tree, problems = import_xml(xml_file, _display(xml_file))
+    _report(problems)
+    assert tree is not None
+    written, found = write_variant(rules_dir, _display(rules_dir), name, tree, parent, force)
+    _report(found)
+    for rel in written:
+        click.echo(f"wrote {rel}")
+    if report:
+        normalised = sorted({p for p in problems if p.severity is Severity.WARNING}, key=Diagnostic.sort_key)
+        click.echo("not represented: nothing")
+        click.echo(f"normalised: {len(normalised) or 'nothing'}")
+        for item in normalised:
+            click.echo(f"  {item.mark}: {item.message}" if item.mark else f"  {item.message}")

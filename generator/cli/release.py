@@ -1,0 +1,309 @@
+"""`triplea-forge` commands that play, release and compare games (registered on the main group)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from generator.cli.group import OUTPUT_OPTION, RULES_OPTION, TARGET_OPTION, _display, _report, cli
+from generator.diagnostics import Diagnostic
+
+
+class EngineUnusable(click.ClickException):
+    """The engine could not be run at all (not a verdict on the games): exit code 2."""
+
+    exit_code = 2
+
+
+@cli.command()
+@click.argument("targets", nargs=-1)
+@click.option(
+    "--rounds",
+    default=2,
+    show_default=True,
+    type=click.IntRange(min=0),
+    help="Rounds of all-AI play per game; 0 only parses.",
+)
+@click.option(
+    "--ai",
+    type=click.Choice(["fast", "pro"]),
+    default="fast",
+    show_default=True,
+    help="Who plays every side: TripleA's Fast AI or its Hard (Pro) AI.",
+)
+@click.option("--seed", default=1, show_default=True, type=int, help="Seed of the dice (the AIs still vary).")
+@click.option(
+    "--report",
+    "report_path",
+    default=None,
+    type=click.Path(dir_okay=False, writable=True, path_type=Path),
+    help="Write everything the engine reported, per game, to this JSON file.",
+)
+@click.option(
+    "--jobs", "-j", default=1, show_default=True, type=click.IntRange(min=1), help="Games played at the same time."
+)
+@click.option(
+    "--timeout",
+    default=None,
+    type=click.FloatRange(min=1),
+    help="Seconds allowed per game (default: by rounds and AI).",
+)
+@OUTPUT_OPTION
+def check(
+    targets: tuple[str, ...],
+    rounds: int,
+    ai: str,
+    seed: int,
+    report_path: Path | None,
+    jobs: int,
+    timeout: float | None,
+    output_dir: Path,
+) -> None:
+    """Prove TARGETS in the real TripleA engine: parse, then all-AI play for some rounds.
+
+    A TARGET is a variant name (OUTPUT/games/<name>.xml) or the path of any TripleA game XML;
+    without TARGETS every built variant is checked. Exit 1 when a game fails: a parse or DTD
+    error, an engine error, rounds not reached, a player who never buys, no battle, units
+    bought but never placed.
+    """
+    from generator.engine.check import CheckUsageError, run
+    from generator.engine.harness import EngineError
+
+    try:
+        ok = run(
+            targets,
+            output_dir / "games",
+            rounds=rounds,
+            ai=ai,
+            seed=seed,
+            jobs=jobs,
+            timeout=timeout,
+            report_path=report_path,
+        )
+    except CheckUsageError as exc:
+        raise click.UsageError(str(exc)) from exc
+    except EngineError as exc:
+        raise EngineUnusable(str(exc)) from exc
+    if not ok:
+        sys.exit(1)
+
+
+@cli.command()
+@click.argument("variants", nargs=-1)
+@click.option(
+    "--base-map",
+    type=click.Path(exists=True, file_okay=False, path_type=Path),
+    help="Installed map whose art the standalone package carries (a downloadedMaps/<map> folder).",
+)
+@click.option(
+    "--out",
+    "out_dir",
+    default="dist",
+    show_default=True,
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Where the standalone package goes: <map>/ and <map>-master.zip.",
+)
+@click.option(
+    "--overlay",
+    type=click.Path(exists=True, file_okay=False, path_type=Path),
+    help="Instead: add the games into this installed map folder (its games/ and map.yml only).",
+)
+@click.option(
+    "--previous",
+    type=click.Path(exists=True, path_type=Path),
+    help="Previous release (folder or zip) to write CHANGELOG.md against.",
+)
+@click.option("--release", default="Unreleased", show_default=True, help="Heading of this release in CHANGELOG.md.")
+@click.option("--force", is_flag=True, help="Replace files that triplea-forge did not write.")
+@click.option("--strict", is_flag=True, help="Treat warnings as errors.")
+@TARGET_OPTION
+@RULES_OPTION
+def package(
+    variants: tuple[str, ...],
+    base_map: Path | None,
+    out_dir: Path,
+    overlay: Path | None,
+    previous: Path | None,
+    release: str,
+    force: bool,
+    strict: bool,
+    target: str,
+    rules_dir: Path,
+) -> None:
+    """Package VARIANTS (default: all) as an installable TripleA map.
+
+    With --base-map: a standalone map folder OUT/<map>/ (the base map's art, map.yml, games,
+    .properties, description.html, CHANGELOG.md) and the same as a reproducible
+    OUT/<map>-master.zip, which TripleA 1.9 and 2.6+ both take as it is in downloadedMaps/.
+    With --overlay: the games are added to an installed map; only its games/ and map.yml change.
+    """
+    from generator.release import package as stage
+    from generator.spec.resolve import Rules
+
+    if (base_map is None) == (overlay is None):
+        raise click.UsageError("give either --base-map (standalone package) or --overlay (add into a map)")
+    if overlay is not None and previous is not None:
+        raise click.UsageError("--previous applies to a standalone package (--base-map) only")
+    rules = Rules(rules_dir, _display(rules_dir))
+    names = list(variants) or rules.variants()
+    if not names:
+        raise click.ClickException(f"no variants found in {_display(rules_dir)}/ (expected <variant>/*.yaml)")
+    compiled, problems = stage.compile_variants(rules, names, target)
+    _report(problems, strict)
+    if overlay is not None:
+        plan, found = stage.plan_overlay(overlay, compiled, force)
+        _report(found, strict)
+        written = stage.apply_overlay(plan)
+        for path in written:
+            click.echo(f"wrote {_display(path)}")
+        click.echo(f"{len(written)} file{'s' if len(written) != 1 else ''} written into {_display(overlay)}")
+        return
+    assert base_map is not None
+    built, found = stage.standalone(base_map, compiled, previous, release)
+    found += stage.check_folder_target(built, out_dir, force) if built is not None else []
+    _report(found, strict)
+    assert built is not None
+    folder = stage.write_folder(built, out_dir)
+    archive = stage.write_zip(built, out_dir)
+    click.echo(f"wrote {_display(folder)}/ ({len(built.files)} files)")
+    click.echo(f"wrote {_display(archive)}")
+
+
+@cli.command(name="init-ci")
+@click.argument("folder", default=".", type=click.Path(file_okay=False, path_type=Path))
+@click.option(
+    "--base-map-repo",
+    default=None,
+    help="GitHub repository of the base map's art (default: triplea-maps/<map of the variants>).",
+)
+@click.option(
+    "--install",
+    "install_spec",
+    default="triplea-forge",
+    show_default=True,
+    help="What CI gives `pip install` to get triplea-forge (a version, a git URL...).",
+)
+@click.option("--force", is_flag=True, help="Replace an existing workflow file.")
+@RULES_OPTION
+def init_ci(folder: Path, base_map_repo: str | None, install_spec: str, force: bool, rules_dir: Path) -> None:
+    """Write FOLDER/.github/workflows/triplea-forge.yml, a GitHub Actions workflow for a mod repository.
+
+    On every push and pull request it runs `build --check`, `validate` and `check`, and puts the
+    `diff` against the pull request's base branch in the job summary; on a tag it builds the
+    package and attaches its zip to the GitHub release.
+    """
+    from generator.release.workflow import CiUsageError, write_workflow
+
+    try:
+        written = write_workflow(folder, folder / rules_dir, base_map_repo, install_spec, force)
+    except CiUsageError as exc:
+        raise click.UsageError(str(exc)) from exc
+    click.echo(f"wrote {_display(written)}")
+
+
+@cli.command()
+@click.argument("variants", nargs=-1)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["table", "markdown"]),
+    default="table",
+    show_default=True,
+    help="A terminal table, or Markdown for reports and pull requests.",
+)
+@RULES_OPTION
+def coverage(variants: tuple[str, ...], fmt: str, rules_dir: Path) -> None:
+    """Count each variant's rule ledger by fidelity grade and section, for TripleA 1.9 and 2.x.
+
+    Without VARIANTS, every variant in rules/ that has a rule ledger. The 2.x grade is the rule's
+    `fidelity_2x` where it has one, else its 1.9 grade.
+    """
+    from rich.console import Console
+
+    from generator.emit.build import load_spec
+    from generator.emit.coverage import Coverage, render_markdown, render_table
+    from generator.emit.coverage import coverage as ledger_coverage
+    from generator.spec.resolve import Rules
+
+    rules = Rules(rules_dir, _display(rules_dir))
+    known = rules.variants()
+    for name in variants:
+        if name not in known:
+            raise click.BadParameter(f"no variant '{name}' in {_display(rules_dir)}/", param_hint="VARIANTS")
+    problems: list[Diagnostic] = []
+    reports: list[Coverage] = []
+    for name in variants or tuple(known):
+        loaded, found = load_spec(rules, name)
+        problems += found
+        if loaded is None:
+            continue
+        if not loaded.spec.rule_ledger:
+            if variants:
+                raise click.ClickException(f"variant '{name}' has no rule ledger (rule_ledger: in its spec)")
+            continue
+        reports.append(ledger_coverage(name, loaded.spec))
+    _report(problems)
+    if not reports:
+        raise click.ClickException(f"no variant in {_display(rules_dir)}/ has a rule ledger")
+    if fmt == "markdown":
+        click.echo(render_markdown(reports), nl=False)
+    else:
+        console = Console()
+        if not console.is_terminal:
+            console.width = max(console.width, 120)
+        render_table(reports, console)
+
+
+@cli.command()
+@click.argument("sides", nargs=-1, required=True, metavar="OLD NEW | VARIANT")
+@click.option("--from", "from_rev", default=None, help="Git revision of the rules folder to compare VARIANT from.")
+@click.option("--to", "to_rev", default=None, help="Git revision to compare VARIANT to (default: the working tree).")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "markdown", "json"]),
+    default="text",
+    show_default=True,
+    help="text: coloured terminal view; markdown: for a PR comment or CI summary; json: for tools.",
+)
+@click.option("--exit-code", is_flag=True, help="Exit 1 when there are changes (like git diff --exit-code).")
+@RULES_OPTION
+def diff(
+    sides: tuple[str, ...], from_rev: str | None, to_rev: str | None, fmt: str, exit_code: bool, rules_dir: Path
+) -> None:
+    """What changed between two rule sets, in words a reviewer reads, grouped by domain.
+
+    OLD and NEW are variants of the rules folder or TripleA game XML files (*.xml), in any mix.
+    With --from REV, give one VARIANT: it is compared at REV and at --to REV (default: the
+    working tree), reading the rules folder from git. Reordering is never a change, except the
+    steps' play order and a frontier's display order.
+    """
+    from generator.diff.compare import DiffError
+    from generator.diff.render import json_text, markdown, print_text
+    from generator.diff.sides import diff_revisions, diff_sides
+    from generator.spec.resolve import Rules
+
+    try:
+        if from_rev is not None or to_rev is not None:
+            if from_rev is None:
+                raise click.UsageError("--to needs --from (the revision to compare from)")
+            if len(sides) != 1:
+                raise click.UsageError("with --from/--to give exactly one VARIANT")
+            result = diff_revisions(sides[0], rules_dir, _display(rules_dir), from_rev, to_rev)
+        else:
+            if len(sides) != 2:
+                raise click.UsageError("give two variants or XML files (OLD NEW), or one VARIANT with --from")
+            shown = {s: _display(Path(s)) for s in sides if s.lower().endswith(".xml")}
+            result = diff_sides(sides[0], sides[1], Rules(rules_dir, _display(rules_dir)), shown)
+    except DiffError as exc:
+        raise click.ClickException(str(exc)) from exc
+    if fmt == "json":
+        click.echo(json_text(result), nl=False)
+    elif fmt == "markdown":
+        click.echo(markdown(result), nl=False)
+    else:
+        print_text(result)
+    if exit_code and result.changes:
+        sys.exit(1)

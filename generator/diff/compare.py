@@ -1,0 +1,176 @@
+"""`triplea-forge diff`: what changed between two rule sets, as name-keyed changes by domain.
+
+Both sides become facts (diff.facts) and are compared entry by entry, so reordering is never a
+change except where the engine's meaning depends on order (the steps' play order; a frontier's
+rules, reported by the renderer as a reorder). A removed and an added entry with the same content
+is a rename; the older side is then re-read with the new name everywhere, so references to a
+renamed unit or territory are not reported as changes of their own. Rendering is in
+diff.render; reading the two sides (variants, revisions, XML files) in diff.sides.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_left
+from dataclasses import dataclass, field
+
+from generator.diff.facts import DOMAINS, Domain, Entity, Facts, Key, Names, Value, facts_of, key_text
+from generator.spec.model import Spec
+
+
+class DiffError(Exception):
+    """Why a diff cannot be made, in one line (exit 1)."""
+
+
+@dataclass(frozen=True)
+class FieldChange:
+    field: str
+    old: Value | None
+    new: Value | None
+
+
+@dataclass(frozen=True)
+class Change:
+    domain: str
+    kind: str  # added, removed, changed, renamed, moved
+    key: str
+    old_key: str | None = None  # renamed: the name before
+    fields: tuple[FieldChange, ...] = ()
+
+
+@dataclass(frozen=True)
+class Side:
+    label: str  # how the report names this side
+    source: str  # variant, xml or revision
+
+
+@dataclass
+class Diff:
+    old: Side
+    new: Side
+    changes: list[Change] = field(default_factory=list)
+
+    def counts(self) -> dict[str, int]:
+        """Changes per domain, in report order."""
+        found: dict[str, int] = {}
+        for change in self.changes:
+            found[change.domain] = found.get(change.domain, 0) + 1
+        return {d.id: found[d.id] for d in DOMAINS if d.id in found}
+
+
+def compare(old: Spec, new: Spec) -> list[Change]:
+    """Every change from `old` to `new`, grouped by domain in report order."""
+    new_facts = facts_of(new)
+    names = Names()
+    old_facts = facts_of(old)
+    renamed: dict[str, list[tuple[Key, Key]]] = {}
+    for domain in DOMAINS:
+        if not domain.renames:
+            continue
+        found = _renames(domain, old_facts, new_facts)
+        if found:
+            renamed[domain.id] = found
+            names.renamed.update({was[-1]: now[-1] for was, now in found})
+            old_facts = facts_of(old, names)  # references follow the rename (units in rules...)
+    changes: list[Change] = []
+    for domain in DOMAINS:
+        changes += _domain_changes(domain, old_facts[domain.id], new_facts[domain.id], renamed.get(domain.id, []))
+    return changes
+
+
+def _fingerprint(domain: Domain, key: Key, facts: Facts) -> str:
+    """An entry's content without its name: what a rename keeps."""
+    parts: list[object] = [key[:-1], sorted(facts[domain.id][key].items())]
+    if domain.id == "territories":  # a territory is also where it is and what starts there
+        name = key[0]
+        parts.append(sorted(b if a == name else a for a, b in facts["connections"] if name in (a, b)))
+        parts.append(sorted((k[0], sorted(e.items())) for k, e in facts["starting_units"].items() if k[1] == name))
+    return repr(parts)
+
+
+def _renames(domain: Domain, old: Facts, new: Facts) -> list[tuple[Key, Key]]:
+    """(old key, new key) of removed/added entries whose content matches exactly one other."""
+    gone = [k for k in old[domain.id] if k not in new[domain.id]]
+    came = [k for k in new[domain.id] if k not in old[domain.id]]
+    if not gone or not came:
+        return []
+    by_print: dict[str, tuple[list[Key], list[Key]]] = {}
+    for key in gone:
+        by_print.setdefault(_fingerprint(domain, key, old), ([], []))[0].append(key)
+    for key in came:
+        by_print.setdefault(_fingerprint(domain, key, new), ([], []))[1].append(key)
+    # Ambiguous matches (two removed sea zones with the same content...) stay removed and added.
+    return [(was[0], now[0]) for was, now in by_print.values() if len(was) == 1 and len(now) == 1]
+
+
+def _field_changes(old: Entity, new: Entity) -> list[FieldChange]:
+    names = list(new) + [f for f in old if f not in new]
+    return [FieldChange(f, old.get(f), new.get(f)) for f in names if old.get(f) != new.get(f)]
+
+
+def _stable(old: list[Key], new: list[Key]) -> set[Key]:
+    """The most entries that kept their relative order (a longest increasing subsequence)."""
+    index = {k: i for i, k in enumerate(old)}
+    positions = [index[k] for k in new if k in index]
+    tails: list[int] = []  # smallest last position of a run of each length
+    tail_at: list[int] = []  # where in `positions` that run ends
+    before = [-1] * len(positions)
+    for i, pos in enumerate(positions):
+        j = bisect_left(tails, pos)
+        if j:
+            before[i] = tail_at[j - 1]
+        if j == len(tails):
+            tails.append(pos)
+            tail_at.append(i)
+        else:
+            tails[j], tail_at[j] = pos, i
+    kept: set[Key] = set()
+    i = tail_at[-1] if tail_at else -1
+    while i >= 0:
+        kept.add(old[positions[i]])
+        i = before[i]
+    return kept
+
+
+def _place(order: list[Key], key: Key, domain: Domain) -> str:
+    at = order.index(key)
+    return f"after {key_text(domain, order[at - 1])}" if at else "first"
+
+
+def _natural(text: str) -> list[tuple[int, str]]:
+    """Sort key that puts '5 Sea Zone' before '15 Sea Zone'."""
+    return [(int(part), "") if part.isdigit() else (0, part.casefold()) for part in re.split(r"(\d+)", text)]
+
+
+def _domain_changes(
+    domain: Domain, old: dict[Key, Entity], new: dict[Key, Entity], renamed: list[tuple[Key, Key]]
+) -> list[Change]:
+    def text(key: Key) -> str:
+        return key_text(domain, key)
+
+    if not domain.ordered:
+        # By name, so the report reads the same whichever way each side was written (XML or YAML).
+        old = dict(sorted(old.items(), key=lambda item: _natural(text(item[0]))))
+        new = dict(sorted(new.items(), key=lambda item: _natural(text(item[0]))))
+    out = [Change(domain.id, "renamed", text(now), text(was)) for was, now in renamed]
+    for key, entity in old.items():
+        if key not in new:
+            out.append(Change(domain.id, "removed", text(key), fields=tuple(_field_changes(entity, {}))))
+    for key, entity in new.items():
+        if key not in old:
+            out.append(Change(domain.id, "added", text(key), fields=tuple(_field_changes({}, entity))))
+    moved: set[Key] = set()
+    if domain.ordered:
+        common_new = [k for k in new if k in old]
+        moved = set(common_new) - _stable([k for k in old if k in new], common_new)
+    old_order, new_order = list(old), list(new)
+    for key, entity in new.items():
+        if key not in old:
+            continue
+        fields = _field_changes(old[key], entity)
+        if key in moved:
+            fields.append(FieldChange("position", _place(old_order, key, domain), _place(new_order, key, domain)))
+        if fields:
+            kind = "moved" if [f.field for f in fields] == ["position"] else "changed"
+            out.append(Change(domain.id, kind, text(key), fields=tuple(fields)))
+    return out

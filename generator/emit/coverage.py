@@ -1,0 +1,148 @@
+"""Rule-ledger coverage: how much of a seed document each target engine enforces.
+
+Counts the ledger's rules by fidelity grade, overall and per section (in the order the sections
+first appear), for TripleA 1.9 (`fidelity`) and TripleA 2.x (`fidelity_2x` where set, else the
+1.9 grade: what 1.9 enforces, 2.x enforces too). Rendered as a rich table for the terminal or as
+Markdown.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from rich.console import Console
+from rich.table import Table
+
+from generator.spec.model import LedgerEntry, Spec
+
+GRADES: tuple[str, ...] = ("exact", "approximate", "notes-only")
+ENGINES: tuple[str, ...] = ("1.9", "2.x")
+
+
+@dataclass
+class Tally:
+    """Rules per grade (in GRADES order) for one engine."""
+
+    counts: dict[str, int] = field(default_factory=lambda: dict.fromkeys(GRADES, 0))
+
+    @property
+    def total(self) -> int:
+        return sum(self.counts.values())
+
+    @property
+    def enforced(self) -> int:
+        """Rules the game enforces, exactly or approximately."""
+        return self.counts["exact"] + self.counts["approximate"]
+
+    def percent(self, grade: str) -> float:
+        return 100.0 * self.counts[grade] / self.total if self.total else 0.0
+
+    def add(self, grade: str) -> None:
+        self.counts[grade] += 1
+
+
+@dataclass
+class SectionCoverage:
+    title: str
+    by_engine: dict[str, Tally] = field(default_factory=lambda: {e: Tally() for e in ENGINES})
+
+
+@dataclass
+class Coverage:
+    variant: str
+    total: dict[str, Tally] = field(default_factory=lambda: {e: Tally() for e in ENGINES})
+    sections: list[SectionCoverage] = field(default_factory=list)
+    # Rules whose 2.x grade differs from their 1.9 grade: (id, 1.9 grade, 2.x grade).
+    raised: list[tuple[str, str, str]] = field(default_factory=list)
+
+    @property
+    def rules(self) -> int:
+        return self.total["1.9"].total
+
+
+def grade_for(entry: LedgerEntry, engine: str) -> str:
+    """The rule's grade on one engine: 2.x falls back to the 1.9 grade."""
+    if engine == "2.x" and entry.fidelity_2x is not None:
+        return entry.fidelity_2x.grade
+    return entry.fidelity.grade
+
+
+def coverage(variant: str, spec: Spec) -> Coverage:
+    """Counts of the variant's rule ledger by grade, engine and section."""
+    result = Coverage(variant)
+    by_title: dict[str, SectionCoverage] = {}
+    for rule_id, entry in spec.rule_ledger.items():
+        section = by_title.get(entry.section)
+        if section is None:
+            section = by_title[entry.section] = SectionCoverage(entry.section)
+            result.sections.append(section)
+        for engine in ENGINES:
+            grade = grade_for(entry, engine)
+            section.by_engine[engine].add(grade)
+            result.total[engine].add(grade)
+        if grade_for(entry, "2.x") != entry.fidelity.grade:
+            result.raised.append((rule_id, entry.fidelity.grade, grade_for(entry, "2.x")))
+    return result
+
+
+def _cell(tally: Tally, grade: str) -> str:
+    return f"{tally.counts[grade]} ({tally.percent(grade):.0f}%)"
+
+
+def _rows(report: Coverage) -> Iterable[tuple[str, str, list[str]]]:
+    """(section, engine, cells) rows: every section, then the total."""
+    for section in report.sections:
+        for engine in ENGINES:
+            tally = section.by_engine[engine]
+            yield section.title, engine, [_cell(tally, g) for g in GRADES] + [str(tally.total)]
+    for engine in ENGINES:
+        tally = report.total[engine]
+        yield "All rules", engine, [_cell(tally, g) for g in GRADES] + [str(tally.total)]
+
+
+HEADERS = ("section", "engine", *GRADES, "rules")
+
+
+def render_table(reports: Sequence[Coverage], console: Console) -> None:
+    """Terminal tables, one per variant, then the rules whose grade differs on 2.x."""
+    for report in reports:
+        table = Table(title=f"rule coverage: {report.variant} ({report.rules} rules)")
+        for header in HEADERS:
+            table.add_column(header, justify="left" if header in ("section", "engine") else "right", no_wrap=True)
+        previous = None
+        rows = list(_rows(report))
+        for index, (title, engine, cells) in enumerate(rows):
+            last = index == len(rows) - 1 or rows[index + 1][0] != title
+            label = title if title != previous else ""
+            style = "bold" if title == "All rules" else None
+            table.add_row(label, engine, *cells, style=style, end_section=last)
+            previous = title
+        console.print(table)
+        for rule_id, before, after in report.raised:
+            line = f"{report.variant}: {rule_id} is {before} in 1.9, {after} in 2.x"
+            console.print(line, markup=False, highlight=False)
+
+
+def render_markdown(reports: Sequence[Coverage]) -> str:
+    """The same tables as Markdown (GitHub flavour)."""
+    lines: list[str] = []
+    for report in reports:
+        if lines:
+            lines.append("")
+        lines.append(f"## Rule coverage: {report.variant}")
+        lines.append("")
+        lines.append(f"{report.rules} rules in the ledger; counts (and shares) by fidelity grade.")
+        lines.append("")
+        lines.append("| " + " | ".join(HEADERS) + " |")
+        lines.append("|" + "|".join(["---", "---"] + ["---:"] * (len(HEADERS) - 2)) + "|")
+        for title, engine, cells in _rows(report):
+            if title == "All rules":
+                title, engine, cells = f"**{title}**", f"**{engine}**", [f"**{c}**" for c in cells]
+            lines.append("| " + " | ".join([title.replace("|", "\\|"), engine, *cells]) + " |")
+        if report.raised:
+            lines.append("")
+            lines.append("Rules graded higher on TripleA 2.x:")
+            lines.append("")
+            lines.extend(f"- `{rule_id}`: {before} in 1.9, {after} in 2.x" for rule_id, before, after in report.raised)
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,404 @@
+"""The ``check`` stage: prove game XMLs in the real TripleA engine by all-AI play.
+
+Each game is parsed and played for N rounds by the harness (``Engine.play``); this module turns
+the harness report into failures stated in words, shows progress while games run and a table
+after. The judgement lives here, the facts in the harness: a check can be changed without
+touching Java.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from collections import Counter, defaultdict
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from lxml import etree
+from rich.console import Console
+from rich.progress import BarColumn, Progress, TaskID, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from generator.checks.dtd import engine_dtd
+from generator.engine.harness import DEFAULT_JAR, Engine, HarnessError, JsonDict, PlayEvent, find_engine
+from generator.safe_xml import safe_parser
+
+__all__ = ["CheckUsageError", "Outcome", "Target", "evaluate", "resolve_targets", "run", "run_games"]
+
+# Generous per-round limits (measured: FastAI 3-8 s, ProAI 15-30 s per Revised round on 2 cores);
+# they only exist so a hung AI cannot stall a CI job forever. (The Easy AI, "weak", is left out:
+# it probes moves by trial and error, and every refused move would count as an error.)
+ROUND_TIMEOUT = {"fast": 120.0, "pro": 600.0}
+STARTUP_TIMEOUT = 60.0
+# Steps that are the harness's own phases rather than game steps.
+HARNESS_PHASES = {"parse", "setup", "stop", "startPersistentDelegates"}
+
+
+class CheckUsageError(Exception):
+    """A target that names neither a built variant nor an existing file."""
+
+
+@dataclass(frozen=True)
+class Target:
+    """One game to check: a display name and its XML file."""
+
+    name: str
+    path: Path
+
+
+@dataclass
+class Outcome:
+    """What the check concluded about one target."""
+
+    target: Target
+    report: JsonDict | None
+    failures: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+
+    @property
+    def ok(self) -> bool:
+        return not self.failures
+
+
+def resolve_targets(names: Sequence[str], games_dir: Path) -> list[Target]:
+    """Variant names (``output/games/<name>.xml``) or paths; no names means every built variant."""
+    if not names:
+        found = sorted(games_dir.glob("*.xml"))
+        if not found:
+            raise CheckUsageError(f"no built variants in {games_dir}/ (run `triplea-forge build` first)")
+        return [Target(p.stem, p) for p in found]
+    targets = []
+    for name in names:
+        as_path = Path(name)
+        if name.endswith(".xml") or "/" in name or as_path.is_file():
+            if not as_path.is_file():
+                raise CheckUsageError(f"no such file: {name}")
+            targets.append(Target(as_path.stem, as_path))
+        elif (games_dir / f"{name}.xml").is_file():
+            targets.append(Target(name, games_dir / f"{name}.xml"))
+        else:
+            known = ", ".join(sorted(p.stem for p in games_dir.glob("*.xml"))) or "none built"
+            raise CheckUsageError(f"unknown variant '{name}': no {games_dir}/{name}.xml (variants: {known})")
+    return targets
+
+
+# ---------------------------------------------------------------------------- judgement
+
+
+def evaluate(report: JsonDict, rounds: int, xml: Path | None = None, jar: Path = DEFAULT_JAR) -> list[str]:
+    """Every reason the game fails the check, in words; empty when it passes."""
+    failures: list[str] = []
+    parse = report["parse"]
+    if parse.get("error"):
+        failures.append(f"parse failed: {tidy(parse['error'])}")
+    failures += [f"DTD: {explain_sax(m, xml, jar)}" for m in parse.get("saxErrors", [])]
+    if parse.get("error"):
+        return failures
+    counted = Counter(_error_text(e) for e in report.get("errors", []))
+    failures += [text if n == 1 else f"{text} ({n} times)" for text, n in counted.items()]
+    if rounds <= 0:
+        return failures
+    done = report["roundsCompleted"]
+    if done < rounds and not report.get("gameOver"):
+        at = f", at step {report['stoppedAt']}" if report.get("stoppedAt") else ""
+        failures.append(f"stopped in round {done + 1} of {rounds}{at}")
+        # The checks below would only restate the cause reported above.
+        return failures
+    failures += _purchase_failures(report)
+    if rounds >= 2 and done >= 2 and not any(b["round"] <= 2 for b in report.get("battles", [])):
+        failures.append("no battle in the first 2 rounds")
+    failures += _unplaced_failures(report)
+    return failures
+
+
+def _purchase_failures(report: JsonDict) -> list[str]:
+    bought: Counter[str] = Counter()
+    for p in report.get("purchases", []):
+        bought[p["player"]] += sum(p["units"].values())
+    ran: dict[str, list[JsonDict]] = defaultdict(list)
+    for s in report.get("purchaseSteps", []):
+        ran[s["player"]].append(s)
+    failures = []
+    for player in report["game"]["players"]:
+        name, frontier, steps = player["name"], player["productionFrontier"], player["purchaseSteps"]
+        # A player without any step in the sequence (a bystander power) is not expected to buy.
+        if bought[name] or (frontier is None and not steps) or player.get("steps") == 0:
+            continue
+        if frontier is None:
+            reason = "no production frontier"
+        elif player["frontierRules"] == 0:
+            reason = f"production frontier {frontier} has no rules"
+        elif not steps:
+            reason = "no purchase step in the sequence"
+        elif not any(s.endswith("Purchase") for s in steps):
+            # AbstractAI.start picks what to do from the step name's suffix.
+            reason = f"step {steps[0]} is not named *Purchase, and the AI only buys in steps named so"
+        elif not ran[name]:
+            reason = f"step {steps[0]} never ran"
+        elif all(s["pusBefore"] <= 0 for s in ran[name]):
+            reason = "0 PUs at every purchase step"
+        else:
+            reason = f"the AI bought nothing with {max(s['pusBefore'] for s in ran[name])} PUs"
+        failures.append(f"{name} never purchased: {reason}")
+    return failures
+
+
+def _unplaced_failures(report: JsonDict) -> list[str]:
+    failures = []
+    seen = set()
+    for u in report.get("unplaced", []):
+        if u["player"] not in seen:
+            seen.add(u["player"])
+            failures.append(
+                f"{u['player']} bought units but never placed {_units(u['units'])} "
+                f"(round {u['round']}, step {u['step']})"
+            )
+    last = report["rounds"][-1]["players"] if report.get("rounds") else {}
+    for player in report["game"]["players"]:
+        name = player["name"]
+        waiting = last.get(name, {}).get("unplaced", {})
+        if name not in seen and waiting and not player["placeSteps"]:
+            failures.append(f"{name} bought units but has no place step: {_units(waiting)} never placed")
+    return failures
+
+
+def _units(counts: dict[str, int]) -> str:
+    return ", ".join(f"{n} {unit}" for unit, n in sorted(counts.items()))
+
+
+def _error_text(entry: JsonDict) -> str:
+    step = entry.get("step")
+    where = step if step in HARNESS_PHASES else f"step {step}" if step else "engine"
+    channel, message = entry["channel"], entry["message"]
+    if channel in ("exception", "delegateException"):
+        message = tidy(message)
+    elif channel == "stackTrace":
+        message = f"printed {tidy(message)}"
+    elif channel == "log":
+        message = f"logged {message}"
+    return f"{where}: {message}"
+
+
+_EXCEPTION = re.compile(r"^(?:[\w$]+\.)*([\w$]*(?:Exception|Error|Throwable))(?:: (.*))?$", re.S)
+
+
+def tidy(message: str) -> str:
+    """An engine exception chain as one readable sentence: the first message, names spelled plainly.
+
+    The harness joins a chain as "class: message <- class: message"; links that are not
+    exceptions are the harness's own words and are kept in front.
+    """
+    links = message.split(" <- ")
+    words, engine = [], None
+    for link in links:
+        found = _EXCEPTION.match(link)
+        if found is None:
+            words.append(link)
+        elif (found.group(2) or "").strip():
+            engine = found.group(2)
+            break
+    if engine is None and (root := _EXCEPTION.match(links[-1])):
+        engine = root.group(1)  # no message anywhere: the root cause's class says most
+    text = ": ".join([*words, engine] if engine else words)
+    # The parser prefixes its messages with the file name it was given, which we already show.
+    text = re.sub(r"^(?:MapName|mapName): [^,]*, ?", "", text)
+    text = re.sub(r"\s*for:\s*PlayerID named:(\S+)", r" for \1", text)
+    text = re.sub(r"PlayerID named:(\S+)", r"\1", text)
+    return text.strip()
+
+
+_MISSING_ID = re.compile(r'An element with the identifier "([^"]+)" must appear in the document')
+
+
+def explain_sax(message: str, xml: Path | None, jar: Path = DEFAULT_JAR) -> str:
+    """A DTD message; for a dangling reference, name the elements that use the missing ID.
+
+    The parser reports dangling IDREFs at the end of the document, so the line number it gives
+    points nowhere useful; the referencing element is what the author needs.
+    """
+    found = _MISSING_ID.search(message)
+    if not found or xml is None:
+        return message
+    missing = found.group(1)
+    # Only attributes the DTD declares as references (territory names, for one, are plain text).
+    dtd: Any = engine_dtd(jar)  # lxml-stubs lack DTD.iterelements
+    refs = (
+        {(e.name, a.name) for e in dtd.iterelements() for a in e.iterattributes() if "idref" in a.type} if dtd else None
+    )
+    try:
+        root = etree.parse(str(xml), safe_parser()).getroot()
+    except (OSError, etree.XMLSyntaxError):
+        return message
+    users = []
+    for element in (e for e in root.iter() if isinstance(e.tag, str)):  # no comments
+        for key, value in element.attrib.items():
+            attr = key.decode() if isinstance(key, bytes) else key
+            if missing in value.split() and (refs is None or (element.tag, attr) in refs):
+                label = f" {element.get('name')!s}" if isinstance(element.get("name"), str) else ""
+                users.append(f'{element.tag}{label} ({attr}="{missing}", line {element.sourceline})')
+    if not users:
+        return message
+    return f'no element has the ID "{missing}", but it is used by ' + "; ".join(users[:5])
+
+
+def summary(report: JsonDict | None, rounds: int) -> dict[str, Any]:
+    """The numbers shown in the table and written to the report for one game."""
+    if report is None:
+        return {}
+    parse = report["parse"]
+    errors = len(report.get("errors", [])) + len(parse.get("saxErrors", [])) + (1 if parse.get("error") else 0)
+    return {
+        "roundsRequested": rounds,
+        "roundsCompleted": report.get("roundsCompleted", 0),
+        "gameOver": report.get("gameOver", False),
+        "battles": len(report.get("battles", [])),
+        "unitsPurchased": sum(sum(p["units"].values()) for p in report.get("purchases", [])),
+        "moves": len(report.get("moves", [])),
+        "unitsPlaced": sum(sum(p["units"].values()) for p in report.get("placements", [])),
+        "territoriesChangedHands": len({c["territory"] for c in report.get("ownerChanges", [])}),
+        "errors": errors,
+        "warnings": len(report.get("warnings", [])),
+        "secondsPerRound": [ms / 1000 for ms in report.get("timings", {}).get("rounds", [])],
+    }
+
+
+# ---------------------------------------------------------------------------- running
+
+
+def run_games(
+    engine: Engine,
+    targets: Sequence[Target],
+    *,
+    rounds: int,
+    ai: str,
+    seed: int,
+    jobs: int = 1,
+    jvm_per_game: bool = False,
+    timeout: float | None = None,
+    on_event: Callable[[Target, PlayEvent], None] | None = None,
+) -> list[Outcome]:
+    """Play every target; ``jobs`` JVMs side by side, each playing its share one after the other.
+
+    A warm JVM plays a game with about 30 % less CPU than a fresh one (JIT and class loading,
+    measured by bench/check_bench.py), and the harness clears the engine's statics between
+    games; ``jvm_per_game`` starts a fresh JVM for every game instead. When a JVM dies or a
+    game times out, that game fails and the rest go on in a new JVM.
+    """
+    engine.harness_dir()  # a harness that does not compile is an engine problem, not a game's
+    limit = timeout or STARTUP_TIMEOUT + rounds * ROUND_TIMEOUT.get(ai, 600.0)
+    by_resolved = {str(t.path.resolve()): t for t in targets}  # events name files so
+
+    def relay(event: PlayEvent) -> None:
+        if on_event is not None and event["path"] in by_resolved:
+            on_event(by_resolved[event["path"]], event)
+
+    def play(group: list[Target]) -> list[Outcome]:
+        outcomes: list[Outcome] = []
+        while group:
+            started = time.monotonic()
+            try:
+                reports = engine.play(
+                    [t.path for t in group], rounds=rounds, ai=ai, seed=seed, timeout=limit, on_event=relay
+                )
+                problem = None
+            except HarnessError as exc:
+                reports, problem = exc.reports, str(exc)
+            for t in [t for t in group if str(t.path) in reports]:
+                report = reports[str(t.path)]
+                seconds = report.get("timings", {}).get("totalMs", 0) / 1000
+                outcomes.append(Outcome(t, report, evaluate(report, rounds, t.path, engine.jar), seconds))
+            group = [t for t in group if str(t.path) not in reports]
+            if group:  # the first game without a report is the one the JVM died in
+                outcomes.append(Outcome(group[0], None, [problem or "no report"], time.monotonic() - started))
+                group = group[1:]
+        return outcomes
+
+    if rounds <= 0:  # a parse costs less than a JVM start
+        groups = [list(targets)]
+    elif jvm_per_game:
+        groups = [[t] for t in targets]
+    else:
+        groups = [g for g in (list(targets[i :: max(1, jobs)]) for i in range(max(1, jobs))) if g]
+    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+        done = {o.target: o for outcomes in pool.map(play, groups) for o in outcomes}
+    return [done[t] for t in targets]
+
+
+def run(
+    names: Sequence[str],
+    games_dir: Path,
+    *,
+    rounds: int = 2,
+    ai: str = "fast",
+    seed: int = 1,
+    jobs: int = 1,
+    timeout: float | None = None,
+    report_path: Path | None = None,
+    console: Console | None = None,
+    engine: Engine | None = None,
+) -> bool:
+    """The ``triplea-forge check`` command: play, show progress and a table; True when all pass."""
+    targets = resolve_targets(names, games_dir)
+    engine = engine or find_engine()
+    out = console or Console()
+    for newer in [t for t in targets if engine.too_old_for(t.path)]:  # made for TripleA 2.x only
+        out.print(
+            f"{newer.name}: not checked, it needs TripleA {engine.too_old_for(newer.path)} (the engine here is 1.9)"
+        )
+        targets.remove(newer)
+    if not out.is_terminal:  # logs and pipes: do not squeeze the table into 80 columns
+        out.width = max(out.width, 120)
+    progress = Progress(
+        TextColumn("{task.description}"), BarColumn(), TextColumn("{task.fields[status]}"), TimeElapsedColumn(),
+        console=Console(stderr=True), transient=True,
+    )  # fmt: skip
+    status = "parsing" if rounds <= 0 else "waiting"
+    tasks: dict[Target, TaskID] = {t: progress.add_task(t.name, total=None, status=status) for t in targets}
+
+    def on_event(target: Target, event: PlayEvent) -> None:
+        total = event["rounds"] * event["steps"]
+        done = (event["round"] - 1) * event["steps"] + event["index"]
+        status = f"round {event['round']}/{event['rounds']} {event['step']}"
+        progress.update(tasks[target], total=total, completed=done, status=status)
+
+    with progress:
+        outcomes = run_games(
+            engine, targets, rounds=rounds, ai=ai, seed=seed, jobs=jobs, timeout=timeout, on_event=on_event
+        )
+    _render(out, outcomes, rounds)
+    if report_path is not None:
+        document = {
+            "ok": all(o.ok for o in outcomes),
+            "options": {"rounds": rounds, "ai": ai, "seed": seed, "engine": str(engine.jar)},
+            "variants": [
+                {"name": o.target.name, "file": str(o.target.path), "ok": o.ok, "failures": o.failures,
+                 "seconds": round(o.seconds, 2), "summary": summary(o.report, rounds), "report": o.report}
+                for o in outcomes
+            ],
+        }  # fmt: skip
+        report_path.write_text(json.dumps(document, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    return all(o.ok for o in outcomes)
+
+
+def _render(out: Console, outcomes: Sequence[Outcome], rounds: int) -> None:
+    table = Table(title=f"triplea-forge check ({'parse only' if rounds <= 0 else f'{rounds} rounds'})")
+    for column in ("variant", "rounds", "battles", "purchases", "changed hands", "errors", "result"):
+        table.add_column(column, justify="left" if column in ("variant", "result") else "right", no_wrap=True)
+    for o in outcomes:
+        s = summary(o.report, rounds)
+        reached = f"{s['roundsCompleted']}/{rounds}" + (" (won)" if s["gameOver"] else "") if s else "-"
+        if rounds <= 0:  # nothing was played: only the error count means something
+            s, reached = ({"errors": s["errors"]} if s else {}), "-"
+        numbers = (str(s.get(k, "-")) for k in ("battles", "unitsPurchased", "territoriesChangedHands", "errors"))
+        table.add_row(o.target.name, reached, *numbers, "ok" if o.ok else "[bold red]FAILED[/]")
+    out.print(table)
+    for o in outcomes:
+        for failure in o.failures:
+            out.print(f"{o.target.name}: {failure}", soft_wrap=True, markup=False, highlight=False)
+    failed = sum(not o.ok for o in outcomes)
+    verdict = f"{len(outcomes)} checked, all passed" if not failed else f"{failed} of {len(outcomes)} failed"
+    out.print(verdict, markup=False, highlight=False)

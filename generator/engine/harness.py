@@ -1,0 +1,384 @@
+"""Run the real TripleA 1.9 engine (Debian package ``triplea``) through a small Java harness.
+
+The harness sources live in ``generator/engine/java``; they are compiled against the installed jar on
+first use and cached under ``${XDG_CACHE_HOME:-~/.cache}/triplea-forge/harness-<hash>/``.
+
+``dump`` parses game XMLs with the engine's own ``GameParser`` and returns, per file, a canonical
+JSON view of the parsed ``GameData`` (see ``generator/engine/java/GameDump.java`` for the layout), or
+``{"error": ..., "saxErrors": [...]}`` when the engine rejected the file.
+
+``play`` runs all-AI games for N rounds and returns, per file, what happened (see
+``generator/engine/java/PlayReport.java``), reporting each step as it starts through a callback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import logging
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from importlib import resources
+from importlib.resources.abc import Traversable
+from pathlib import Path
+from typing import Any
+
+from generator.paths import cache_dir
+
+__all__ = [
+    "DEFAULT_JAR",
+    "Engine",
+    "EngineError",
+    "EngineNotFound",
+    "HarnessError",
+    "PlayEvent",
+    "dump",
+    "find_engine",
+]
+
+log = logging.getLogger(__name__)
+
+DEFAULT_JAR = Path("/usr/share/games/triplea/bin/triplea.jar")
+JAR_ENV = "TRIPLEA_JAR"
+MAIN_CLASS = "forge.ForgeHarness"
+# The engine reads ./game_engine.properties (engine version) relative to the working directory.
+PROPERTIES_NAME = "game_engine.properties"
+DEFAULT_HEAP = "384m"
+DEFAULT_TIMEOUT = 300.0
+# Peak heap used over 2 rounds of Revised: FastAI ~250 MB, ProAI 300-700 MB (RSS 0.4 and 0.5-1.1
+# GB). The caps leave room for bigger maps and keep two checks side by side far below 24 GB.
+PLAY_HEAP = {"fast": "768m", "weak": "768m", "pro": "1g"}
+# A parse is over before the JIT matters: the serial GC and C1 only start faster. A game runs
+# for seconds to minutes and wants the optimising compiler and the default (G1) collector.
+PARSE_JVM_OPTIONS = ("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1")
+
+JsonDict = dict[str, Any]
+PlayEvent = JsonDict
+"""One ``{"event": "step", "path", "round", "index", "steps", "rounds", "step"}`` progress line."""
+
+
+class EngineError(Exception):
+    """Anything that prevents running the TripleA engine harness."""
+
+
+class EngineNotFound(EngineError):
+    """The TripleA jar (or a JDK to compile and run the harness) is not installed."""
+
+
+class HarnessError(EngineError):
+    """The harness failed to compile, crashed, or produced output we cannot read."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        # play(): reports of the files that finished before the failure.
+        self.reports: dict[str, JsonDict] = {}
+
+
+@dataclass(frozen=True)
+class Engine:
+    """A located engine installation plus the Java tools needed to drive it."""
+
+    jar: Path
+    properties: Path
+    java: str
+    javac: str
+
+    def harness_dir(self) -> Path:
+        """Compiled harness classes for these sources and this jar, compiling them if needed."""
+        sources = _harness_sources()
+        key = _cache_key(sources, self.jar)
+        root = cache_dir()
+        target = root / f"harness-{key}"
+        if (target / "forge" / "ForgeHarness.class").is_file():
+            return target
+        root.mkdir(parents=True, exist_ok=True)
+        # Compile into a private temp dir and rename it into place, so a concurrent run or an
+        # interrupted compile never leaves a half-filled cache entry that looks valid.
+        tmp = Path(tempfile.mkdtemp(prefix=".tmp-harness-", dir=root))
+        try:
+            src_dir = tmp / "src"
+            src_dir.mkdir()
+            # The sources may sit inside a wheel/zip, so copy their text out for javac.
+            for name, text in sources:
+                (src_dir / name).write_text(text, encoding="utf-8")
+            cmd = [
+                self.javac,
+                "-encoding",
+                "UTF-8",
+                "-nowarn",
+                # The jar's manifest Class-Path names libraries Debian does not ship: harmless noise.
+                "-Xlint:-path",
+                "-cp",
+                str(self.jar),
+                "-d",
+                str(tmp),
+                *sorted(str(src_dir / name) for name, _ in sources),
+            ]
+            proc = subprocess.run(cmd, capture_output=True, text=True, check=False)
+            if proc.returncode != 0:
+                raise HarnessError(f"javac failed for the engine harness:\n{proc.stdout}{proc.stderr}")
+            try:
+                tmp.rename(target)
+            except OSError:
+                # Another process won the race; its result is equivalent to ours.
+                if not (target / "forge" / "ForgeHarness.class").is_file():
+                    raise
+        finally:
+            if tmp.exists():
+                shutil.rmtree(tmp, ignore_errors=True)
+        return target
+
+    def too_old_for(self, game: Path) -> str | None:
+        """The `<triplea minimumVersion>` of a game this engine (1.9) refuses to play, else None."""
+        with open(game, "rb") as stream:
+            head = stream.read(4096).decode("utf-8", "replace")
+        found = re.search(r'<triplea\s+minimumVersion="([^"]+)"', head)
+        if found is None:
+            return None
+        wanted = tuple(int(p) for p in re.findall(r"\d+", found.group(1))[:2])
+        return found.group(1) if wanted > (1, 9) else None
+
+    def run(
+        self,
+        args: Sequence[str],
+        *,
+        heap: str = DEFAULT_HEAP,
+        timeout: float | None = DEFAULT_TIMEOUT,
+        jvm_options: Sequence[str] = PARSE_JVM_OPTIONS,
+        main_class: str = MAIN_CLASS,
+    ) -> subprocess.CompletedProcess[str]:
+        """Run the harness (or another class compiled with it) with ``args`` in a throw-away sandbox."""
+        with self._sandbox() as work:
+            cmd = self._command(args, work, heap, jvm_options, main_class)
+            try:
+                return subprocess.run(
+                    cmd,
+                    cwd=work,
+                    capture_output=True,
+                    text=True,
+                    encoding="utf-8",
+                    timeout=timeout,
+                    check=False,
+                )
+            except subprocess.TimeoutExpired as exc:
+                raise HarnessError(f"engine harness timed out after {timeout} s: {' '.join(args[:3])}") from exc
+
+    def play(
+        self,
+        paths: Sequence[Path],
+        *,
+        rounds: int = 2,
+        ai: str = "fast",
+        seed: int = 1,
+        heap: str | None = None,
+        timeout: float | None = None,
+        on_event: Callable[[PlayEvent], None] | None = None,
+    ) -> dict[str, JsonDict]:
+        """Play every file for ``rounds`` rounds in one JVM; map ``str(path)`` to its report.
+
+        ``rounds=0`` only parses; ``timeout`` is per game. Raises HarnessError when the JVM dies,
+        times out or prints something unreadable; the error's ``reports`` holds the files
+        finished before that.
+        """
+        absolute = {str(Path(p).resolve()): str(p) for p in paths}
+        args = ["play", "--rounds", str(rounds), "--ai", ai, "--seed", str(seed), *absolute]
+        options = PARSE_JVM_OPTIONS if rounds <= 0 else ()
+        reports: dict[str, JsonDict] = {}
+        with self._sandbox() as work, (work / "stderr.txt").open("w+", encoding="utf-8") as err:
+            cmd = self._command(args, work, heap or PLAY_HEAP.get(ai, "1g"), options)
+            # stderr goes to a file: an engine that prints a lot must never block on a full pipe.
+            proc = subprocess.Popen(cmd, cwd=work, stdout=subprocess.PIPE, stderr=err, text=True, encoding="utf-8")
+            expired, finished = threading.Event(), threading.Event()
+            deadline = time.monotonic() + (timeout or 0)
+
+            def watch() -> None:  # the clock restarts with every game
+                while not finished.wait(0.5):
+                    if time.monotonic() > deadline:
+                        expired.set()
+                        proc.kill()
+                        return
+
+            if timeout:
+                threading.Thread(target=watch, daemon=True).start()
+            last: PlayEvent = {}
+            try:
+                assert proc.stdout is not None
+                for line in proc.stdout:
+                    try:
+                        record = json.loads(line)
+                    except json.JSONDecodeError as exc:
+                        raise HarnessError(f"unreadable harness output: {line[:200]!r}") from exc
+                    if record.get("event") == "report":
+                        reports[absolute[record["path"]]] = record["report"]
+                        deadline, last = time.monotonic() + (timeout or 0), {}
+                    else:
+                        last = record
+                        if on_event is not None:
+                            on_event(record)
+                code = proc.wait()
+            finally:
+                finished.set()
+                if proc.poll() is None:
+                    proc.kill()
+                    proc.wait()
+            if len(reports) < len(absolute):
+                err.seek(0)
+                where = f" in round {last.get('round')}, step {last.get('step')}" if last else ""
+                if expired.is_set():
+                    problem = f"engine harness timed out after {timeout:g} s{where}"
+                else:
+                    problem = f"engine harness exited with {code}{where}; stderr tail:\n{_tail(err.read(), 15)}"
+                failure = HarnessError(problem)
+                failure.reports = reports
+                raise failure
+        return reports
+
+    def dump(self, paths: Sequence[Path], *, heap: str = DEFAULT_HEAP) -> dict[str, JsonDict]:
+        """Parse every file in one JVM; map ``str(path)`` (as given) to its canonical dump."""
+        if not paths:
+            return {}
+        # The JVM runs in its own directory, so relative paths must be made absolute for it.
+        absolute = [str(Path(p).resolve()) for p in paths]
+        proc = self.run(["dump", *absolute], heap=heap)
+        if proc.stderr:
+            log.debug("engine output:\n%s", proc.stderr)
+        lines = [line for line in proc.stdout.splitlines() if line.strip()]
+        if proc.returncode != 0 or len(lines) != len(paths):
+            raise HarnessError(
+                f"engine harness exited with {proc.returncode} after {len(lines)} of {len(paths)} "
+                f"files; stderr tail:\n{_tail(proc.stderr)}"
+            )
+        result: dict[str, JsonDict] = {}
+        for given, expected, line in zip(paths, absolute, lines, strict=True):
+            try:
+                record = json.loads(line)
+            except json.JSONDecodeError as exc:
+                raise HarnessError(f"unreadable harness output for {given}: {exc}") from exc
+            if not isinstance(record, dict) or record.get("path") != expected:
+                raise HarnessError(f"harness output out of order: expected {expected}")
+            doc = record.get("dump")
+            if not isinstance(doc, dict):
+                raise HarnessError(f"harness output for {given} has no dump object")
+            result[str(given)] = doc
+        return result
+
+    @contextmanager
+    def _sandbox(self) -> Iterator[Path]:
+        """A private working folder holding the engine's version file (read from the cwd)."""
+        with tempfile.TemporaryDirectory(prefix="triplea-forge-run-") as sandbox:
+            work = Path(sandbox)
+            shutil.copyfile(self.properties, work / PROPERTIES_NAME)
+            yield work
+
+    def _command(
+        self, args: Sequence[str], work: Path, heap: str, jvm_options: Sequence[str], main_class: str = MAIN_CLASS
+    ) -> list[str]:
+        classes = self.harness_dir()
+        return [
+            self.java,
+            f"-Xmx{heap}",
+            *jvm_options,
+            "-Djava.awt.headless=true",
+            "-Dtriplea.headless=true",
+            "-Djava.util.prefs.PreferencesFactory=forge.MemPrefs$Factory",
+            # Autosaves, downloadedMaps and prefs would otherwise land in the real home.
+            f"-Duser.home={work}",
+            "-Dfile.encoding=UTF-8",
+            "-cp",
+            f"{classes}{os.pathsep}{self.jar}",
+            main_class,
+            *args,
+        ]
+
+
+def find_engine() -> Engine:
+    """Locate triplea.jar ($TRIPLEA_JAR or the Debian path) and the JDK tools."""
+    jar = Path(os.environ.get(JAR_ENV) or DEFAULT_JAR)
+    if not jar.is_file():
+        raise EngineNotFound(f"TripleA engine not found at {jar} (set {JAR_ENV} or run: apt-get install triplea)")
+    properties = jar.parent / PROPERTIES_NAME
+    if not properties.is_file():
+        raise EngineNotFound(f"{properties} missing next to {jar} (reinstall: apt-get install triplea)")
+    java_home = os.environ.get("JAVA_HOME")
+    java = _tool("java", java_home)
+    javac = _tool("javac", java_home)
+    if java is None or javac is None:
+        raise EngineNotFound("java/javac not found (install a JDK >= 11, e.g. apt-get install default-jdk-headless)")
+    return Engine(jar=jar, properties=properties, java=java, javac=javac)
+
+
+def dump(paths: Sequence[Path], engine: Engine | None = None) -> dict[str, JsonDict]:
+    """Canonical engine dumps of ``paths`` (one JVM for all of them)."""
+    return (engine or find_engine()).dump(paths)
+
+
+# ---------------------------------------------------------------------------- helpers
+
+
+def _tool(name: str, java_home: str | None) -> str | None:
+    if java_home:
+        candidate = Path(java_home) / "bin" / name
+        if candidate.is_file():
+            return str(candidate)
+    return shutil.which(name)
+
+
+def _harness_sources() -> list[tuple[str, str]]:
+    """(file name, text) of every harness source, sorted by name so the hash is stable."""
+    folder: Traversable = resources.files("generator.engine") / "java"
+    sources = sorted(
+        (entry.name, entry.read_text(encoding="utf-8"))
+        for entry in folder.iterdir()
+        if entry.name.endswith(".java") and entry.is_file()
+    )
+    if not sources:
+        raise HarnessError("no harness sources found in generator/engine/java")
+    return sources
+
+
+def _cache_key(sources: Sequence[tuple[str, str]], jar: Path) -> str:
+    # The jar's size and mtime stand in for its content: a different engine build needs a recompile.
+    digest = hashlib.sha256()
+    for name, text in sources:
+        digest.update(name.encode() + b"\0" + text.encode("utf-8") + b"\0")
+    stat = jar.stat()
+    digest.update(f"{jar.resolve()}\0{stat.st_size}\0{stat.st_mtime_ns}".encode())
+    return digest.hexdigest()
+
+
+def _tail(text: str, lines: int = 40) -> str:
+    return "\n".join(text.splitlines()[-lines:])
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m generator.engine dump FILE...``: print the dumps as one JSON object."""
+    parser = argparse.ArgumentParser(prog="python -m generator.engine")
+    sub = parser.add_subparsers(dest="command", required=True)
+    dump_cmd = sub.add_parser("dump", help="parse game XMLs with TripleA 1.9 and print canonical JSON")
+    dump_cmd.add_argument("files", nargs="+", type=Path)
+    dump_cmd.add_argument("--heap", default=DEFAULT_HEAP, help="JVM max heap (default %(default)s)")
+    args = parser.parse_args(argv)
+    try:
+        engine = find_engine()
+        docs = engine.dump(args.files, heap=args.heap)
+    except EngineError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    json.dump(docs, sys.stdout, indent=1, sort_keys=True)
+    sys.stdout.write("\n")
+    # Exit status 1 when the engine rejected any file, so scripts can branch on it.
+    return 1 if any("error" in doc for doc in docs.values()) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,107 @@
+"""Prove AARe rules in the real TripleA 1.9 engine: run the `forge.Scenario` driver on a built game.
+
+Each scenario (see ``generator/engine/java/Scenario.java``) loads the game XML into fresh headless games,
+sets the state up through the engine's own change objects, runs the steps and delegates where the
+rule lives, and reports facts as JSON; ``tests/test_aare_scenarios.py`` asserts on them. The JVM
+is started the way ``generator.engine.Engine`` starts its harness: the same compiled classes
+(``Engine.harness_dir()``), headless flags, a private working folder holding the engine's version
+file, and ``user.home`` inside it.
+
+``python -m generator.engine.scenario SCENARIO [FILE]`` prints the facts (FILE defaults to
+``output/games/aare.xml``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from generator.engine.harness import Engine, EngineError, HarnessError, find_engine
+
+__all__ = ["DEFAULT_GAME", "SCENARIOS", "ScenarioError", "run_scenario"]
+
+MAIN_CLASS = "forge.Scenario"
+DEFAULT_GAME = Path("output/games/aare.xml")
+DEFAULT_HEAP = "512m"
+DEFAULT_TIMEOUT = 600.0
+SCENARIOS: dict[str, str] = {
+    "advantage-placement": "Siberian Conscripts: declared by user action, free infantry placed each Mobilize",
+    "schedule": "national-advantage schedule: one per nation in round 1, Germany, Japan and one Ally in round 2",
+    "prices": "Luftwaffe and Royal Navy: declaring swaps the nation's production rules (trigger cost change)",
+    "combat-bonus": "Severe Winter, Yamato and Banzai: combat strengths the engine computes, on and off",
+    "tech-ability": "US Mechanized Infantry: a hidden tech gives infantry 2 moves and blitz",
+    "immediate-units": "Afrika Korps and German 88's: units placed at once move this turn, more at Mobilize",
+    "treaty": "Russia-Japan treaty: no attack while it holds; ending it pays the other side infantry",
+    "convoy": "convoy raids: enemy subs next to UK/US/Japanese complexes cut income, Germany immune",
+    "victory": "15 victory cities: Allies win with 11, Axis with 10, at the end of the round",
+}
+
+JsonDict = dict[str, Any]
+
+
+class ScenarioError(EngineError):
+    """The scenario driver failed or reported an error."""
+
+
+def run_scenario(
+    name: str,
+    game: Path = DEFAULT_GAME,
+    *,
+    engine: Engine | None = None,
+    heap: str = DEFAULT_HEAP,
+    timeout: float = DEFAULT_TIMEOUT,
+) -> JsonDict:
+    """The facts scenario NAME reports for GAME; raises ScenarioError when it fails."""
+    if name not in SCENARIOS:
+        raise ScenarioError(f"unknown scenario '{name}' (known: {', '.join(SCENARIOS)})")
+    engine = engine or find_engine()
+    try:
+        proc = engine.run(
+            [name, str(Path(game).resolve())],
+            heap=heap,
+            timeout=timeout,
+            jvm_options=["-XX:+UseSerialGC"],
+            main_class=MAIN_CLASS,
+        )
+    except HarnessError as exc:
+        raise ScenarioError(f"scenario '{name}': {exc}") from exc
+    lines = [line for line in proc.stdout.splitlines() if line.startswith("{")]
+    if not lines:
+        raise HarnessError(f"scenario '{name}' printed no result (exit {proc.returncode}):\n{_tail(proc.stderr)}")
+    try:
+        record = json.loads(lines[-1])
+    except json.JSONDecodeError as exc:
+        raise HarnessError(f"unreadable result of scenario '{name}': {exc}") from exc
+    facts = record.get("facts") if isinstance(record, dict) else None
+    if not isinstance(facts, dict):
+        raise HarnessError(f"scenario '{name}' result has no facts")
+    if proc.returncode != 0 or "error" in facts:
+        raise ScenarioError(f"scenario '{name}' failed: {facts.get('error')}\n{_tail(proc.stderr)}")
+    return facts
+
+
+def _tail(text: str, lines: int = 30) -> str:
+    return "\n".join(text.splitlines()[-lines:])
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m generator.engine.scenario", description=__doc__.split("\n\n")[0])
+    parser.add_argument("scenario", choices=sorted(SCENARIOS), help="which rule to prove")
+    parser.add_argument("game", nargs="?", type=Path, default=DEFAULT_GAME, help="game XML (default %(default)s)")
+    args = parser.parse_args(argv)
+    try:
+        facts = run_scenario(args.scenario, args.game)
+    except EngineError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    json.dump(facts, sys.stdout, indent=1, sort_keys=True)
+    sys.stdout.write("\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

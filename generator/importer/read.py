@@ -1,0 +1,186 @@
+"""Reading TripleA game XML for the importer: typed values, and the game's
+starting state (owners, units, resources, relationships) and properties.
+"""
+
+from __future__ import annotations
+
+import re
+import textwrap
+from typing import Any
+
+from lxml import etree
+
+from generator.diagnostics import Diagnostic, Mark, Severity
+from generator.spec.model import NEUTRAL
+
+Tree = dict[str, Any]
+INT_TEXT = re.compile(r"-?(0|[1-9][0-9]*)")
+
+
+def att(element: etree._Element, name: str, default: str = "") -> str:
+    """An attribute's text; a missing one reads as `default` (the model then reports empty names)."""
+    value = element.get(name)
+    return default if value is None else str(value)
+
+
+def natural_key(name: str) -> list[Any]:
+    """Sort key that puts '2 Sea Zone' before '13 Sea Zone'."""
+    return [int(part) if part.isdigit() else part.lower() for part in re.split(r"(\d+)", name)]
+
+
+def typed(text: str) -> Any:
+    """The YAML value for an XML attribute text; only when it writes back to the same text."""
+    if text in ("true", "false"):
+        return text == "true"
+    if INT_TEXT.fullmatch(text) and len(text) < 16:
+        return int(text)
+    if ":" in text:
+        parts = text.split(":")
+        if all(parts):
+            return [typed(p) for p in parts]
+    return text
+
+
+class XmlReader:
+    """What every part of the importer shares: problems, notes, and where entries came from."""
+
+    def __init__(self, root: etree._Element, display: str) -> None:
+        self.root = root
+        self.display = display
+        self.problems: list[Diagnostic] = []
+        self.notes: list[Diagnostic] = []  # what was normalised on the way (engine-equivalent)
+        self.spec: Tree = {}
+        self.flat_seen: dict[tuple[str, str], list[str]] = {}
+        # The XML line each spec key path came from, so checks of an XML can point into it.
+        self.lines: dict[tuple[str, ...], int] = {}
+
+    def at(self, element: etree._Element, *path: str) -> None:
+        line: int = element.sourceline or 0  # type: ignore[assignment]
+        self.lines.setdefault(path, line)
+
+    def unsupported(self, element: etree._Element, what: str = "") -> None:
+        label = what or f"<{element.tag}>"
+        line: int = element.sourceline or 0  # type: ignore[assignment]
+        self.problems.append(Diagnostic(f"{label} is not supported by import yet", Mark(self.display, line, 1)))
+
+    def normalised(self, element: etree._Element, what: str) -> None:
+        line: int = element.sourceline or 0  # type: ignore[assignment]
+        self.notes.append(Diagnostic(what, Mark(self.display, line, 1), severity=Severity.WARNING))
+
+    def children(self, parent: etree._Element | None, *tags: str) -> list[etree._Element]:
+        """Child elements named `tags`; anything else (except comments) is reported."""
+        if parent is None:
+            return []
+        out = []
+        for child in parent:
+            if not isinstance(child.tag, str):
+                continue  # comments and processing instructions
+            if child.tag in tags:
+                out.append(child)
+            else:
+                self.unsupported(child)
+        return out
+
+
+class SetupReader(XmlReader):
+    """The `<initialize>` and `<propertyList>` parts of a game."""
+
+    spec: Tree
+    flat_seen: dict[tuple[str, str], list[str]]
+
+    def _initialize(self) -> None:
+        init = self.root.find("initialize")
+        tags = ("ownerInitialize", "unitInitialize", "resourceInitialize", "relationshipInitialize")
+        territories, players = self.spec["territories"], self.spec["players"]
+        for section in self.children(init, *tags):
+            if section.tag == "ownerInitialize":
+                for owner in self.children(section, "territoryOwner"):
+                    self._owner(owner, territories)
+            elif section.tag == "unitInitialize":
+                for place in self.children(section, "unitPlacement", "heldUnits"):
+                    self._units_at_start(place, territories, players)
+            elif section.tag == "resourceInitialize":
+                for given in self.children(section, "resourceGiven"):
+                    resources = players.setdefault(att(given, "player"), {}).setdefault("resources", {})
+                    resources[att(given, "resource")] = typed(att(given, "quantity"))
+            else:
+                for relation in self.children(section, "relationship"):
+                    one = players.setdefault(att(relation, "player1"), {})
+                    kind, started = att(relation, "type"), typed(att(relation, "roundValue"))
+                    value = kind if started == 0 else {"type": kind, "round": started}
+                    one.setdefault("relationships", {})[att(relation, "player2")] = value
+
+    def _owner(self, element: etree._Element, territories: Tree) -> None:
+        territory = territories.setdefault(att(element, "territory"), {})
+        self.at(element, "territories", att(element, "territory"), "owner")
+        owner, first = att(element, "owner"), territory.get("owner")
+        territory["owner"] = owner
+        # The engine takes a territory's original owner from its first owner entry; keep that.
+        has_attachment = ("territory", att(element, "territory")) in self.flat_seen
+        if first is not None and first != owner and has_attachment and "originalOwner" not in territory:
+            territory["originalOwner"] = first
+            self.normalised(element, f"second owner of '{att(element, 'territory')}': originalOwner {first} kept")
+
+    def _units_at_start(self, place: etree._Element, territories: Tree, players: Tree) -> None:
+        unit, quantity = att(place, "unitType"), typed(att(place, "quantity"))
+        if place.tag == "heldUnits":
+            held = players.setdefault(att(place, "player"), {}).setdefault("held_units", {})
+            held[unit] = held.get(unit, 0) + quantity
+            return
+        territory = territories.setdefault(att(place, "territory"), {})
+        hits, damage = typed(att(place, "hitsTaken", "0")), typed(att(place, "unitDamage", "0"))
+        if hits or damage:
+            damaged: Tree = {"unit": unit, "quantity": quantity, "hits": hits, "damage": damage}
+            if place.get("owner"):
+                damaged["owner"] = att(place, "owner")
+            territory.setdefault("damaged_units", []).append(damaged)
+            return
+        counts = territory.setdefault("units", {}).setdefault(att(place, "owner") or NEUTRAL, {})
+        self.at(place, "territories", att(place, "territory"), "units", att(place, "owner") or NEUTRAL, unit)
+        counts[unit] = counts.get(unit, 0) + quantity
+
+    def _properties(self, game: Tree) -> None:
+        props: Tree = {}
+        for element in self.children(self.root.find("propertyList"), "property"):
+            name = att(element, "name")
+            text = att(element, "value")
+            if not text:
+                value_el = element.find("value")
+                text = (value_el.text or "") if value_el is not None else ""
+            if name == "mapName":
+                game["map"] = text
+            elif name == "notes":
+                self.spec["notes"] = clean_notes(text)
+            else:
+                props[name] = self._property(element, text)
+                self.at(element, "properties", name)
+        self.spec["properties"] = props
+
+    def _property(self, element: etree._Element, text: str) -> Any:
+        if element.get("player"):
+            self.unsupported(element, "property attribute player")
+        editable = element.get("editable") == "true"
+        kinds = [c for c in element if isinstance(c.tag, str) and c.tag != "value"]
+        kind = kinds[0] if kinds else None
+        entry: Tree = {}
+        value: Any = text
+        if kind is None:
+            value = int(text) if INT_TEXT.fullmatch(text) else text
+        elif kind.tag == "boolean":
+            value = text.strip().lower() == "true"
+        elif kind.tag == "number":
+            value = int(text) if INT_TEXT.fullmatch(text) else 0
+            entry.update({"min": int(att(kind, "min", "0")), "max": int(att(kind, "max", "0"))})
+        elif kind.tag == "list":
+            entry["choices"] = att(kind, "values").split(",")
+        elif kind.tag != "string":
+            self.unsupported(kind, f"property type <{kind.tag}>")
+        if not editable and not entry and (kind is None or kind.tag == "boolean"):
+            return value
+        return {"value": value, **({"editable": True} if editable else {}), **entry}
+
+
+def clean_notes(text: str) -> str:
+    """Notes are HTML, where whitespace runs are insignificant: store them dedented and tidy."""
+    lines = [line.rstrip() for line in textwrap.dedent(text.expandtabs(4)).splitlines()]
+    return "\n".join(lines).strip() + "\n"

@@ -1,0 +1,142 @@
+"""Write an imported spec tree into rules/<name>/, as a full variant or as a child of another."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from generator.checks.references import check_spec
+from generator.diagnostics import Diagnostic, Severity
+from generator.emit.view import GameView, build_view
+from generator.importer.convert import FILE_LAYOUT, Tree
+from generator.spec.dump import dump_yaml
+from generator.spec.errors import build_spec
+from generator.spec.expand import expand_templates
+from generator.spec.load import DELETE, SpecList, SpecMap
+from generator.spec.resolve import VARIANT_NAME_CHARS, Rules, resolve
+
+
+def plain(value: Any) -> Any:
+    """A located tree as plain dicts and lists (for comparing and dumping)."""
+    if isinstance(value, SpecMap | dict):
+        return {k: plain(v) for k, v in value.items()}
+    if isinstance(value, SpecList | list):
+        return [plain(v) for v in value]
+    return value
+
+
+def valid_variant_name(name: str) -> bool:
+    return bool(name) and set(name) <= VARIANT_NAME_CHARS and not name.startswith(("-", "."))
+
+
+def write_variant(
+    rules_dir: Path, display_root: str, name: str, tree: dict[str, Any], parent: str | None, force: bool
+) -> tuple[list[str], list[Diagnostic]]:
+    """Write the spec files of `name`; with `parent`, only what differs from the resolved parent."""
+    if not valid_variant_name(name):
+        return [], [Diagnostic(f"variant name '{name}' must use only a-z, 0-9, '_' and '-'")]
+    target = rules_dir / name
+    if target.exists() and not force:
+        return [], [Diagnostic(f"{display_root}/{name} already exists (use --force to replace it)")]
+    content = tree
+    if parent is not None:
+        resolved, problems = resolve(Rules(rules_dir, display_root), parent)
+        if resolved is None or problems:
+            return [], problems or [Diagnostic(f"cannot resolve parent variant '{parent}'")]
+        base = plain(resolved.tree)
+        content = {"extends": parent, **overlay(base, tree)}
+        hints = order_hints(list(base.get("sequence", {})), list(tree.get("sequence", {})))
+        for step, anchor in hints.items():
+            content.setdefault("sequence", {}).setdefault(step, {})["after"] = anchor
+    files = {}
+    for file_name, keys in FILE_LAYOUT.items():
+        part = {k: content[k] for k in keys if k in content}
+        if part:
+            files[file_name] = dump_yaml(part)
+    rules_dir.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=f".{name}-", dir=rules_dir))
+    try:
+        for file_name, text in files.items():
+            (staging / file_name).write_text(text, encoding="utf-8")
+        problems = _verify(rules_dir, display_root, name, staging, tree)
+        if problems:
+            return [], problems
+        if target.exists():
+            shutil.rmtree(target)
+        os.replace(staging, target)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    return [f"{display_root}/{name}/{f}" for f in files], []
+
+
+def _verify(rules_dir: Path, display_root: str, name: str, staging: Path, tree: dict[str, Any]) -> list[Diagnostic]:
+    """The written spec must resolve to exactly what was imported (same XML view)."""
+    resolved, problems = resolve(Rules(rules_dir, display_root, staged={name: staging}), name)
+    if resolved is None or problems:
+        return problems or [Diagnostic("the written spec does not resolve")]
+    expanded, found = expand_templates(resolved.tree)
+    written, more = build_spec(expanded)
+    if written is None or found:
+        return found + more
+    # The imported game may itself be broken (dangling names...): say so before rendering it.
+    problems = check_spec(written, expanded, "2.x")  # import keeps what any engine accepts
+    if any(p.severity is Severity.ERROR for p in problems):
+        return problems
+    if "extends" not in tree and resolved.tree.get("extends") is None:
+        # A whole variant: the YAML must read back as exactly the tree that was imported.
+        same = plain(resolved.tree) == tree
+    else:
+        # A child: what it resolves to must make the same game as the import (order aside).
+        wanted, found_wanted = build_spec(expand_templates(tree)[0])
+        if wanted is None:
+            return found_wanted
+        same = canonical_view(build_view(written)) == canonical_view(build_view(wanted))
+    if not same:
+        return [Diagnostic("internal: the written spec does not reproduce the imported game; please report")]
+    return []
+
+
+def canonical_view(view: GameView) -> dict[str, Any]:
+    """The view with order ignored where a child spec cannot (and the engine need not) keep it."""
+    out: dict[str, Any] = {}
+    for name, value in vars(view).items():
+        ordered = name == "steps"  # play order is meaning; other orders are presentation
+        out[name] = sorted(value, key=repr) if isinstance(value, list) and not ordered else value
+    return out
+
+
+def overlay(parent: Tree, child: Tree) -> Tree:
+    """The smallest spec that, extending `parent`, resolves to `child` (deletions as !delete)."""
+    out: Tree = {}
+    for key, value in child.items():
+        if key not in parent:
+            out[key] = value
+        elif isinstance(value, dict) and isinstance(parent[key], dict):
+            inner = overlay(parent[key], value)
+            if inner:
+                out[key] = inner
+        elif value != parent[key]:
+            out[key] = value
+    for key in parent:
+        if key not in child:
+            out[key] = DELETE
+    return out
+
+
+def order_hints(parent_order: list[str], child_order: list[str]) -> dict[str, str]:
+    """`after:` anchors that turn the inherited step order into `child_order` (see Spec.ordered_steps)."""
+    order = [s for s in parent_order if s in child_order] + [s for s in child_order if s not in parent_order]
+    hints: dict[str, str] = {}
+    for name in list(order):
+        index = child_order.index(name)
+        if index == 0:
+            continue
+        anchor = child_order[index - 1]
+        if order.index(name) != order.index(anchor) + 1:
+            order.remove(name)
+            order.insert(order.index(anchor) + 1, name)
+            hints[name] = anchor
+    return hints

@@ -1,0 +1,62 @@
+"""`init-ci`: the GitHub Actions workflow of a mod repository, from templates/ci-workflow.yml.j2."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from markupsafe import Markup
+
+from generator.emit.render import environment
+
+WORKFLOW = Path(".github") / "workflows" / "triplea-forge.yml"
+REPO = re.compile(r"^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$")
+
+
+class CiUsageError(Exception):
+    """The command line cannot give a workflow (exit 2)."""
+
+
+def _map_of(rules_dir: Path) -> str | None:
+    """The map the variants in `rules_dir` are built for, if they load."""
+    from generator.emit.build import load_spec
+    from generator.spec.resolve import Rules
+
+    rules = Rules(rules_dir, str(rules_dir))
+    for name in rules.variants():
+        compiled, _ = load_spec(rules, name)
+        if compiled is not None:
+            return compiled.spec.game.map
+    return None
+
+
+def render_workflow(base_map_repo: str, install_spec: str) -> str:
+    if not REPO.match(base_map_repo):
+        raise CiUsageError(f"--base-map-repo must look like owner/name, got {base_map_repo!r}")
+    # The template is YAML under an HTML-escaping environment: hand it values already quoted for
+    # YAML (a JSON string is a YAML double-quoted scalar) and marked safe.
+    return (
+        environment()
+        .get_template("ci-workflow.yml.j2")
+        .render(base_map_repo=Markup(json.dumps(base_map_repo)), install=Markup(_shell_quote(install_spec)))
+    )
+
+
+def _shell_quote(text: str) -> str:
+    return "'" + text.replace("'", "'\"'\"'") + "'"
+
+
+def write_workflow(folder: Path, rules_dir: Path, base_map_repo: str | None, install_spec: str, force: bool) -> Path:
+    target = folder / WORKFLOW
+    if target.exists() and not force:
+        raise CiUsageError(f"{target} exists; use --force to replace it")
+    if base_map_repo is None:
+        map_name = _map_of(rules_dir)
+        if map_name is None:
+            raise CiUsageError(f"no variant loads from {rules_dir}; name the base map with --base-map-repo owner/name")
+        base_map_repo = f"triplea-maps/{map_name}"
+    text = render_workflow(base_map_repo, install_spec)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(text, encoding="utf-8")
+    return target

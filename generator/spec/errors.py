@@ -1,0 +1,125 @@
+"""Turn pydantic's validation errors into located, readable diagnostics.
+
+Pydantic reports a `loc` tuple per error; this module maps it back to the YAML position of the
+value (or of the key, for unknown keys) and words the message for a mod maker.
+"""
+
+from __future__ import annotations
+
+import typing
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+
+from generator.diagnostics import Diagnostic, did_you_mean, key_path
+from generator.spec.locate import locate
+from generator.spec.model import Spec
+
+_FRIENDLY: dict[str, str] = {
+    "int_type": "expected a whole number",
+    "int_parsing": "expected a whole number",
+    "int_from_float": "expected a whole number",
+    "bool_type": "expected true or false",
+    "bool_parsing": "expected true or false",
+    "string_type": "expected text",
+    "dict_type": "expected a mapping of names to entries",
+    "model_type": "expected a mapping of keys",
+    "model_attributes_type": "expected a mapping of keys",
+    "list_type": "expected a list",
+}
+
+
+def _describe(value: Any) -> str:
+    if value is None:
+        return "nothing"
+    if isinstance(value, dict):
+        return "a mapping"
+    if isinstance(value, list):
+        return "a list"
+    return repr(value) if isinstance(value, str) else str(value).lower()
+
+
+def build_spec(tree: Any) -> tuple[Spec | None, list[Diagnostic]]:
+    """Validate the resolved tree into a `Spec`; every structural problem becomes a Diagnostic."""
+    try:
+        return Spec.model_validate(tree), []
+    except ValidationError as exc:
+        return None, _translate(exc, tree)
+
+
+def _translate(exc: ValidationError, tree: Any) -> list[Diagnostic]:
+    errors = []
+    for error in exc.errors():
+        # Pydantic names union members in `loc` ('bool', 'Property', 'list[...]'); keep keys only.
+        loc = [p for p in error["loc"] if isinstance(p, int) or not _is_union_member(p)]
+        errors.append((loc, error))
+    found: dict[tuple[str, str], Diagnostic] = {}
+    for loc, error in errors:
+        kind = error["type"]
+        deeper = any(len(other) > len(loc) and other[: len(loc)] == loc for other, _ in errors)
+        if kind in _FRIENDLY and deeper:
+            continue  # a mapping was meant as the model member of a union; its own errors say more
+        path = key_path(loc)
+        if kind == "extra_forbidden":
+            hint = did_you_mean(str(loc[-1]), _fields_at(loc[:-1]))
+            message = f"unknown key '{loc[-1]}'{hint}"
+            mark = locate(tree, loc, key=True)
+        elif kind == "missing":
+            message = f"missing required key '{loc[-1]}'"
+            mark = locate(tree, loc[:-1])
+        elif kind == "value_error":
+            message = str(error.get("ctx", {}).get("error", error["msg"]))
+            mark = locate(tree, loc)
+        elif kind == "string_pattern_mismatch":
+            message = f"expected a version like 1.4.1, got {_describe(error.get('input'))}"
+            mark = locate(tree, loc)
+        else:
+            given = error.get("input")
+            message = f"{_FRIENDLY.get(kind, error['msg'])}, got {_describe(given)}"
+            if kind == "string_type" and isinstance(given, int | float) and not isinstance(given, bool):
+                message += f" (write it in quotes: '{given}')"
+            mark = locate(tree, loc)
+        found.setdefault((path, message), Diagnostic(message, mark, path))
+    return list(found.values())
+
+
+def _is_union_member(part: str | int) -> bool:
+    return isinstance(part, str) and (
+        part in ("bool", "int", "str", "Property") or part.startswith(("list[", "union[", "function-"))
+    )
+
+
+def _fields_at(loc: list[Any]) -> list[str]:
+    """Key names allowed at `loc`, for 'did you mean' hints on unknown keys."""
+    annotation: Any = Spec
+    for part in loc:
+        model = _model_in(annotation)
+        if model is not None and isinstance(part, str) and part in _field_names(model):
+            annotation = model.model_fields[_field_by_alias(model, part)].annotation
+        elif typing.get_origin(annotation) in (dict, list):
+            annotation = typing.get_args(annotation)[-1]
+        else:
+            return []
+    model = _model_in(annotation)
+    return _field_names(model) if model is not None else []
+
+
+def _field_names(model: type[BaseModel]) -> list[str]:
+    return [f.alias or name for name, f in model.model_fields.items()]
+
+
+def _field_by_alias(model: type[BaseModel], key: str) -> str:
+    return next(name for name, f in model.model_fields.items() if (f.alias or name) == key)
+
+
+def _model_in(annotation: Any) -> type[BaseModel] | None:
+    """The model class that `annotation` is, or that a union in it contains."""
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return annotation
+    if typing.get_origin(annotation) in (dict, list):
+        return None
+    for arg in typing.get_args(annotation):
+        inner = _model_in(arg)
+        if inner is not None:
+            return inner
+    return None

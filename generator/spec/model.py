@@ -1,0 +1,324 @@
+"""Stage 3, model: the typed spec. Unknown keys are errors; every problem is located (spec.errors).
+
+The spec is keyed by name everywhere (units, territories, players, steps...), so a child variant
+overrides or removes one entry without copying the rest. Attachment options use TripleA's own
+option names. Each kind of game object has one main attachment whose options sit directly under
+the object (a unit's UnitAttachment, a territory's TerritoryAttachment, a relationship type's,
+a territory effect's, a technology's TechAbilityAttachment); further attachments go under
+`attachments:` with their TripleA name.
+
+Option values: a scalar is one `<option>`; a list of scalars is one option joined by ':'; a
+mapping `{value: .., count: ..}` is one option with its `count` attribute; a list whose items are lists or such
+mappings is the option repeated, once per item (TripleA accumulates repeated options).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+Scalar = bool | int | str
+OptionValue = Any  # checked by `option_writes`; the shapes are described in the module docstring
+
+# Attachment classes inferred from the conventional start of an attachment's name.
+CLASS_BY_NAME_PREFIX: dict[str, str] = {
+    "unitAttachment": "UnitAttachment",
+    "territoryAttachment": "TerritoryAttachment",
+    "canalAttachment": "CanalAttachment",
+    "techAttachment": "TechAttachment",
+    "techAbilityAttachment": "TechAbilityAttachment",
+    "playerAttachment": "PlayerAttachment",
+    "rulesAttachment": "RulesAttachment",
+    "objectiveAttachment": "RulesAttachment",
+    "conditionAttachment": "RulesAttachment",
+    "triggerAttachment": "TriggerAttachment",
+    "politicalActionAttachment": "PoliticalActionAttachment",
+    "userActionAttachment": "UserActionAttachment",
+    "relationshipTypeAttachment": "RelationshipTypeAttachment",
+    "supportAttachment": "UnitSupportAttachment",
+    "territoryEffectAttachment": "TerritoryEffectAttachment",
+}
+ATTACHMENT_PACKAGE = "games.strategy.triplea.attachments."
+DELEGATE_PACKAGE = "games.strategy.triplea.delegate."
+NEUTRAL = "Neutral"  # owner key for units that belong to no player
+
+# The main attachment of each kind of object: its options sit directly under the object.
+MAIN_ATTACHMENT: dict[str, tuple[str, str]] = {
+    "unitType": ("unitAttachment", "UnitAttachment"),
+    "territory": ("territoryAttachment", "TerritoryAttachment"),
+    "relationship": ("relationshipTypeAttachment", "RelationshipTypeAttachment"),
+    "territoryEffect": ("territoryEffectAttachment", "TerritoryEffectAttachment"),
+    "technology": ("techAbilityAttachment", "TechAbilityAttachment"),
+}
+LedgerClaims = list[str]
+
+
+def xml_value(value: Scalar | list[Scalar]) -> str:
+    """How TripleA reads a spec value: booleans lower-case, lists joined by ':'."""
+    if isinstance(value, list):
+        return ":".join(xml_value(v) for v in value)
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float):
+        return repr(value)  # the shortest text that reads back as the same number
+    return str(value)
+
+
+def _is_scalar(value: Any) -> bool:
+    # Decimals are options too (a territory effect's movementCostModifier: 0.5); NaN and infinity are not.
+    return isinstance(value, bool | int | str) or (isinstance(value, float) and math.isfinite(value))
+
+
+def _one_option(value: Any) -> tuple[str, str | None] | None:
+    """(value text, count text) of one written option, or None when the shape is wrong."""
+    if _is_scalar(value):
+        return xml_value(value), None
+    if isinstance(value, list) and all(_is_scalar(v) for v in value):
+        return xml_value(value), None
+    if isinstance(value, dict) and set(value) <= {"value", "count"} and "value" in value:
+        inner, count = value["value"], value.get("count")
+        if count is not None and not _is_scalar(count):
+            return None  # `count` is free text to TripleA: a number, "each", "-reset-..." ...
+        plain = _one_option(inner) if not isinstance(inner, dict) else None
+        return (plain[0], None if count is None else xml_value(count)) if plain else None
+    return None
+
+
+def option_writes(value: Any) -> list[tuple[str, str | None]] | None:
+    """Every `<option>` (value, count) one spec option writes, or None when its shape is wrong."""
+    if type(value) is str:  # most options of big games: called for each by every stage
+        return [(value, None)]
+    repeated = isinstance(value, list) and value and all(isinstance(v, list | dict) for v in value)
+    items = value if repeated else [value]
+    written = [_one_option(item) for item in items]
+    return None if any(w is None for w in written) else [w for w in written if w is not None]
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+    ledger: LedgerClaims = []  # ids of the rule-ledger entries this element implements
+
+
+class WithOptions(BaseModel):
+    """A spec entry whose unknown keys are attachment options (checked against the catalog)."""
+
+    model_config = ConfigDict(extra="allow", strict=True, frozen=True)
+
+    ledger: LedgerClaims = []
+
+    @property
+    def options(self) -> dict[str, OptionValue]:
+        return dict(self.model_extra or {})
+
+
+class Attachment(WithOptions):
+    class_: str | None = Field(default=None, alias="class")
+
+    def java_class(self, name: str) -> str | None:
+        """Fully qualified class: explicit `class:` (short or qualified), else from the name."""
+        short = self.class_
+        if short is None:
+            short = next((c for p, c in CLASS_BY_NAME_PREFIX.items() if name.startswith(p)), None)
+        if short is None:
+            return None
+        return short if "." in short else ATTACHMENT_PACKAGE + short
+
+
+class HasAttachments(WithOptions):
+    attachments: dict[str, Attachment] = {}
+
+
+class GameInfo(Strict):
+    name: str
+    version: str | None = Field(default=None, pattern=r"^\d+(\.\d+){0,3}$")  # required by engine 1.9
+    map: str
+    # <triplea minimumVersion>: engines older than this refuse the game (1.9 only knows it).
+    minimum_version: str | None = None
+    # The engines this variant is made for, when not both: a variant for "2.x" may use options
+    # engine 1.9 lacks (build and validate then check it for 2.x only).
+    target: Literal["portable", "1.9", "2.x"] | None = None
+
+
+class Resource(Strict):
+    attachments: dict[str, Attachment] = {}
+
+
+class Relationship(Strict):
+    type: str
+    round: int = 0  # TripleA's roundValue: the round the relationship started
+
+
+class Player(Strict):
+    optional: bool = False
+    can_be_disabled: bool = False
+    default_type: Literal["Human", "AI", "DoesNothing"] = "Human"
+    hidden: bool = False
+    # Colour on the map, hex RRGGBB; packaged into map.properties as color.<player>.
+    color: str | None = Field(default=None, pattern=r"^[0-9A-Fa-f]{6}$")
+    alliances: list[str] = []
+    production_frontier: str | None = None
+    repair_frontier: str | None = None
+    resources: dict[str, int] = {}
+    # Units bought before the game starts and not yet placed.
+    held_units: dict[str, int] = {}
+    # Technologies this player can research, grouped in categories (TripleA's playerTech).
+    tech_categories: dict[str, list[str]] = {}
+    # Starting relationship to each other player, by relationship type (or {type, round}).
+    relationships: dict[str, str | Relationship] = {}
+    attachments: dict[str, Attachment] = {}
+
+
+class Unit(HasAttachments):
+    """A unit type; its keys are UnitAttachment options, plus further `attachments`."""
+
+
+class DamagedUnits(Strict):
+    unit: str
+    owner: str | None = None
+    quantity: int = Field(default=1, ge=1)
+    hits: int = Field(default=0, ge=0)  # hits taken (multi-hit units)
+    damage: int = Field(default=0, ge=0)  # bombing damage (factories)
+
+
+class Territory(HasAttachments):
+    """A territory; its keys are TerritoryAttachment options plus the territory's own facts."""
+
+    sea: bool = False
+    owner: str | None = None
+    connections: list[str] = []
+    # Starting units by owner; the owner `Neutral` places units that belong to no player.
+    units: dict[str, dict[str, int]] = {}
+    damaged_units: list[DamagedUnits] = []
+
+    @field_validator("units")
+    @classmethod
+    def _non_negative(cls, value: dict[str, dict[str, int]]) -> dict[str, dict[str, int]]:
+        for counts in value.values():
+            for unit, count in counts.items():
+                if count < 0:
+                    raise ValueError(f"unit count for '{unit}' must not be negative")
+        return value
+
+
+class RelationshipType(HasAttachments):
+    """A relationship type; its keys are RelationshipTypeAttachment options."""
+
+
+class TerritoryEffect(HasAttachments):
+    """A territory effect; its keys are TerritoryEffectAttachment options."""
+
+
+class Technology(HasAttachments):
+    """A technology; its keys are TechAbilityAttachment options."""
+
+    # The built-in advance this name stands for (TripleA's techname `tech` attribute).
+    tech: str | None = None
+
+
+class ProductionRule(Strict):
+    cost: dict[str, int]
+    result: dict[str, int]
+
+
+class Delegate(Strict):
+    class_: str = Field(alias="class")
+    display: str | None = None
+
+    @property
+    def java_class(self) -> str:
+        return self.class_ if "." in self.class_ else DELEGATE_PACKAGE + self.class_
+
+
+class Step(Strict):
+    delegate: str
+    player: str | None = None
+    display: str | None = None
+    max_run_count: int | None = None
+    properties: dict[str, Scalar | list[Scalar]] = {}
+    # Move this (inherited) step: place it right after / before another step.
+    after: str | None = None
+    before: str | None = None
+
+
+class Property(Strict):
+    value: Scalar
+    editable: bool = False
+    min: int | None = None
+    max: int | None = None
+    choices: list[str] | None = None
+
+
+class Fidelity(Strict):
+    grade: Literal["exact", "approximate", "notes-only"]
+    note: str = ""  # what differs from the seed, or how players enforce it
+
+
+class LedgerEntry(Strict):
+    """One rule of a seed document, in our words, and how faithfully the game enforces it."""
+
+    section: str  # grouped as the seed groups its rules
+    source: str  # seed file and section
+    summary: str
+    fidelity: Fidelity
+    fidelity_2x: Fidelity | None = None  # when current TripleA enforces it better than 1.9
+    reading: str | None = None  # where the seed is wrong or ambiguous: the reading chosen
+
+
+class AttachmentTemplate(Strict):
+    """An attachment made once per value of its loop (see generator/expand.py); TripleA 2.x foreach."""
+
+    name: str | None = None  # the made attachments' name pattern, when it is not the key
+    foreach: str = ""
+    attach_to: str
+    type: Literal["unitType", "territory", "player", "resource", "relationship", "territoryEffect", "technology"] = (
+        "unitType"
+    )
+    class_: str | None = Field(default=None, alias="class")
+    options: dict[str, Any] = {}
+
+
+class Spec(Strict):
+    """A resolved variant."""
+
+    extends: str | None = None
+    game: GameInfo
+    notes: str = ""
+    dice_sides: int | None = None
+    round_offset: int | None = None
+    resources: dict[str, Resource] = {}
+    players: dict[str, Player] = {}
+    units: dict[str, Unit] = {}
+    territories: dict[str, Territory] = {}
+    relationship_types: dict[str, RelationshipType] = {}
+    territory_effects: dict[str, TerritoryEffect] = {}
+    # Left out: the engine's six built-in advances. `{}`: no technologies at all.
+    technologies: dict[str, Technology] | None = None
+    production_rules: dict[str, ProductionRule] = {}
+    production_frontiers: dict[str, list[str]] = {}
+    repair_rules: dict[str, ProductionRule] = {}
+    repair_frontiers: dict[str, list[str]] = {}
+    delegates: dict[str, Delegate] = {}
+    sequence: dict[str, Step] = {}
+    properties: dict[str, Scalar | Property] = {}
+    # Contents of the map's .properties files, by file name without '.properties'
+    # (map, objectives, notifications, politicstext, actionstext, tooltips, production_tabs...).
+    map_files: dict[str, dict[str, Scalar]] = {}
+    rule_ledger: dict[str, LedgerEntry] = {}
+    # Made into attachments before the rest of the spec is read (generator/expand.py).
+    variables: dict[str, list[Scalar]] = {}
+    attachment_templates: dict[str, AttachmentTemplate] = {}
+
+    def ordered_steps(self) -> list[str]:
+        """Step names in play order, after applying `after:`/`before:` moves in spec order."""
+        order = list(self.sequence)
+        for name, step in self.sequence.items():
+            anchor = step.after or step.before
+            if anchor is None or anchor not in self.sequence or anchor == name:
+                continue
+            order.remove(name)
+            at = order.index(anchor)
+            order.insert(at + 1 if step.after else at, name)
+        return order

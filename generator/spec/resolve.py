@@ -1,0 +1,193 @@
+"""Stage 2, resolve: combine a variant's files, follow `extends`, and merge child over parent.
+
+Merge rules (documented in the README):
+* mappings merge key by key, recursively; the child's entry wins;
+* scalars and lists are replaced whole;
+* an entry whose value is `!delete` removes the inherited entry of that key;
+* entries keep the parent's order; new entries come after the inherited ones (steps can be moved
+  with `after:`/`before:`, see model).
+Every value keeps the position of the file that set it, so later errors point at the right file.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from generator.diagnostics import Diagnostic, Mark, did_you_mean, key_path
+from generator.spec.load import DELETE, SpecMap, load_file
+
+VARIANT_NAME_CHARS = set("abcdefghijklmnopqrstuvwxyz0123456789_-")
+
+
+@dataclass
+class ResolvedSpec:
+    """A variant's merged spec tree, with where each part came from."""
+
+    name: str
+    tree: SpecMap
+    chain: list[str]  # the variant first, then its ancestors
+    files: list[str] = field(default_factory=list)
+
+
+class Rules:
+    """The rules/ folder: finds variants and loads each once."""
+
+    def __init__(self, root: Path, display_root: str = "rules", staged: dict[str, Path] | None = None) -> None:
+        self.root = root
+        self.display_root = display_root
+        # Variants read from another folder under their final name (an import being verified).
+        self.staged = dict(staged or {})
+        self._raw: dict[str, tuple[SpecMap | None, list[str], list[Diagnostic]]] = {}
+
+    def variants(self) -> list[str]:
+        found = set(self.staged)
+        if self.root.is_dir():
+            found |= {
+                p.name
+                for p in self.root.iterdir()
+                if p.is_dir() and not p.name.startswith(".") and any(p.glob("*.yaml"))
+            }
+        return sorted(found)
+
+    def raw(self, name: str) -> tuple[SpecMap | None, list[str], list[Diagnostic]]:
+        """The variant's own files combined into one tree (no inheritance yet)."""
+        if name not in self._raw:
+            self._raw[name] = self._load_variant(name)
+        return self._raw[name]
+
+    def _load_variant(self, name: str) -> tuple[SpecMap | None, list[str], list[Diagnostic]]:
+        folder = self.staged.get(name, self.root / name)
+        combined = SpecMap()
+        problems: list[Diagnostic] = []
+        files: list[str] = []
+        unreadable = False
+        for path in sorted(folder.glob("*.yaml")):
+            display = f"{self.display_root}/{name}/{path.name}"
+            files.append(display)
+            tree, found = load_file(path, display)
+            problems.extend(found)
+            if tree is None:
+                unreadable = True  # without this file the variant would be misread
+                continue
+            if not isinstance(tree, SpecMap):
+                problems.append(Diagnostic("a spec file must be a mapping of keys", Mark(display, 1, 1)))
+                unreadable = True
+                continue
+            if combined.mark is None:
+                combined.mark = Mark(display, 1, 1)  # where a missing top-level key is reported
+            for key, value in tree.items():
+                if key in combined:
+                    first = combined.key_marks[key]
+                    problems.append(
+                        Diagnostic(
+                            f"'{key}' is already defined in {first.file}:{first.line}; "
+                            "a key may appear in one file of a variant only",
+                            tree.key_marks[key],
+                            key_path([key]),
+                        )
+                    )
+                    continue
+                combined[key] = value
+                combined.key_marks[key] = tree.key_marks[key]
+                combined.value_marks[key] = tree.value_marks[key]
+        return (None if unreadable else combined), files, problems
+
+
+def resolve(rules: Rules, name: str) -> tuple[ResolvedSpec | None, list[Diagnostic]]:
+    """Resolve `name` and its ancestors into one tree; returns all problems found on the way."""
+    problems: list[Diagnostic] = []
+    known = rules.variants()
+    if name not in known:
+        problems.append(Diagnostic(f"no variant named '{name}' in {rules.display_root}/{did_you_mean(name, known)}"))
+        return None, problems
+    chain: list[str] = []
+    trees: list[SpecMap] = []
+    files: list[str] = []
+    current: str | None = name
+    via: tuple[Mark | None, str] = (None, "")
+    while current is not None:
+        if current in chain:
+            cycle = " -> ".join([*chain, current])
+            problems.append(Diagnostic(f"extends cycle: {cycle}", via[0], "extends"))
+            return None, problems
+        if current not in known:
+            problems.append(
+                Diagnostic(
+                    f"extends '{current}': no variant of that name in {rules.display_root}/"
+                    f"{did_you_mean(current, known)}",
+                    via[0],
+                    "extends",
+                )
+            )
+            return None, problems
+        tree, variant_files, found = rules.raw(current)
+        problems.extend(found)
+        if tree is None:
+            return None, problems
+        chain.append(current)
+        trees.append(tree)
+        files.extend(variant_files)
+        parent = tree.get("extends")
+        if parent is not None and not isinstance(parent, str):
+            problems.append(Diagnostic("extends must be a variant name", tree.value_marks["extends"], "extends"))
+            return None, problems
+        via = (tree.value_marks.get("extends"), current)
+        current = parent
+    merged = trees[-1]
+    for child in reversed(trees[:-1]):
+        merged = merge(merged, child, (), problems)
+    _reject_leftover_deletes(merged, (), problems)
+    return ResolvedSpec(name, merged, chain, files), problems
+
+
+def merge(parent: SpecMap, child: SpecMap, path: tuple[str, ...], problems: list[Diagnostic]) -> SpecMap:
+    """Child over parent, following the module's merge rules."""
+    out = SpecMap()
+    out.mark = child.mark or parent.mark
+    for key, value in parent.items():
+        if key in child:
+            new = child[key]
+            if new is DELETE:
+                continue
+            if isinstance(new, SpecMap) and isinstance(value, SpecMap):
+                out[key] = merge(value, new, (*path, key), problems)
+            else:
+                out[key] = new
+            out.key_marks[key] = child.key_marks[key]
+            out.value_marks[key] = child.value_marks[key]
+        else:
+            out[key] = value
+            out.key_marks[key] = parent.key_marks[key]
+            out.value_marks[key] = parent.value_marks[key]
+    for key, new in child.items():
+        if key in parent:
+            continue
+        if new is DELETE:
+            problems.append(
+                Diagnostic(
+                    f"!delete of '{key}', which is not inherited{did_you_mean(key, parent.keys())}",
+                    child.key_marks[key],
+                    key_path((*path, key)),
+                )
+            )
+            continue
+        out[key] = new
+        out.key_marks[key] = child.key_marks[key]
+        out.value_marks[key] = child.value_marks[key]
+    return out
+
+
+def _reject_leftover_deletes(tree: Any, path: tuple[str, ...], problems: list[Diagnostic]) -> None:
+    """A `!delete` that merged into nothing (no parent, or a new subtree) is a mistake."""
+    if not isinstance(tree, SpecMap):
+        return
+    for key, value in list(tree.items()):
+        if value is DELETE:
+            problems.append(
+                Diagnostic("!delete of an entry that is not inherited", tree.key_marks[key], key_path((*path, key)))
+            )
+            del tree[key]  # reported once; the rest of the spec is read without it
+        else:
+            _reject_leftover_deletes(value, (*path, key), problems)
