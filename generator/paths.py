@@ -1,9 +1,27 @@
-"""Where the package's own files are, in a source checkout and in an installed wheel."""
+"""Where the package's own files are, and the rules every path we read or write from input obeys.
+
+A name that becomes a path (a variant, a map, a `map_files` entry, `--name`) must be a plain
+name; a file we read from the user must be a regular file of bounded size (a FIFO would hang a
+build, `/dev/zero` would fill the memory); a file we write must stay inside its output folder.
+"""
 
 from __future__ import annotations
 
 import os
+import re
+import stat
 from pathlib import Path
+
+# Letters, digits, '.', '_' and '-'; starting with a letter or digit; no '--' (it ends an XML
+# comment, where variant names are written). Safe in a path, a URL, a shell word and map.yml.
+_PLAIN_NAME = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9._]|-(?!-))*")
+
+
+SPEC_SUFFIXES = (".yaml", ".yml")
+
+
+class UnreadableFile(Exception):
+    """A file we refuse or fail to read, with the reason in words."""
 
 
 def template_dir() -> Path:
@@ -15,3 +33,76 @@ def template_dir() -> Path:
 def cache_dir(*parts: str) -> Path:
     """`${XDG_CACHE_HOME:-~/.cache}/triplea-forge/<parts>`: every cache of the tool lives here."""
     return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache", "triplea-forge", *parts)
+
+
+def spec_files(folder: Path) -> list[Path]:
+    """A variant's spec files: `*.yaml` and `*.yml` directly in its folder, in name order."""
+    return sorted(p for p in folder.glob("*.y*ml") if p.suffix in SPEC_SUFFIXES and not p.name.startswith("."))
+
+
+def variant_folders(rules_dir: Path) -> list[Path]:
+    """Sub-folders of the rules folder that hold spec files (symlinked ones too), in name order."""
+    if not rules_dir.is_dir():
+        return []
+    return sorted(p for p in rules_dir.iterdir() if not p.name.startswith(".") and p.is_dir() and spec_files(p))
+
+
+def plain_name_problem(name: str, what: str) -> str | None:
+    """Why `name` cannot be used as a file or folder name, or None when it can."""
+    if _PLAIN_NAME.fullmatch(name) and len(name) <= 100:
+        return None
+    shown = repr(name) if len(name) <= 60 else repr(name[:60]) + "..."
+    return (
+        f"{what} {shown} is not a plain name: use letters, digits, '.', '_' and '-' "
+        "(starting with a letter or digit, no '--', at most 100 characters)"
+    )
+
+
+def path_component_problem(name: str, what: str) -> str | None:
+    """Why `name` cannot be one folder or file name (spaces are fine), or None when it can."""
+    if not name or len(name) > 100:
+        return f"{what} must have 1 to 100 characters"
+    if name.startswith(".") or "/" in name or "\\" in name or any(ord(c) < 32 for c in name):
+        return f"{what} {name!r} cannot be a folder name: no '/', '\\' or control characters, no '.' at the start"
+    return None
+
+
+def read_regular_file(path: Path, max_bytes: int) -> bytes:
+    """The bytes of `path` if it is a regular file of at most `max_bytes`; else UnreadableFile.
+
+    Opened without blocking, so a FIFO is refused instead of waiting for a writer forever, and
+    read with a cap, so a device or a file that grows while read cannot exhaust the memory.
+    """
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    except OSError as exc:
+        raise UnreadableFile(f"cannot read file: {exc.strerror or exc}") from exc
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            kind = "a folder" if stat.S_ISDIR(mode) else "a FIFO" if stat.S_ISFIFO(mode) else "a device or socket"
+            raise UnreadableFile(f"not a regular file ({kind})")
+        chunks: list[bytes] = []
+        size = 0
+        while size <= max_bytes:
+            chunk = os.read(fd, min(1 << 20, max_bytes + 1 - size))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+        if size > max_bytes:
+            raise UnreadableFile(f"file is larger than {max_bytes} bytes")
+        return b"".join(chunks)
+    except OSError as exc:
+        raise UnreadableFile(f"cannot read file: {exc.strerror or exc}") from exc
+    finally:
+        os.close(fd)
+
+
+def inside(path: Path, folder: Path) -> bool:
+    """Whether `path` (after following `..` and symlinks) lies inside `folder`."""
+    try:
+        path.resolve().relative_to(folder.resolve())
+    except ValueError:
+        return False
+    return True

@@ -40,7 +40,10 @@ def test_import_refuses_to_overwrite(tmp_path: Path) -> None:
 def test_import_rejects_bad_names_and_xml(tmp_path: Path) -> None:
     bad_name = run_cli("import", str(OFFICIAL_GAMES / "ww2v2.xml"), "--name", "../evil", cwd=tmp_path)
     assert bad_name.code == 1
-    assert bad_name.err.splitlines()[0] == "variant name '../evil' must use only a-z, 0-9, '_' and '-'"
+    assert bad_name.err.splitlines()[0] == (
+        "variant name '../evil' is not a plain name: use letters, digits, '.', '_' and '-' "
+        "(starting with a letter or digit, no '--', at most 100 characters)"
+    )
     broken = tmp_path / "broken.xml"
     broken.write_text("<game>\n  <map>\n</game>\n")
     result = run_cli("import", str(broken), "--name", "x", cwd=tmp_path)

@@ -12,6 +12,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from generator.diagnostics import Diagnostic, did_you_mean, key_path
+from generator.paths import path_component_problem
 from generator.spec.locate import locate
 from generator.spec.model import Spec, WithOptions, option_writes
 
@@ -123,12 +124,25 @@ def check_spec(spec: Spec, tree: Any, target: str = "portable") -> list[Diagnost
             if anchor is not None:
                 c.ref(("sequence", name, anchor_key), anchor, "step", spec.sequence)
     _check_attachments(c)
+    _check_file_names(c)
     if target in ("1.9", "portable"):
         _check_ids(c)
         if spec.game.version is None:
             c.error(("game",), 'engine 1.9 needs game.version (e.g. version: "1.0")')
     _check_ledger(c)
     return c.found
+
+
+def _check_file_names(c: _Checker) -> None:
+    """Names that become folders and files of a package must not lead anywhere else."""
+    if c.spec.game.map:  # empty in a game with no mapName property, which the engine allows
+        problem = path_component_problem(c.spec.game.map, "map name")
+        if problem:
+            c.error(("game", "map"), f"{problem}; it names the map's folder and zip")
+    for file in c.spec.map_files:
+        problem = path_component_problem(file, "map file name")
+        if problem:
+            c.error(("map_files", file), f"{problem}; it becomes <name>.properties in the map", key=True)
 
 
 def _claims(value: Any, path: tuple[str | int, ...]) -> Iterator[tuple[tuple[str | int, ...], str]]:

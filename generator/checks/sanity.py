@@ -42,6 +42,13 @@ def check_sanity(spec: Spec, tree: Any, target: str = "portable") -> list[Diagno
         for stat in NON_NEGATIVE_UNIT_STATS:
             if _stat(unit.options, stat) < 0:
                 report(("units", name, stat), f"{stat} must not be negative (the engine accepts it silently)")
+    for kind in ("production_rules", "repair_rules"):
+        for name, rule in getattr(spec, kind).items():
+            for part in ("cost", "result"):
+                for item, amount in getattr(rule, part).items():
+                    if amount < 0:
+                        message = f"{part} of {item} is {amount}; it must not be negative (the engine takes it as is)"
+                        report((kind, name, part, item), message)
     for name, prop in spec.properties.items():
         if isinstance(prop, Property) and isinstance(prop.value, int) and not isinstance(prop.value, bool):
             low, high = prop.min, prop.max

@@ -26,10 +26,13 @@ def build(variants: tuple[str, ...], check: bool, strict: bool, target: str, rul
     touch files whose content changed; a second build changes no byte.
     """
     from generator.emit import cache as buildcache
-    from generator.emit.write import orphans, remove_files, stale_files, write_files
+    from generator.emit.write import orphans, settle, stale_files, write_files
 
     out = _display(output_dir)
-    key = buildcache.fingerprint(rules_dir, template_dir(), [*variants, "--", target, str(strict)])
+    if output_dir.is_dir():
+        settle(output_dir)  # a build killed while switching its files is finished first
+    options = [*variants, "--", target, str(strict)]
+    key = buildcache.fingerprint(rules_dir, template_dir(), options)
     done = buildcache.recall(key, output_dir)
     if done is not None and not (orphans(output_dir, done["files"]) if not variants else []):
         # Same inputs, same code, and every file it made is unchanged on disk: nothing to do.
@@ -47,6 +50,7 @@ def build(variants: tuple[str, ...], check: bool, strict: bool, target: str, rul
     files, problems = build_outputs(rules, list(variants), target)
     _report(problems, strict)
     warnings = [str(w) for w in sorted(set(problems), key=Diagnostic.sort_key)]
+    key = buildcache.fingerprint(rules_dir, template_dir(), options, read=rules.digests)  # as read
     # Only a build of every variant knows which files in games/ no variant makes any more.
     leftovers = orphans(output_dir, files) if not variants else []
     if check:
@@ -60,8 +64,7 @@ def build(variants: tuple[str, ...], check: bool, strict: bool, target: str, rul
         buildcache.remember(key, files, warnings)
         click.echo(f"{out}/ is up to date ({len(files)} files)")
         return
-    written = write_files(output_dir, files)
-    remove_files(output_dir, leftovers)
+    written = write_files(output_dir, files, remove=leftovers)
     buildcache.remember(key, files, warnings)
     for rel in written:
         click.echo(f"wrote {out}/{rel}")
@@ -108,13 +111,13 @@ def schema(out: Path | None) -> None:
 
     Put `# yaml-language-server: $schema=<path to the schema>` at the top of a spec file.
     """
-    from generator.emit.write import write_files
+    from generator.emit.write import write_file
     from generator.spec.schema import schema_text
 
     if out is None:
         click.echo(schema_text(), nl=False)
     else:
-        write_files(out.parent, {out.name: schema_text().encode("utf-8")})
+        write_file(out, schema_text().encode("utf-8"))
         click.echo(f"wrote {_display(out)}")
 
 
@@ -133,10 +136,10 @@ def import_(xml_file: Path, name: str, parent: str | None, force: bool, report: 
     spec cannot represent stops the import with its line; anything written differently but read
     the same by the engine (expanded variables, replaced duplicates...) is a warning.
     """
-    from generator.importer.convert import import_xml
+    from generator.importer.validate import import_checked
     from generator.importer.variant_files import write_variant
 
-    tree, problems = import_xml(xml_file, _display(xml_file))
+    tree, problems = import_checked(xml_file, _display(xml_file))
     _report(problems)
     assert tree is not None
     written, found = write_variant(rules_dir, _display(rules_dir), name, tree, parent, force)

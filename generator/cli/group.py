@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import codecs
 import gc
 import os
 import sys
@@ -60,6 +61,31 @@ def _report(problems: list[Diagnostic], strict: bool = False) -> None:
         click.echo(str(warning), err=True)
 
 
+# Words we print use a few characters outside ASCII; a terminal in a legacy encoding gets these.
+_ASCII_FOR = {
+    "\u2192": "->", "\u2190": "<-", "\u2026": "...", "\u00b1": "+/-", "\u00d7": "x",
+    "\u2014": "-", "\u2013": "-", "\u2265": ">=", "\u2264": "<=",
+}  # fmt: skip
+
+
+def _ascii_stand_in(error: UnicodeError) -> tuple[str, int]:
+    if not isinstance(error, UnicodeEncodeError):
+        raise error
+    bad = error.object[error.start : error.end]
+    return "".join(_ASCII_FOR.get(char, "?") for char in bad), error.end
+
+
+codecs.register_error("triplea-forge-stand-in", _ascii_stand_in)
+
+
+def _printable_anywhere() -> None:
+    """Output in a terminal that cannot encode a character gets a stand-in, not a crash."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None and (getattr(stream, "encoding", "") or "").lower().replace("-", "") != "utf8":
+            reconfigure(errors="triplea-forge-stand-in")
+
+
 class _Group(click.Group):
     """Turns a bug of ours into one clear line and exit code 3 instead of a traceback.
 
@@ -67,6 +93,7 @@ class _Group(click.Group):
     """
 
     def invoke(self, ctx: click.Context) -> object:
+        _printable_anywhere()
         # A command allocates many small objects and frees them at exit: the cyclic collector's
         # passes cost up to half the time of big builds and find nothing to collect.
         collecting = gc.isenabled()

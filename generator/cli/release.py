@@ -68,9 +68,12 @@ def check(
     error, an engine error, rounds not reached, a player who never buys, no battle, units
     bought but never placed.
     """
+    from generator.emit.write import settle
     from generator.engine.check import CheckUsageError, run
     from generator.engine.harness import EngineError
 
+    if output_dir.is_dir():
+        settle(output_dir)  # a build killed while switching its files is finished first
     try:
         ok = run(
             targets,
@@ -165,8 +168,7 @@ def package(
     found += stage.check_folder_target(built, out_dir, force) if built is not None else []
     _report(found, strict)
     assert built is not None
-    folder = stage.write_folder(built, out_dir)
-    archive = stage.write_zip(built, out_dir)
+    folder, archive = stage.write_package(built, out_dir)
     click.echo(f"wrote {_display(folder)}/ ({len(built.files)} files)")
     click.echo(f"wrote {_display(archive)}")
 

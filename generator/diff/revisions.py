@@ -10,6 +10,8 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path, PurePosixPath
 
+from generator.paths import SPEC_SUFFIXES
+
 
 class GitError(Exception):
     """A one-line reason why a revision cannot be read."""
@@ -69,7 +71,7 @@ def export_rules(top: Path, prefix: str, revision: str, dest: Path) -> int:
         path = PurePosixPath(raw_path.decode("utf-8", "surrogateescape"))
         rel = path.relative_to(prefix) if prefix else path
         # Regular files only (no symlinks or submodules), one variant folder deep, as `Rules` reads them.
-        if kind == "blob" and mode in ("100644", "100755") and path.suffix == ".yaml" and len(rel.parts) == 2:
+        if kind == "blob" and mode in ("100644", "100755") and path.suffix in SPEC_SUFFIXES and len(rel.parts) == 2:
             wanted.append((sha, rel))
     if not wanted:
         return 0

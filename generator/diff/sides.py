@@ -23,12 +23,13 @@ def _errors_only(problems: list[Diagnostic]) -> None:
 
 
 def load_xml(path: Path, display: str) -> Spec:
-    from generator.importer.convert import import_xml
+    from generator.importer.convert import import_located
     from generator.spec.errors import build_spec
 
     if not path.is_file():
         raise DiffError(f"no such file: {display}")
-    tree, problems = import_xml(path, display)
+    # Located at the XML's lines, so a game the diff cannot read says where.
+    tree, problems = import_located(path, display)
     _errors_only(problems)
     spec, found = build_spec(tree)
     _errors_only(found)

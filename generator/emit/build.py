@@ -15,6 +15,7 @@ from generator.checks.references import check_spec
 from generator.checks.sanity import check_sanity
 from generator.checks.xsd import check_xml_against_xsd
 from generator.diagnostics import Diagnostic, Severity
+from generator.emit.origin import in_spec
 from generator.emit.render import render_game_xml, render_notes
 from generator.spec.errors import build_spec
 from generator.spec.expand import expand_templates
@@ -60,9 +61,12 @@ def compile_variant(rules: Rules, name: str, target: str = "portable") -> tuple[
         return None, problems
     target = compiled.spec.game.target or target
     xml = render_game_xml(name, compiled.spec).encode("utf-8")
+    found: list[Diagnostic] = []
     if "1.9" in TARGET_ENGINES[target]:  # 2.x does not read the DTD at all
-        problems += check_xml_against_dtd(xml, f"output/games/{name}.xml")
-    problems += check_xml_against_xsd(xml, f"output/games/{name}.xml", target)
+        found += check_xml_against_dtd(xml, f"games/{name}.xml")
+    found += check_xml_against_xsd(xml, f"games/{name}.xml", target)
+    # The XML is ours, not the user's: each problem is shown at the spec line that made it.
+    problems += in_spec(found, xml, compiled.resolved.tree)
     compiled.files[f"games/{name}.xml"] = xml
     compiled.files[f"games/{name}.notes.html"] = render_notes(name, compiled.spec).encode("utf-8")
     return compiled, problems

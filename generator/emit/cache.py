@@ -1,10 +1,13 @@
 """Remember finished builds, so a build whose inputs have not changed costs almost nothing.
 
-A build is keyed by a fingerprint of everything it reads: every file under rules/, the templates,
-the generator's own code and catalogs, and the command's options. What it made (each output file's
-SHA-256) and the warnings it printed are kept in the user's cache. When the same fingerprint comes
-again and every output file still has its recorded content, the build is already done: nothing
-is parsed or rendered. Standard library only, so the check itself starts fast.
+A build is keyed by a fingerprint of everything it reads: every spec file of every variant folder
+under rules/ (symlinked folders too), the templates, the generator's own code and catalogs, and
+the command's options. After a build, the key is taken again with the spec files' content as the
+build read it, so a file saved while the build ran never files new outputs under an old key.
+What it made (each output file's SHA-256) and the warnings it printed are kept in the user's
+cache. When the same fingerprint comes again and every output file still has its recorded
+content, the build is already done: nothing is parsed or rendered. Standard library only, so the
+check itself starts fast.
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from generator.paths import cache_dir
+from generator.paths import UnreadableFile, cache_dir, read_regular_file, spec_files, variant_folders
 
 _PACKAGE = Path(__file__).parents[1]  # the whole generator package
 _CODE_SUFFIXES = (".py", ".json", ".java", ".j2")
@@ -29,13 +32,24 @@ def _files(root: Path, suffixes: tuple[str, ...] | None = None) -> Iterable[Path
     return sorted(p for p in found if suffixes is None or p.suffix in suffixes)
 
 
-def fingerprint(rules_dir: Path, templates_dir: Path, options: Iterable[str]) -> str:
+def _content_digest(path: Path) -> str:
+    try:
+        return hashlib.sha256(read_regular_file(path, 1 << 30)).hexdigest()
+    except UnreadableFile as exc:
+        return f"unreadable: {exc}"  # the build reports it; a FIFO must not hang the fingerprint
+
+
+def fingerprint(
+    rules_dir: Path, templates_dir: Path, options: Iterable[str], read: Mapping[Path, str] | None = None
+) -> str:
+    """The key of a build; `read` holds the digests of spec files as the build read them."""
+    read = read or {}
     digest = hashlib.sha256()
-    for label, root, suffixes in (
-        ("rules", rules_dir, None),
-        ("templates", templates_dir, None),
-        ("code", _PACKAGE, _CODE_SUFFIXES),
-    ):
+    for folder in variant_folders(rules_dir):
+        for path in spec_files(folder):
+            digest.update(f"rules/{folder.name}/{path.name}\0".encode())
+            digest.update((read.get(path) or _content_digest(path)).encode())
+    for label, root, suffixes in (("templates", templates_dir, None), ("code", _PACKAGE, _CODE_SUFFIXES)):
         for path in _files(root, suffixes):
             digest.update(f"{label}/{path.relative_to(root).as_posix()}\0".encode())
             digest.update(hashlib.sha256(path.read_bytes()).digest())

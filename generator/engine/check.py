@@ -25,6 +25,7 @@ from rich.table import Table
 
 from generator.checks.dtd import engine_dtd
 from generator.engine.harness import DEFAULT_JAR, Engine, HarnessError, JsonDict, PlayEvent, find_engine
+from generator.engine.sandbox import foreign_doctype
 from generator.safe_xml import safe_parser
 
 __all__ = ["CheckUsageError", "Outcome", "Target", "evaluate", "resolve_targets", "run", "run_games"]
@@ -350,6 +351,14 @@ def run(
             f"{newer.name}: not checked, it needs TripleA {engine.too_old_for(newer.path)} (the engine here is 1.9)"
         )
         targets.remove(newer)
+    for target in targets:
+        doctype = foreign_doctype(target.path)
+        if doctype is not None:
+            out.print(
+                f"{target.name}: warning: its DOCTYPE {doctype} was replaced by TripleA's own for the engine "
+                "(external DTDs and entities are never loaded)",
+                soft_wrap=True, markup=False, highlight=False,
+            )  # fmt: skip
     if not out.is_terminal:  # logs and pipes: do not squeeze the table into 80 columns
         out.width = max(out.width, 120)
     progress = Progress(

@@ -33,6 +33,7 @@ from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import Any
 
+from generator.engine.sandbox import JVM_XML_FENCES, engine_input, kill_group, run_group
 from generator.paths import cache_dir
 
 __all__ = [
@@ -55,6 +56,7 @@ MAIN_CLASS = "forge.ForgeHarness"
 PROPERTIES_NAME = "game_engine.properties"
 DEFAULT_HEAP = "384m"
 DEFAULT_TIMEOUT = 300.0
+COMPILE_TIMEOUT = 600.0  # javac of the harness takes about 5 s; a hang must not block a check
 # Peak heap used over 2 rounds of Revised: FastAI ~250 MB, ProAI 300-700 MB (RSS 0.4 and 0.5-1.1
 # GB). The caps leave room for bigger maps and keep two checks side by side far below 24 GB.
 PLAY_HEAP = {"fast": "768m", "weak": "768m", "pro": "1g"}
@@ -124,7 +126,10 @@ class Engine:
                 str(tmp),
                 *sorted(str(src_dir / name) for name, _ in sources),
             ]
-            proc = subprocess.run(cmd, capture_output=True, text=True, check=False)
+            try:
+                proc = run_group(cmd, COMPILE_TIMEOUT)
+            except subprocess.TimeoutExpired as exc:
+                raise HarnessError(f"javac did not finish the engine harness in {COMPILE_TIMEOUT:g} s") from exc
             if proc.returncode != 0:
                 raise HarnessError(f"javac failed for the engine harness:\n{proc.stdout}{proc.stderr}")
             try:
@@ -161,15 +166,7 @@ class Engine:
         with self._sandbox() as work:
             cmd = self._command(args, work, heap, jvm_options, main_class)
             try:
-                return subprocess.run(
-                    cmd,
-                    cwd=work,
-                    capture_output=True,
-                    text=True,
-                    encoding="utf-8",
-                    timeout=timeout,
-                    check=False,
-                )
+                return run_group(cmd, timeout, cwd=work, encoding="utf-8")
             except subprocess.TimeoutExpired as exc:
                 raise HarnessError(f"engine harness timed out after {timeout} s: {' '.join(args[:3])}") from exc
 
@@ -190,14 +187,16 @@ class Engine:
         times out or prints something unreadable; the error's ``reports`` holds the files
         finished before that.
         """
-        absolute = {str(Path(p).resolve()): str(p) for p in paths}
-        args = ["play", "--rounds", str(rounds), "--ai", ai, "--seed", str(seed), *absolute]
         options = PARSE_JVM_OPTIONS if rounds <= 0 else ()
         reports: dict[str, JsonDict] = {}
         with self._sandbox() as work, (work / "stderr.txt").open("w+", encoding="utf-8") as err:
+            absolute = {str(engine_input(Path(p), work, i).resolve()): str(p) for i, p in enumerate(paths)}
+            args = ["play", "--rounds", str(rounds), "--ai", ai, "--seed", str(seed), *absolute]
             cmd = self._command(args, work, heap or PLAY_HEAP.get(ai, "1g"), options)
             # stderr goes to a file: an engine that prints a lot must never block on a full pipe.
-            proc = subprocess.Popen(cmd, cwd=work, stdout=subprocess.PIPE, stderr=err, text=True, encoding="utf-8")
+            proc = subprocess.Popen(
+                cmd, cwd=work, stdout=subprocess.PIPE, stderr=err, text=True, encoding="utf-8", start_new_session=True
+            )
             expired, finished = threading.Event(), threading.Event()
             deadline = time.monotonic() + (timeout or 0)
 
@@ -205,7 +204,7 @@ class Engine:
                 while not finished.wait(0.5):
                     if time.monotonic() > deadline:
                         expired.set()
-                        proc.kill()
+                        kill_group(proc)
                         return
 
             if timeout:
@@ -229,7 +228,7 @@ class Engine:
             finally:
                 finished.set()
                 if proc.poll() is None:
-                    proc.kill()
+                    kill_group(proc)
                     proc.wait()
             if len(reports) < len(absolute):
                 err.seek(0)
@@ -247,9 +246,10 @@ class Engine:
         """Parse every file in one JVM; map ``str(path)`` (as given) to its canonical dump."""
         if not paths:
             return {}
-        # The JVM runs in its own directory, so relative paths must be made absolute for it.
-        absolute = [str(Path(p).resolve()) for p in paths]
-        proc = self.run(["dump", *absolute], heap=heap)
+        with tempfile.TemporaryDirectory(prefix="triplea-forge-input-") as inputs:
+            # The JVM runs in its own directory, so relative paths must be made absolute for it.
+            absolute = [str(engine_input(Path(p), Path(inputs), i).resolve()) for i, p in enumerate(paths)]
+            proc = self.run(["dump", *absolute], heap=heap)
         if proc.stderr:
             log.debug("engine output:\n%s", proc.stderr)
         lines = [line for line in proc.stdout.splitlines() if line.strip()]
@@ -294,6 +294,7 @@ class Engine:
             # Autosaves, downloadedMaps and prefs would otherwise land in the real home.
             f"-Duser.home={work}",
             "-Dfile.encoding=UTF-8",
+            *JVM_XML_FENCES,
             "-cp",
             f"{classes}{os.pathsep}{self.jar}",
             main_class,

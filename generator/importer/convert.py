@@ -16,6 +16,7 @@ from lxml import etree
 
 from generator.diagnostics import Diagnostic, Mark
 from generator.importer.read import INT_TEXT, SetupReader, Tree, att, natural_key, typed
+from generator.paths import UnreadableFile, read_regular_file
 from generator.safe_xml import safe_parser, unreadable
 from generator.spec.expand import COLLECTION_OF_TYPE
 from generator.spec.load import SpecList, SpecMap
@@ -72,6 +73,7 @@ class _Importer(SetupReader):
         self._initialize()
         self._properties(game)
         self._tidy()
+        self.unknown_attributes()
         keep = ("resources", "players") + (("technologies",) if root.find("technology") is not None else ())
         return {k: v for k, v in self.spec.items() if v != {} or k in keep}
 
@@ -143,9 +145,9 @@ class _Importer(SetupReader):
         rule: Tree = {"cost": {}, "result": {}}
         for part in self.children(element, "cost", "result"):
             if part.tag == "cost":
-                rule["cost"][att(part, "resource")] = typed(att(part, "quantity"))
+                rule["cost"][att(part, "resource")] = self.number(part, "quantity")
             else:
-                rule["result"][att(part, "resourceOrUnit")] = typed(att(part, "quantity"))
+                rule["result"][att(part, "resourceOrUnit")] = self.number(part, "quantity")
         return rule
 
     def _production(self) -> None:
@@ -298,14 +300,38 @@ class _Importer(SetupReader):
         return options
 
 
+# A game XML is read whole; the biggest real maps are about 12 MB.
+MAX_XML_BYTES = 256 * 1024 * 1024
+# What both engines' game.dtd require of <game>; without them there is no game to import.
+_REQUIRED = ("info", "map", "playerList", "gamePlay")
+
+
+def read_game(path: Path, display: str) -> tuple[etree._Element | None, list[Diagnostic]]:
+    """The `<game>` root of a game XML, or why the file is not one (located where possible)."""
+    try:
+        data = read_regular_file(path, MAX_XML_BYTES)
+        root = etree.fromstring(data, safe_parser())
+    except UnreadableFile as exc:
+        return None, [Diagnostic(str(exc), Mark(display, 1, 1))]
+    except etree.XMLSyntaxError as exc:
+        return None, [unreadable(exc, display)]
+    line: int = root.sourceline or 1  # type: ignore[assignment]
+    if root.tag != "game":
+        message = f"not a TripleA game XML: the root element is <{root.tag}>, not <game>"
+        return None, [Diagnostic(message, Mark(display, line, 1))]
+    missing = [tag for tag in _REQUIRED if root.find(tag) is None]
+    if missing:
+        wanted = ", ".join(f"<{tag}>" for tag in missing)
+        message = f"not a TripleA game: <game> has no {wanted} (both engines require info, map, playerList, gamePlay)"
+        return None, [Diagnostic(message, Mark(display, line, 1))]
+    return root, []
+
+
 def import_xml(path: Path, display: str) -> tuple[Tree | None, list[Diagnostic]]:
     """Read a TripleA game XML into a spec tree (plain dicts) and the problems found."""
-    try:
-        root = etree.parse(str(path), safe_parser()).getroot()
-    except (OSError, etree.XMLSyntaxError) as exc:
-        return None, [unreadable(exc, display)]
-    if root.tag != "game":
-        return None, [Diagnostic("not a TripleA game XML (root element is not <game>)", Mark(display, 1, 1))]
+    root, problems = read_game(path, display)
+    if root is None:
+        return None, problems
     importer = _Importer(root, display)
     tree = importer.run()
     return tree, importer.problems + importer.notes
@@ -313,10 +339,9 @@ def import_xml(path: Path, display: str) -> tuple[Tree | None, list[Diagnostic]]
 
 def import_located(path: Path, display: str) -> tuple[SpecMap | None, list[Diagnostic]]:
     """Like `import_xml`, but as a located tree whose marks are the XML lines entries came from."""
-    try:
-        root = etree.parse(str(path), safe_parser()).getroot()
-    except (OSError, etree.XMLSyntaxError) as exc:
-        return None, [unreadable(exc, display)]
+    root, problems = read_game(path, display)
+    if root is None:
+        return None, problems
     importer = _Importer(root, display)
     tree = importer.run()
     return _located(tree, (), importer.lines, Mark(display, 1, 1)), importer.problems + importer.notes

@@ -16,6 +16,79 @@ from generator.spec.model import NEUTRAL
 Tree = dict[str, Any]
 INT_TEXT = re.compile(r"-?(0|[1-9][0-9]*)")
 
+# Every element of the game XML and its attributes, from the game.dtd of engines 1.9 and 2.x.
+ATTRIBUTES: dict[str, tuple[str, ...]] = {
+    "alliance": ("alliance", "player"),
+    "attachment": ("attachTo", "foreach", "javaClass", "name", "type"),
+    "attachmentList": (),
+    "boolean": (),
+    "category": ("name",),
+    "color": (),
+    "connection": ("t1", "t2"),
+    "cost": ("quantity", "resource"),
+    "delegate": ("display", "javaClass", "name"),
+    "diceSides": ("value",),
+    "element": ("name",),
+    "file": (),
+    "frontierRules": ("name",),
+    "game": (),
+    "gamePlay": (),
+    "grid": ("diagonal-connections", "horizontal-connections", "name", "type", "vertical-connections", "x", "y"),
+    "heldUnits": ("player", "quantity", "unitType"),
+    "info": ("name", "version"),
+    "initialize": (),
+    "list": ("values",),
+    "loader": ("javaClass",),
+    "map": (),
+    "number": ("max", "min"),
+    "offset": ("round",),
+    "option": ("count", "name", "value"),
+    "ownerInitialize": (),
+    "player": ("canBeDisabled", "defaultType", "isHidden", "name", "optional"),
+    "playerList": (),
+    "playerProduction": ("frontier", "player"),
+    "playerRepair": ("frontier", "player"),
+    "playerTech": ("player",),
+    "production": (),
+    "productionFrontier": ("name",),
+    "productionRule": ("name",),
+    "property": ("editable", "name", "player", "value"),
+    "propertyList": (),
+    "relationship": ("player1", "player2", "roundValue", "type"),
+    "relationshipInitialize": (),
+    "relationshipType": ("name",),
+    "relationshipTypes": (),
+    "remove-connection": ("t1", "t2"),
+    "repairFrontier": ("name",),
+    "repairRule": ("name",),
+    "repairRules": ("name",),
+    "resource": ("isDisplayedFor", "name"),
+    "resourceGiven": ("player", "quantity", "resource"),
+    "resourceInitialize": (),
+    "resourceList": (),
+    "result": ("quantity", "resourceOrUnit"),
+    "sequence": (),
+    "step": ("delegate", "display", "maxRunCount", "name", "player"),
+    "stepProperty": ("name", "value"),
+    "string": (),
+    "tech": ("name",),
+    "techname": ("name", "tech"),
+    "technologies": (),
+    "technology": (),
+    "territory": ("name", "water"),
+    "territoryEffect": ("name",),
+    "territoryEffectList": (),
+    "territoryOwner": ("owner", "territory"),
+    "triplea": ("minimumVersion",),
+    "unit": ("name",),
+    "unitInitialize": (),
+    "unitList": (),
+    "unitPlacement": ("hitsTaken", "owner", "quantity", "territory", "unitDamage", "unitType"),
+    "value": (),
+    "variable": ("name",),
+    "variableList": (),
+}
+
 
 def att(element: etree._Element, name: str, default: str = "") -> str:
     """An attribute's text; a missing one reads as `default` (the model then reports empty names)."""
@@ -67,6 +140,27 @@ class XmlReader:
         line: int = element.sourceline or 0  # type: ignore[assignment]
         self.notes.append(Diagnostic(what, Mark(self.display, line, 1), severity=Severity.WARNING))
 
+    def number(self, element: etree._Element, name: str, default: str = "0") -> int:
+        """An attribute the engine reads as a whole number; anything else is a located error."""
+        text = att(element, name, default).strip()
+        if INT_TEXT.fullmatch(text) and len(text) < 16:
+            return int(text)
+        line: int = element.sourceline or 0  # type: ignore[assignment]
+        message = f"<{element.tag} {name}={text[:40]!r}>: the engine reads a whole number here"
+        self.problems.append(Diagnostic(message, Mark(self.display, line, 1)))
+        return 0
+
+    def unknown_attributes(self) -> None:
+        """Attributes neither engine knows are dropped by both: say so instead of in silence."""
+        for element in self.root.iter():
+            known = ATTRIBUTES.get(element.tag) if isinstance(element.tag, str) else None
+            if known is None:
+                continue  # comments, and unknown elements (reported as unsupported)
+            for name in element.attrib:
+                if str(name) not in known:
+                    message = f"attribute {name!s} of <{element.tag}> is in neither engine's game.dtd: dropped"
+                    self.normalised(element, message)
+
     def children(self, parent: etree._Element | None, *tags: str) -> list[etree._Element]:
         """Child elements named `tags`; anything else (except comments) is reported."""
         if parent is None:
@@ -102,11 +196,11 @@ class SetupReader(XmlReader):
             elif section.tag == "resourceInitialize":
                 for given in self.children(section, "resourceGiven"):
                     resources = players.setdefault(att(given, "player"), {}).setdefault("resources", {})
-                    resources[att(given, "resource")] = typed(att(given, "quantity"))
+                    resources[att(given, "resource")] = self.number(given, "quantity")
             else:
                 for relation in self.children(section, "relationship"):
                     one = players.setdefault(att(relation, "player1"), {})
-                    kind, started = att(relation, "type"), typed(att(relation, "roundValue"))
+                    kind, started = att(relation, "type"), self.number(relation, "roundValue")
                     value = kind if started == 0 else {"type": kind, "round": started}
                     one.setdefault("relationships", {})[att(relation, "player2")] = value
 
@@ -122,13 +216,13 @@ class SetupReader(XmlReader):
             self.normalised(element, f"second owner of '{att(element, 'territory')}': originalOwner {first} kept")
 
     def _units_at_start(self, place: etree._Element, territories: Tree, players: Tree) -> None:
-        unit, quantity = att(place, "unitType"), typed(att(place, "quantity"))
+        unit, quantity = att(place, "unitType"), self.number(place, "quantity")
         if place.tag == "heldUnits":
             held = players.setdefault(att(place, "player"), {}).setdefault("held_units", {})
             held[unit] = held.get(unit, 0) + quantity
             return
         territory = territories.setdefault(att(place, "territory"), {})
-        hits, damage = typed(att(place, "hitsTaken", "0")), typed(att(place, "unitDamage", "0"))
+        hits, damage = self.number(place, "hitsTaken"), self.number(place, "unitDamage")
         if hits or damage:
             damaged: Tree = {"unit": unit, "quantity": quantity, "hits": hits, "damage": damage}
             if place.get("owner"):
@@ -170,7 +264,7 @@ class SetupReader(XmlReader):
             value = text.strip().lower() == "true"
         elif kind.tag == "number":
             value = int(text) if INT_TEXT.fullmatch(text) else 0
-            entry.update({"min": int(att(kind, "min", "0")), "max": int(att(kind, "max", "0"))})
+            entry.update({"min": self.number(kind, "min"), "max": self.number(kind, "max")})
         elif kind.tag == "list":
             entry["choices"] = att(kind, "values").split(",")
         elif kind.tag != "string":

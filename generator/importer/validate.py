@@ -8,25 +8,27 @@ into a spec whose entries remember the XML line they came from, so every check m
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from generator.checks.dtd import check_xml_against_dtd
 from generator.checks.options import TARGET_ENGINES, check_options
 from generator.checks.references import check_spec
 from generator.checks.sanity import check_sanity
 from generator.checks.xsd import attachment_spans, check_xml_against_xsd
-from generator.diagnostics import Diagnostic, Mark, Severity
-from generator.importer.convert import import_located
+from generator.diagnostics import Diagnostic, Severity
+from generator.importer.convert import MAX_XML_BYTES, import_located, read_game
+from generator.importer.variant_files import plain
+from generator.paths import read_regular_file
 from generator.spec.errors import build_spec
 from generator.spec.expand import expand_templates
 
 
 def validate_xml_file(path: Path, display: str, target: str = "portable") -> list[Diagnostic]:
     """Every problem found in one game XML for the `target` engines."""
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        return [Diagnostic(f"cannot read file: {exc.strerror}", Mark(display, 1, 1))]
-    problems: list[Diagnostic] = []
+    root, problems = read_game(path, display)
+    if root is None:
+        return problems
+    data = read_regular_file(path, MAX_XML_BYTES)
     if "1.9" in TARGET_ENGINES[target]:
         problems += check_xml_against_dtd(data, display)
         if any(p.message.startswith("XML is not well-formed") for p in problems):
@@ -48,6 +50,24 @@ def validate_xml_file(path: Path, display: str, target: str = "portable") -> lis
         problems += check_options(spec, tree, target)
         problems += check_sanity(spec, tree, target)
     return problems + _not_said_yet(schema_findings, problems, attachment_spans(data))
+
+
+def import_checked(path: Path, display: str) -> tuple[dict[str, Any] | None, list[Diagnostic]]:
+    """A game XML as a spec tree to write, with every problem of it located at the XML's lines.
+
+    What import writes is checked as the spec it becomes (structure, references) while the lines
+    of the XML are still known, so a broken game is reported where it is broken, not in files
+    that were never written. Only what any engine accepts is asked (target 2.x, as import keeps it).
+    """
+    located, problems = import_located(path, display)
+    if located is None:
+        return None, problems
+    expanded, found = expand_templates(located)
+    spec, more = build_spec(expanded)
+    problems += found + more
+    if spec is not None:
+        problems += check_spec(spec, expanded, "2.x")
+    return plain(located), problems
 
 
 def _not_said_yet(schema: list[Diagnostic], said: list[Diagnostic], spans: list[tuple[int, int]]) -> list[Diagnostic]:

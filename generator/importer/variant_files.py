@@ -12,11 +12,12 @@ from generator.checks.references import check_spec
 from generator.diagnostics import Diagnostic, Severity
 from generator.emit.view import GameView, build_view
 from generator.importer.convert import FILE_LAYOUT, Tree
+from generator.paths import plain_name_problem
 from generator.spec.dump import dump_yaml
 from generator.spec.errors import build_spec
 from generator.spec.expand import expand_templates
 from generator.spec.load import DELETE, SpecList, SpecMap
-from generator.spec.resolve import VARIANT_NAME_CHARS, Rules, resolve
+from generator.spec.resolve import Rules, resolve
 
 
 def plain(value: Any) -> Any:
@@ -28,16 +29,13 @@ def plain(value: Any) -> Any:
     return value
 
 
-def valid_variant_name(name: str) -> bool:
-    return bool(name) and set(name) <= VARIANT_NAME_CHARS and not name.startswith(("-", "."))
-
-
 def write_variant(
     rules_dir: Path, display_root: str, name: str, tree: dict[str, Any], parent: str | None, force: bool
 ) -> tuple[list[str], list[Diagnostic]]:
     """Write the spec files of `name`; with `parent`, only what differs from the resolved parent."""
-    if not valid_variant_name(name):
-        return [], [Diagnostic(f"variant name '{name}' must use only a-z, 0-9, '_' and '-'")]
+    bad_name = plain_name_problem(name, "variant name")
+    if bad_name:
+        return [], [Diagnostic(bad_name)]
     target = rules_dir / name
     if target.exists() and not force:
         return [], [Diagnostic(f"{display_root}/{name} already exists (use --force to replace it)")]

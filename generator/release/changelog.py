@@ -20,6 +20,8 @@ from pathlib import Path
 import yaml
 from lxml import etree
 
+from generator.paths import UnreadableFile, read_regular_file
+
 TITLE = "# Changelog"
 INTRO = "What changed in each release of this map package, newest first. Written by triplea-forge."
 
@@ -53,6 +55,17 @@ def semantic_changes(variant: str, old_xml: bytes, new_xml: bytes) -> list[str]:
     return ["#" + line if line.startswith("#### ") else line for line in markdown_lines(result)]
 
 
+# What is read of a previous release is capped: a zip's sizes are checked before anything is
+# inflated, so a zip bomb is refused rather than filling the memory.
+MAX_ENTRY_BYTES = 256 * 1024 * 1024
+MAX_TOTAL_BYTES = 2 * 1024 * 1024 * 1024
+MAX_ENTRIES = 100_000
+
+
+class ReleaseError(Exception):
+    """A previous release that cannot be read, in words."""
+
+
 class Release:
     """Files of a released package, relative to the folder that holds its map.yml."""
 
@@ -68,7 +81,14 @@ class Release:
                 if p.is_file() and not any(part.startswith(".") for part in p.relative_to(self._root).parts)
             )
         else:
-            self._zip = zipfile.ZipFile(path)
+            try:
+                self._zip = zipfile.ZipFile(path)
+            except (zipfile.BadZipFile, OSError) as exc:
+                raise ReleaseError(f"{path} is neither a release folder nor a zip ({exc})") from exc
+            infos = self._zip.infolist()
+            if len(infos) > MAX_ENTRIES or sum(i.file_size for i in infos) > MAX_TOTAL_BYTES:
+                self._zip.close()
+                raise ReleaseError(f"{path}: the zip unpacks to more than a map release ever holds; refusing it")
             names = [n for n in self._zip.namelist() if not n.endswith("/")]
             ymls = sorted((n for n in names if posixpath.basename(n) == "map.yml"), key=lambda n: (n.count("/"), n))
             prefix = ymls[0][: -len("map.yml")] if ymls else ""
@@ -79,9 +99,14 @@ class Release:
         return list(self._names)
 
     def read(self, rel: str) -> bytes:
-        if self._zip is not None:
-            return self._zip.read(self._prefix + rel)
-        return (self._root / rel).read_bytes()
+        try:
+            if self._zip is not None:
+                if self._zip.getinfo(self._prefix + rel).file_size > MAX_ENTRY_BYTES:
+                    raise ReleaseError(f"{self.path}: {rel} is larger than a map file ever is; refusing it")
+                return self._zip.read(self._prefix + rel)
+            return read_regular_file(self._root / rel, MAX_ENTRY_BYTES)
+        except (OSError, UnreadableFile, zipfile.BadZipFile, KeyError) as exc:
+            raise ReleaseError(f"{self.path}: cannot read {rel} ({exc})") from exc
 
     def close(self) -> None:
         if self._zip is not None:
@@ -102,9 +127,15 @@ def games_of(names: list[str], read: Callable[[str], bytes]) -> dict[str, Game]:
     """Games listed in a package's map.yml, each with its XML and notes wherever they sit."""
     if "map.yml" not in names:
         return {}
-    listing = yaml.safe_load(read("map.yml")) or {}
+    try:
+        listing = yaml.safe_load(read("map.yml")) or {}
+    except yaml.YAMLError as exc:
+        raise ReleaseError(f"its map.yml is not valid YAML ({getattr(exc, 'problem', None) or exc})") from exc
+    listed = listing.get("games") if isinstance(listing, dict) else None
     games: dict[str, Game] = {}
-    for entry in listing.get("games") or []:
+    for entry in listed if isinstance(listed, list) else []:
+        if not isinstance(entry, dict):
+            continue
         file_name = str(entry.get("file_name", ""))
         stem = file_name.removesuffix(".xml")
         own = {n: _reader(read, n) for n in names if posixpath.basename(n) in (file_name, f"{stem}.notes.html")}

@@ -19,7 +19,6 @@ from __future__ import annotations
 import os
 import re
 import shutil
-import tempfile
 import zipfile
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -30,6 +29,7 @@ import yaml
 from generator.diagnostics import Diagnostic, Severity
 from generator.emit.build import Compiled, compile_variant, map_yml
 from generator.emit.render import environment
+from generator.emit.write import transaction, write_files
 from generator.release import changelog, properties
 from generator.spec.locate import locate
 from generator.spec.resolve import Rules
@@ -158,10 +158,13 @@ def standalone(
         header = f"Set by triplea-forge for {', '.join(wanted.sources[file])}."
         package.files[f"map/{file}.properties"] = properties.merge(base, keys, header)
     package.files["description.html"] = _description(package.map_name, base_map.name, compiled)
-    old = changelog.Release(previous) if previous is not None else None
+    old = None
     try:
+        old = changelog.Release(previous) if previous is not None else None
         readers = {rel: package.reader(rel) for rel in package.files}
         package.files["CHANGELOG.md"] = changelog.render(release, readers, old)
+    except changelog.ReleaseError as exc:
+        return None, [*problems, Diagnostic(f"--previous: {exc}")]
     finally:
         if old is not None:
             old.close()
@@ -189,72 +192,51 @@ def check_folder_target(package: Package, out_dir: Path, force: bool) -> list[Di
     return []
 
 
-def write_folder(package: Package, out_dir: Path) -> Path:
-    """`out_dir/<map>/` holding exactly the package: built aside, then swapped in with renames."""
-    out_dir.mkdir(parents=True, exist_ok=True)
-    target = out_dir / package.map_name
-    staging = Path(tempfile.mkdtemp(prefix=".forge-", dir=out_dir))
-    try:
+def write_package(package: Package, out_dir: Path) -> tuple[Path, Path]:
+    """`out_dir/<map>/` and `<map>-master.zip`, switched in together (see emit.write)."""
+    zip_name = f"{normalized(package.map_name)}-master.zip"
+    with transaction(out_dir) as tx:
+        folder = tx.path(package.map_name)
+        folder.mkdir(mode=0o755)
         for rel, content in sorted(package.files.items()):
-            path = staging / rel
+            path = folder / rel
             path.parent.mkdir(parents=True, exist_ok=True)
             if isinstance(content, bytes):
                 path.write_bytes(content)
             else:
                 shutil.copyfile(content, path)
-        old = None
-        if target.exists():
-            old = Path(tempfile.mkdtemp(prefix=".forge-old-", dir=out_dir))
-            os.replace(target, old / "previous")
-        staging.chmod(0o755)  # mkdtemp makes it private; a map folder is for everyone
-        os.replace(staging, target)
-        if old is not None:
-            shutil.rmtree(old)
-    finally:
-        shutil.rmtree(staging, ignore_errors=True)
-    return target
+        _write_zip(package, tx.path(zip_name))
+    return out_dir / package.map_name, out_dir / zip_name
 
 
-def write_zip(package: Package, out_dir: Path) -> Path:
+def _write_zip(package: Package, target: Path) -> None:
     """`<map>-master.zip`: sorted entries, fixed dates and modes, so two runs give the same bytes."""
-    out_dir.mkdir(parents=True, exist_ok=True)
     top = f"{package.map_name}-master/"
-    target = out_dir / f"{normalized(package.map_name)}-master.zip"
     folders = {top}
     for rel in package.files:
         parts = rel.split("/")[:-1]
         folders.update(top + "/".join(parts[: i + 1]) + "/" for i in range(len(parts)))
     entries: list[tuple[str, Content | None]] = [(f, None) for f in folders]
     entries += [(top + rel, content) for rel, content in package.files.items()]
-    handle, temporary = tempfile.mkstemp(prefix=".forge-", suffix=".zip", dir=out_dir)
-    os.close(handle)
-    try:
-        with zipfile.ZipFile(temporary, "w") as archive:
-            for name, content in sorted(entries, key=lambda e: e[0]):
-                info = zipfile.ZipInfo(name, date_time=ZIP_DATE)
-                info.create_system = 3  # Unix, wherever we run, so the modes below mean the same
-                if content is None:
-                    info.external_attr = DIR_MODE
-                    archive.writestr(info, b"")
-                    continue
-                info.external_attr = FILE_MODE
-                info.compress_type = zipfile.ZIP_DEFLATED
-                data = content if isinstance(content, bytes) else content.read_bytes()
-                archive.writestr(info, data, compresslevel=9)
-        os.chmod(temporary, 0o644)
-        os.replace(temporary, target)
-    finally:
-        if os.path.exists(temporary):
-            os.remove(temporary)
-    return target
+    with zipfile.ZipFile(target, "w") as archive:
+        for name, content in sorted(entries, key=lambda e: e[0]):
+            info = zipfile.ZipInfo(name, date_time=ZIP_DATE)
+            info.create_system = 3  # Unix, wherever we run, so the modes below mean the same
+            if content is None:
+                info.external_attr = DIR_MODE
+                archive.writestr(info, b"")
+                continue
+            info.external_attr = FILE_MODE
+            info.compress_type = zipfile.ZIP_DEFLATED
+            data = content if isinstance(content, bytes) else content.read_bytes()
+            archive.writestr(info, data, compresslevel=9)
+    os.chmod(target, 0o644)
 
 
 @dataclass
 class OverlayPlan:
-    games_dir: Path
-    map_yml: Path
-    files: dict[str, bytes]  # relative to games_dir
-    listing: bytes | None  # new map.yml content, None when it already lists every game
+    root: Path  # the installed map's folder
+    files: dict[str, bytes]  # relative to root: the games, and map.yml when its list changes
 
 
 def plan_overlay(target: Path, compiled: Mapping[str, Compiled], force: bool) -> tuple[OverlayPlan, list[Diagnostic]]:
@@ -262,7 +244,12 @@ def plan_overlay(target: Path, compiled: Mapping[str, Compiled], force: bool) ->
     problems: list[Diagnostic] = []
     games_dir = (target / "map" if (target / "map").is_dir() else target) / "games"
     yml_path = next((p for p in (target / "map.yml", target / "map" / "map.yml") if p.is_file()), target / "map.yml")
-    listing = yaml.safe_load(yml_path.read_bytes()) if yml_path.is_file() else None
+    try:
+        listing = yaml.safe_load(yml_path.read_bytes()) if yml_path.is_file() else None
+    except (yaml.YAMLError, OSError) as exc:
+        reason = getattr(exc, "problem", None) or getattr(exc, "strerror", None) or exc
+        problem = Diagnostic(f"{yml_path}: cannot read it ({reason}); repair or remove it, then run again")
+        return OverlayPlan(target, {}), [problem]
     listing = listing if isinstance(listing, dict) else {}
     maps = sorted({c.spec.game.map for c in compiled.values()})
     map_name = str(listing.get("map_name", target.name))
@@ -284,7 +271,8 @@ def plan_overlay(target: Path, compiled: Mapping[str, Compiled], force: bool) ->
         existing = games_dir / rel
         if existing.is_file() and not force and MARKER not in existing.read_bytes()[:400]:
             problems.append(Diagnostic(f"{existing} exists and was not written by triplea-forge; use --force"))
-    games = [dict(g) for g in listing.get("games") or [] if isinstance(g, dict)]
+    listed = listing.get("games")
+    games = [dict(g) for g in (listed if isinstance(listed, list) else []) if isinstance(g, dict)]
     for name, item in sorted(compiled.items()):
         entry = {"game_name": item.spec.game.name, "file_name": f"{name}.xml"}
         clash = [g for g in games if g.get("game_name") == entry["game_name"] and g.get("file_name") != f"{name}.xml"]
@@ -297,10 +285,12 @@ def plan_overlay(target: Path, compiled: Mapping[str, Compiled], force: bool) ->
         else:
             games[at] = entry
     problems += _properties_left_out(target, compiled)
-    new_listing = None
+    writes = {(games_dir / rel).relative_to(target).as_posix(): data for rel, data in files.items()}
     if games != listing.get("games"):
-        new_listing = _listing_text(yml_path, {**listing, "map_name": map_name, "games": games})
-    return OverlayPlan(games_dir, yml_path, files, new_listing), problems
+        writes[yml_path.relative_to(target).as_posix()] = _listing_text(
+            yml_path, {**listing, "map_name": map_name, "games": games}
+        )
+    return OverlayPlan(target, writes), problems
 
 
 def _properties_left_out(target: Path, compiled: Mapping[str, Compiled]) -> list[Diagnostic]:
@@ -322,7 +312,7 @@ def _properties_left_out(target: Path, compiled: Mapping[str, Compiled]) -> list
 
 def _listing_text(path: Path, listing: dict[str, object]) -> bytes:
     """map.yml with a new game list: other keys and the leading comment lines are kept."""
-    old = path.read_text(encoding="utf-8").splitlines() if path.is_file() else []
+    old = path.read_bytes().decode("utf-8", "replace").splitlines() if path.is_file() else []
     leading = next((i for i, line in enumerate(old) if not line.startswith("#")), len(old))
     comments = "".join(line + "\n" for line in old[:leading])
     body = yaml.safe_dump(listing, sort_keys=False, allow_unicode=True, default_flow_style=False)
@@ -330,10 +320,5 @@ def _listing_text(path: Path, listing: dict[str, object]) -> bytes:
 
 
 def apply_overlay(plan: OverlayPlan) -> list[Path]:
-    """Write the planned game files (atomically, changed ones only) and map.yml; returns what changed."""
-    from generator.emit.write import write_files
-
-    written = [plan.games_dir / rel for rel in write_files(plan.games_dir, plan.files)]
-    if plan.listing is not None:
-        written += [plan.map_yml.parent / rel for rel in write_files(plan.map_yml.parent, {"map.yml": plan.listing})]
-    return written
+    """Write the planned files (changed ones only, switched in together); returns what changed."""
+    return [plan.root / rel for rel in write_files(plan.root, plan.files)]

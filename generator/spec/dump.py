@@ -7,7 +7,7 @@ from typing import Any
 
 import yaml
 
-from generator.spec.load import DELETE, Delete
+from generator.spec.load import DELETE, Delete, plain_scalar_tag
 
 SCHEMA_COMMENT = (
     "# yaml-language-server: $schema=../../spec.schema.json\n"
@@ -36,6 +36,8 @@ def _represent_delete(dumper: yaml.SafeDumper, _: Delete) -> yaml.ScalarNode:
 def _represent_str(dumper: yaml.SafeDumper, text: str) -> yaml.ScalarNode:
     if "\n" in text:
         return dumper.represent_scalar("tag:yaml.org,2002:str", text, style="|")
+    if plain_scalar_tag(text) != "tag:yaml.org,2002:str":  # text the loader would read as a number
+        return dumper.represent_scalar("tag:yaml.org,2002:str", text, style="'")
     return dumper.represent_scalar("tag:yaml.org,2002:str", text)
 
 

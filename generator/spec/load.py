@@ -2,25 +2,41 @@
 
 The loader builds `SpecMap`/`SpecList` (dict/list subclasses) that remember where each entry was
 written, so every later stage can point at `file:line:col`. It refuses what a spec never needs and
-an attacker might use: duplicate keys, Python tags, and alias expansion beyond a fixed budget.
-`!delete` is the one custom tag: it marks an inherited entry for removal (see resolve).
+an attacker might use: duplicate keys, Python tags, alias expansion beyond a fixed budget, nesting
+beyond a fixed depth, characters YAML forbids, numbers of absurd length, and files that are not
+regular files. Plain scalars are read as YAML 1.2's core schema: `1:30`, `yes` and `0b1` are
+text, not the numbers and booleans YAML 1.1 makes of them. `!delete` is the one custom tag: it
+marks an inherited entry for removal (see resolve).
 """
 
 from __future__ import annotations
 
 import gc
+import hashlib
+import re
 from pathlib import Path
 from typing import Any
 
 import yaml
+from yaml.events import CollectionEndEvent, CollectionStartEvent
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
-from generator.diagnostics import Diagnostic, Mark
+from generator.diagnostics import Diagnostic, Mark, key_path
+from generator.paths import UnreadableFile, read_regular_file
 
 # A spec document never needs more than this many nodes once aliases are expanded; the limit
 # stops "billion laughs" documents before any later stage walks the expanded tree.
 MAX_EXPANDED_NODES = 2_000_000
 MAX_FILE_BYTES = 32 * 1024 * 1024
+# Specs nest about 8 levels; the limit keeps every recursive walk of a tree far from Python's
+# recursion limit, and a document this deep is refused before LibYAML's composer (which
+# recurses in C and crashes the process at about 30,000 levels) ever sees it.
+MAX_DEPTH = 64
+MAX_NUMBER_CHARS = 100  # TripleA reads 32-bit integers; 100 digits is already nonsense
+# Characters YAML forbids anywhere in a document, lone surrogates included (the YAML 1.2 spec's
+# printable set); the byte order mark is allowed by YAML at the start only.
+_FORBIDDEN = re.compile("[^\t\n\r\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]|(?<!^)\ufeff")
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 class Delete:
@@ -69,10 +85,33 @@ _BaseLoader: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoade
 
 _STR = "tag:yaml.org,2002:str"
 _INT_TAG = "tag:yaml.org,2002:int"
+_FLOAT, _BOOL, _NULL = "tag:yaml.org,2002:float", "tag:yaml.org,2002:bool", "tag:yaml.org,2002:null"
+_MERGE = "tag:yaml.org,2002:merge"
 _MAP, _SEQ = "tag:yaml.org,2002:map", "tag:yaml.org,2002:seq"
-_SCALAR_TAGS = {_STR, _INT_TAG, "tag:yaml.org,2002:float", "tag:yaml.org,2002:bool", "tag:yaml.org,2002:null"}
-# A plain scalar starting with none of these characters can only be a string (YAML 1.1 rules).
-_MAYBE_NOT_STR = set("0123456789+-.~nNtTfFyYoO=<")
+_SCALAR_TAGS = {_STR, _INT_TAG, _FLOAT, _BOOL, _NULL}
+# YAML 1.2 core schema: what a plain scalar is, tried in this order; anything else is text.
+_CORE = (
+    (_NULL, re.compile(r"~|null|Null|NULL|")),
+    (_BOOL, re.compile(r"true|True|TRUE|false|False|FALSE")),
+    (_INT_TAG, re.compile(r"[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+")),
+    (_FLOAT, re.compile(r"[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?")),
+    (_FLOAT, re.compile(r"[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN)")),
+    (_MERGE, re.compile(r"<<")),
+)
+_TOO_DEEP = f"nested more than {MAX_DEPTH} levels deep; a spec needs far fewer"
+_BAD_MERGE = "`<<` merges a mapping (or a list of mappings) into this one; give it one"
+# A plain scalar starting with none of these characters can only be text.
+_MAYBE_NOT_STR = set("0123456789+-.~nNtTfF<")
+
+
+def plain_scalar_tag(value: str) -> str:
+    """The tag a plain (unquoted) scalar gets in a spec: YAML 1.2 core, plus the `<<` merge key."""
+    if value and value[0] not in _MAYBE_NOT_STR:
+        return _STR
+    for tag, pattern in _CORE:
+        if pattern.fullmatch(value):
+            return tag
+    return _STR
 
 
 class _SpecLoader(_BaseLoader):  # type: ignore[valid-type,misc]
@@ -81,7 +120,9 @@ class _SpecLoader(_BaseLoader):  # type: ignore[valid-type,misc]
     def resolve(self, kind: Any, value: Any, implicit: Any) -> str:
         # Called by the parser for every node; most spec scalars are names, answered at once.
         if kind is ScalarNode:
-            if implicit[0] and value and value[0] not in _MAYBE_NOT_STR:
+            if implicit[0]:
+                return plain_scalar_tag(value)
+            if implicit[1]:
                 return _STR
         elif implicit:
             return _MAP if kind is MappingNode else _SEQ
@@ -91,6 +132,8 @@ class _SpecLoader(_BaseLoader):  # type: ignore[valid-type,misc]
 
 class _PureLoader(yaml.SafeLoader):
     """The pure-Python parser: slower, but its syntax errors say more; used to word them."""
+
+    resolve = _SpecLoader.resolve
 
 
 def _short_tag(tag: str) -> str:
@@ -118,29 +161,34 @@ def _expanded_size(node: Node, memo: dict[int, int], depth: int = 0) -> int:
 class _Builder:
     """Turns composed YAML nodes into SpecMap/SpecList/scalars, collecting every problem."""
 
-    def __init__(self, file: str, loader: _SpecLoader) -> None:
+    def __init__(self, file: str, loader: yaml.SafeLoader) -> None:
         self.file = file
         self.loader = loader
         self.problems: list[Diagnostic] = []
+        self.depth = 0
 
     def build(self, node: Node, path: Any = None) -> Any:
         """`path` is a chain (parent chain, key) built cheaply; it is spelled out only for a problem."""
+        if isinstance(node, MappingNode | SequenceNode):
+            if self.depth >= MAX_DEPTH:
+                # no key path: it would be MAX_DEPTH keys long; the line and column say where
+                self.problems.append(Diagnostic(_TOO_DEEP, _mark(node, self.file)))
+                return None
+            self.depth += 1
+            try:
+                return self._mapping(node, path) if isinstance(node, MappingNode) else self._sequence(node, path)
+            finally:
+                self.depth -= 1
         if node.tag == "!delete":
             if not (isinstance(node, ScalarNode) and node.value == ""):
                 self._problem(node, path, "!delete takes no value")
             return DELETE
-        if isinstance(node, MappingNode):
-            return self._mapping(node, path)
-        if isinstance(node, SequenceNode):
-            return self._sequence(node, path)
         if isinstance(node, ScalarNode):
             return self._scalar(node, path)
         self._problem(node, path, "unsupported YAML node")
         return None
 
     def _problem(self, node: Node, path: Any, message: str) -> None:
-        from generator.diagnostics import key_path
-
         parts: list[str] = []
         while path is not None:
             path, key = path
@@ -148,16 +196,31 @@ class _Builder:
         self.problems.append(Diagnostic(message, _mark(node, self.file), key_path(reversed(parts))))
 
     def _scalar(self, node: ScalarNode, path: Any) -> Any:
-        tag = node.tag
+        tag, value = node.tag, node.value
         if tag == _STR:
-            return node.value
-        if tag == _INT_TAG and node.value.isdigit() and node.value[0] != "0":
-            return int(node.value)
-        if tag in _SCALAR_TAGS:
+            if _SURROGATE.search(value):  # only an escape such as "\ud800" can make one
+                self._problem(node, path, "half of a character (a lone surrogate escape such as \\ud800); remove it")
+                return None
+            return value
+        if tag in _SCALAR_TAGS and len(value) > MAX_NUMBER_CHARS:
+            self._problem(node, path, f"number too long ({len(value)} characters); TripleA reads 32-bit integers")
+            return None
+        if tag == _INT_TAG and node.style is None and plain_scalar_tag(value) == _INT_TAG:
+            digits = value.lstrip("+-")
+            base = 16 if digits.startswith("0x") else 8 if digits.startswith("0o") else 10
+            number = int(digits[2:] if base != 10 else digits, base)
+            return -number if value.startswith("-") else number
+        if tag == _NULL and node.style is None:
+            return None
+        if tag == _BOOL and node.style is None:
+            return value.lower() == "true"
+        if tag == _FLOAT and node.style is None and plain_scalar_tag(value) == _FLOAT:
+            return float(value.replace(".", "", 1)) if value.lower().lstrip("+-") in (".inf", ".nan") else float(value)
+        if tag in _SCALAR_TAGS:  # an explicit tag: `!!int "5"`
             try:
                 return self.loader.construct_object(node, deep=True)
             except (yaml.YAMLError, ValueError, TypeError) as exc:  # e.g. `!!int x`
-                self._problem(node, path, f"'{node.value}' is not a valid {tag.rsplit(':', 1)[1]}: {exc}")
+                self._problem(node, path, f"'{value}' is not a valid {tag.rsplit(':', 1)[1]}: {exc}")
                 return None
         self._problem(node, path, f"tag {_short_tag(node.tag)} is not allowed in a spec")
         return None
@@ -177,7 +240,11 @@ class _Builder:
         out.mark = _mark(node, self.file)
         if node.tag not in ("tag:yaml.org,2002:map",):
             self._problem(node, path, f"tag {_short_tag(node.tag)} is not allowed in a spec")
-        self.loader.flatten_mapping(node)  # applies `<<` merge keys
+        try:
+            self.loader.flatten_mapping(node)  # applies `<<` merge keys
+        except yaml.YAMLError:
+            self._problem(node, path, _BAD_MERGE)
+            node.value = [(k, v) for k, v in node.value if k.tag != _MERGE]
         for key_node, value_node in node.value:
             if not isinstance(key_node, ScalarNode):
                 self._problem(key_node, path, "a key must be a plain name, not a collection")
@@ -197,14 +264,78 @@ class _Builder:
         return out
 
 
+def _forbidden_characters(text: str, file: str) -> list[Diagnostic]:
+    """Each character YAML refuses, at its line and column, with what to do about it."""
+    problems = []
+    for match in _FORBIDDEN.finditer(text):
+        index = match.start()
+        line = text.count("\n", 0, index) + 1
+        col = index - text.rfind("\n", 0, index)
+        char = match.group()
+        if char == "\ufeff":
+            what = "a byte order mark (U+FEFF) in the middle of the file; editors show nothing there: delete it"
+        elif _SURROGATE.fullmatch(char):
+            what = f"half of a character (lone surrogate U+{ord(char):04X}); remove it"
+        else:
+            what = f"control character U+{ord(char):04X}, which YAML does not allow; remove it or write it as an escape"
+        problems.append(Diagnostic(what, Mark(file, line, col)))
+        if len(problems) == 20:
+            break
+    return problems
+
+
+def _too_deep(text: str, file: str) -> Diagnostic | None:
+    """Nesting beyond MAX_DEPTH, found from the parser's events (which do not recurse).
+
+    Only needed where the document could nest deep enough to crash LibYAML's composer (which
+    needs thousands of levels); shallower excess is refused by the builder on its way down.
+    """
+    # Each level of nesting needs one of these characters: most specs skip this second pass.
+    if sum(text.count(c) for c in "[{-:?") < 5_000:
+        return None
+    loader = _SpecLoader(text)
+    try:
+        return _deepest(loader, file)
+    except yaml.YAMLError:
+        return None  # a syntax error: reported where the document is composed
+    finally:
+        loader.dispose()
+
+
+def _deepest(loader: yaml.SafeLoader, file: str) -> Diagnostic | None:
+    depth = 0
+    while (event := loader.get_event()) is not None:  # type: ignore[no-untyped-call]
+        if isinstance(event, CollectionStartEvent):
+            depth += 1
+            if depth > MAX_DEPTH:
+                mark = event.start_mark
+                return Diagnostic(_TOO_DEEP, Mark(file, mark.line + 1, mark.column + 1) if mark else Mark(file, 1, 1))
+        elif isinstance(event, CollectionEndEvent):
+            depth -= 1
+    return None
+
+
 def load_text(text: str, file: str) -> tuple[Any, list[Diagnostic]]:
     """Parse one YAML document; returns the located tree and every problem found."""
-    loader = _SpecLoader(text)
+    forbidden = _forbidden_characters(text, file)
+    if forbidden:
+        return None, forbidden
+    deep = _too_deep(text, file)
+    if deep is not None:
+        return None, [deep]
+    loader: yaml.SafeLoader = _SpecLoader(text)
     try:
         root = loader.get_single_node()
     except yaml.YAMLError:
         loader.dispose()
-        return None, [_syntax_error(text, file)]
+        # LibYAML refuses a few things the YAML spec allows (escapes of lone surrogates...):
+        # where the pure parser reads the document, build from its nodes and say what is wrong.
+        loader = _PureLoader(text)
+        try:
+            root = loader.get_single_node()
+        except (yaml.YAMLError, RecursionError):
+            loader.dispose()
+            return None, [_syntax_error(text, file)]
     if root is None:
         return SpecMap(), []
     if "*" in text and _expanded_size(root, {}) > MAX_EXPANDED_NODES:  # no '*', no alias
@@ -244,20 +375,38 @@ def _syntax_error(text: str, file: str) -> Diagnostic:
         return Diagnostic(f"YAML syntax error: {problem}", where)
     except yaml.YAMLError as exc:
         return Diagnostic(f"YAML error: {exc}", Mark(file, 1, 1))
+    except RecursionError:
+        return Diagnostic(_TOO_DEEP, Mark(file, 1, 1))
     finally:
         loader.dispose()
     return Diagnostic("YAML syntax error", Mark(file, 1, 1))
 
 
-def load_file(path: Path, display: str) -> tuple[Any, list[Diagnostic]]:
-    """Load one spec file; `display` is the path shown in messages (relative, never absolute)."""
+def decode_spec(data: bytes, display: str) -> tuple[str | None, list[Diagnostic]]:
+    """The text of a spec file, or where it stops being UTF-8."""
     try:
-        size = path.stat().st_size
-        if size > MAX_FILE_BYTES:
-            return None, [Diagnostic(f"file is larger than {MAX_FILE_BYTES} bytes", Mark(display, 1, 1))]
-        text = path.read_text(encoding="utf-8")
+        return data.decode("utf-8"), []
     except UnicodeDecodeError as exc:
-        return None, [Diagnostic(f"file is not UTF-8 ({exc.reason})", Mark(display, 1, 1))]
-    except OSError as exc:
-        return None, [Diagnostic(f"cannot read file: {exc.strerror}", Mark(display, 1, 1))]
+        line = data.count(b"\n", 0, exc.start) + 1
+        col = len(data[data.rfind(b"\n", 0, exc.start) + 1 : exc.start].decode("utf-8", "replace")) + 1
+        return None, [
+            Diagnostic(f"the file is not UTF-8 here ({exc.reason}); save it as UTF-8", Mark(display, line, col))
+        ]
+
+
+def load_file(path: Path, display: str, digests: dict[Path, str] | None = None) -> tuple[Any, list[Diagnostic]]:
+    """Load one spec file; `display` is the path shown in messages (relative, never absolute).
+
+    With `digests`, the SHA-256 of the bytes read is recorded under `path`: what a build made
+    is then keyed by what it read, even when the file changes while the build runs.
+    """
+    try:
+        data = read_regular_file(path, MAX_FILE_BYTES)
+    except UnreadableFile as exc:
+        return None, [Diagnostic(str(exc), Mark(display, 1, 1))]
+    if digests is not None:
+        digests[path] = hashlib.sha256(data).hexdigest()
+    text, problems = decode_spec(data, display)
+    if text is None:
+        return None, problems
     return load_text(text, display)

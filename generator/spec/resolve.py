@@ -16,9 +16,8 @@ from pathlib import Path
 from typing import Any
 
 from generator.diagnostics import Diagnostic, Mark, did_you_mean, key_path
+from generator.paths import plain_name_problem, spec_files
 from generator.spec.load import DELETE, SpecMap, load_file
-
-VARIANT_NAME_CHARS = set("abcdefghijklmnopqrstuvwxyz0123456789_-")
 
 
 @dataclass
@@ -40,14 +39,14 @@ class Rules:
         # Variants read from another folder under their final name (an import being verified).
         self.staged = dict(staged or {})
         self._raw: dict[str, tuple[SpecMap | None, list[str], list[Diagnostic]]] = {}
+        # SHA-256 of each spec file as it was read, for the build cache (see emit.cache).
+        self.digests: dict[Path, str] = {}
 
     def variants(self) -> list[str]:
         found = set(self.staged)
         if self.root.is_dir():
             found |= {
-                p.name
-                for p in self.root.iterdir()
-                if p.is_dir() and not p.name.startswith(".") and any(p.glob("*.yaml"))
+                p.name for p in self.root.iterdir() if p.is_dir() and not p.name.startswith(".") and spec_files(p)
             }
         return sorted(found)
 
@@ -63,10 +62,10 @@ class Rules:
         problems: list[Diagnostic] = []
         files: list[str] = []
         unreadable = False
-        for path in sorted(folder.glob("*.yaml")):
+        for path in spec_files(folder):
             display = f"{self.display_root}/{name}/{path.name}"
             files.append(display)
-            tree, found = load_file(path, display)
+            tree, found = load_file(path, display, self.digests)
             problems.extend(found)
             if tree is None:
                 unreadable = True  # without this file the variant would be misread
@@ -101,6 +100,11 @@ def resolve(rules: Rules, name: str) -> tuple[ResolvedSpec | None, list[Diagnost
     known = rules.variants()
     if name not in known:
         problems.append(Diagnostic(f"no variant named '{name}' in {rules.display_root}/{did_you_mean(name, known)}"))
+        return None, problems
+    bad_name = plain_name_problem(name, "variant name")
+    if bad_name:  # it becomes a file name and is written into map.yml and the XML
+        first = rules.raw(name)[1][:1]
+        problems.append(Diagnostic(f"{bad_name}; rename the folder", Mark(first[0], 1, 1) if first else None))
         return None, problems
     chain: list[str] = []
     trees: list[SpecMap] = []

@@ -1,7 +1,6 @@
 package forge;
 
 import java.io.FileDescriptor;
-import java.io.FileInputStream;
 import java.io.FileOutputStream;
 import java.io.InputStream;
 import java.io.PrintStream;
@@ -132,7 +131,7 @@ public final class ForgeHarness {
     final GameParser parser = new GameParser(path);
     GameData data = null;
     Throwable failure = null;
-    try (InputStream in = new FileInputStream(path)) {
+    try (InputStream in = SafeInput.open(path)) {
       data = parser.parse(in, new AtomicReference<>(), false);
     } catch (final Throwable t) {
       failure = t;

@@ -1,7 +1,6 @@
 package forge;
 
 import java.io.File;
-import java.io.FileInputStream;
 import java.io.InputStream;
 import java.io.PrintStream;
 import java.lang.reflect.Constructor;
@@ -78,7 +77,7 @@ final class PlayRun {
     final long start = System.nanoTime();
     GameData data = null;
     final GameParser parser = new GameParser(path);
-    try (InputStream in = new FileInputStream(path)) {
+    try (InputStream in = SafeInput.open(path)) {
       data = parser.parse(in, new AtomicReference<>(), false);
     } catch (final Throwable t) {
       report.parseError = ForgeHarness.describe(t);

@@ -1,7 +1,6 @@
 package forge;
 
 import java.io.File;
-import java.io.FileInputStream;
 import java.io.InputStream;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.Field;
@@ -60,7 +59,7 @@ final class ScenarioGame {
   ScenarioGame(final String path) throws Exception {
     ClientSetting.AI_PAUSE_DURATION.save("0");
     ClientContext.engineVersion();
-    try (InputStream in = new FileInputStream(path)) {
+    try (InputStream in = SafeInput.open(path)) {
       data = new GameParser(path).parse(in, new AtomicReference<>(), false);
     }
     // User actions read their button texts through the UI's resource loader, which a headless
