@@ -2,7 +2,8 @@
 
 Hypothesis mutates the valid `tiny` spec (wrong types, unknown keys, dangling references,
 `extends` cycles, alias bombs, huge numbers, non-ASCII and XML-special characters in names, path
-tricks) and runs the real `build` command in-process. For every example: exit code 0, 1 or 2;
+tricks, control characters and invalid bytes, nesting thousands of levels deep, numbers thousands
+of digits long and YAML 1.1 forms) and runs the real `build` command in-process. For every example: exit code 0, 1 or 2;
 no exception; on 0 the XML parses and passes the engine's DTD; on 1 every message is located
 (`file:line:col:`) and nothing is written under output/.
 """
@@ -65,13 +66,15 @@ def _set(tree: Any, path: tuple[Any, ...], value: Any) -> Any:
 
 
 @st.composite
-def mutated_spec(draw: st.DrawFn) -> tuple[str, dict[str, str]]:
+def mutated_spec(draw: st.DrawFn) -> tuple[str, dict[str, str | bytes]]:
     """(variant to build, {relative file: text}) for one broken-or-odd rules folder."""
     import copy
 
     tree = copy.deepcopy(TINY)
-    kind = draw(st.sampled_from(["replace", "add_key", "rename", "cycle", "bomb", "raw", "path"]))
-    files: dict[str, str] = {}
+    kind = draw(
+        st.sampled_from(["replace", "add_key", "rename", "cycle", "bomb", "raw", "path", "control", "deep", "huge"])
+    )
+    files: dict[str, str | bytes] = {}
     variant = "tiny"
     paths = _paths(tree)[1:]
     if kind == "replace":
@@ -103,6 +106,34 @@ def mutated_spec(draw: st.DrawFn) -> tuple[str, dict[str, str]]:
             + draw(st.sampled_from(["{", "]", ": :", "\t", "!!python/name:os.system", "&a *a", "---\n"]))
             + text[cut:]
         )
+    elif kind == "control":  # characters YAML forbids, a BOM mid-file, escapes of half characters, bad bytes
+        data = yaml.safe_dump(tree, allow_unicode=True, sort_keys=False).encode("utf-8")
+        cut = draw(st.integers(min_value=0, max_value=len(data)))
+        junk = draw(
+            st.sampled_from(
+                [b"\x00", b"\x01", b"\x1b", b"\x7f", "\ufeff".encode(), b'"\\ud800"', b"\xff", b"\xc3", b"\r"]
+            )
+        )
+        files["tiny/game.yaml"] = data[:cut] + junk + data[cut:]
+    elif kind == "deep":
+        depth = draw(st.sampled_from([30, 63, 64, 65, 200, 600, 3_000, 40_000]))
+        if draw(st.booleans()):
+            nested = "[" * depth + "]" * depth
+        else:
+            nested = "\n" + "".join(" " * i + "-\n" for i in range(min(depth, 3_000)))
+        path = draw(st.sampled_from(paths))
+        text = yaml.safe_dump(_set(tree, path, "NESTED"), allow_unicode=True, sort_keys=False)
+        files["tiny/game.yaml"] = text.replace("NESTED", nested, 1)
+    elif kind == "huge":
+        path = draw(st.sampled_from(paths))
+        digits = draw(st.integers(min_value=15, max_value=6_000))
+        number = draw(
+            st.sampled_from(
+                ["9" * digits, "-" + "1" * digits, "0x" + "f" * digits, "1e999", "1:30", "0o17", "yes", ".inf"]
+            )
+        )
+        text = yaml.safe_dump(_set(tree, path, "NUMBER"), allow_unicode=True, sort_keys=False)
+        files["tiny/game.yaml"] = text.replace("'NUMBER'", number, 1).replace("NUMBER", number, 1)
     else:
         variant = draw(st.sampled_from(["../tiny", "tiny/../tiny", "/etc", "..", "tiny\x00"]))
     files.setdefault("tiny/game.yaml", yaml.safe_dump(tree, allow_unicode=True, sort_keys=False))
@@ -115,16 +146,16 @@ def _get(tree: Any, path: tuple[Any, ...]) -> Any:
     return tree
 
 
-@settings(max_examples=1000, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=2000, deadline=None, suppress_health_check=list(HealthCheck))
 @given(mutated_spec())
-def test_cli_never_tracebacks(case: tuple[str, dict[str, str]]) -> None:
+def test_cli_never_tracebacks(case: tuple[str, dict[str, str | bytes]]) -> None:
     variant, files = case
     with tempfile.TemporaryDirectory() as tmp:
         project = Path(tmp)
         for rel, text in files.items():
             path = project / "rules" / rel
             path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(text, encoding="utf-8")
+            path.write_bytes(text if isinstance(text, bytes) else text.encode("utf-8"))
         runner = CliRunner()
         result = runner.invoke(cli, ["build", variant, "--rules", str(project / "rules"), "--output",
                                      str(project / "output")], catch_exceptions=True)  # fmt: skip

@@ -136,6 +136,85 @@ CASES: dict[str, tuple[str, list[str]]] = {
         "extends: tiny\nvariables:\n  sides: Reds\n",
         ["rules/broken/game.yaml:3:3: variables: expected a mapping of names to lists"],
     ),
+    "control_character": (
+        'extends: tiny\ngame: {name: "Tiny\x01War"}\n',
+        [
+            "rules/broken/game.yaml:2:19: control character U+0001, which YAML does not allow; remove it or write it "
+            "as an escape"
+        ],
+    ),
+    "nul_character": (
+        "extends: tiny\ngame: {name: Tiny\x00War}\n",
+        [
+            "rules/broken/game.yaml:2:18: control character U+0000, which YAML does not allow; remove it or write it "
+            "as an escape"
+        ],
+    ),
+    "byte_order_mark_mid_file": (
+        "extends: tiny\n\ufeffgame: {name: Tiny}\n",
+        [
+            "rules/broken/game.yaml:2:1: a byte order mark (U+FEFF) in the middle of the file; editors show nothing "
+            "there: delete it"
+        ],
+    ),
+    "lone_surrogate_escape": (
+        'extends: tiny\ngame: {name: "Tiny \\ud800"}\n',
+        [
+            "rules/broken/game.yaml:2:14: game.name: half of a character (a lone surrogate escape such as \\ud800); "
+            "remove it"
+        ],
+    ),
+    "number_too_long": (
+        "extends: tiny\nunits:\n  infantry: {attack: " + "9" * 5000 + "}\n",
+        [
+            "rules/broken/game.yaml:3:22: units.infantry.attack: number too long (5000 characters); TripleA reads "
+            "32-bit integers"
+        ],
+    ),
+    "merge_key_not_a_mapping": (
+        "extends: tiny\nunits:\n  infantry:\n    <<: 5\n",
+        [
+            "rules/broken/game.yaml:4:5: units.infantry: `<<` merges a mapping (or a list of mappings) into this one; "
+            "give it one"
+        ],
+    ),
+    "nested_too_deep": (
+        "extends: tiny\nunits:\n  infantry: {attack: " + "[" * 600 + "]" * 600 + "}\n",
+        ["rules/broken/game.yaml:3:83: nested more than 64 levels deep; a spec needs far fewer"],
+    ),
+    "nested_far_too_deep": (  # deep enough to crash LibYAML's composer if it saw it
+        "extends: tiny\nunits:\n  infantry: {attack: " + "[" * 40_000 + "]" * 40_000 + "}\n",
+        ["rules/broken/game.yaml:3:83: nested more than 64 levels deep; a spec needs far fewer"],
+    ),
+    "sexagesimal_is_text": (  # YAML 1.1 read this as 90
+        "extends: tiny\nunits:\n  infantry: {attack: 1:30}\n",
+        ["rules/broken/game.yaml:3:14: units.infantry.attack: '1:30' is not an integer"],
+    ),
+    "yes_is_text": (
+        "extends: tiny\nunits:\n  infantry: {isInfantry: yes}\n",
+        ["rules/broken/game.yaml:3:14: units.infantry.isInfantry: 'yes' is not true/false"],
+    ),
+    "negative_cost": (
+        "extends: tiny\nproduction_rules:\n  buyInfantry: {cost: {PUs: -3}}\n",
+        [
+            "rules/broken/game.yaml:3:29: production_rules.buyInfantry.cost.PUs: cost of PUs is -3; it must not be "
+            "negative (the engine takes it as is)"
+        ],
+    ),
+    "map_name_leaves_its_folder": (
+        "extends: tiny\ngame: {map: ../rules}\n",
+        [
+            "rules/broken/game.yaml:2:13: game.map: map name '../rules' cannot be a folder name: no '/', '\\' or "
+            "control characters, no '.' at the start; it names the map's folder and zip"
+        ],
+    ),
+    "map_file_leaves_its_folder": (
+        "extends: tiny\nmap_files:\n  ../evil: {a: b}\n",
+        [
+            "rules/broken/game.yaml:3:3: map_files.'../evil': map file name '../evil' cannot be a folder name: no "
+            "'/', '\\' or control characters, no '.' at the start; it becomes <name>.properties in the map"
+        ],
+    ),
 }
 
 
@@ -143,7 +222,7 @@ def _build_broken(project: Path, text: str) -> Result:
     """rules/tiny plus rules/broken/game.yaml holding `text`, built through the CLI."""
     shutil.copytree(TINY, project / "rules" / "tiny")
     (project / "rules" / "broken").mkdir()
-    (project / "rules" / "broken" / "game.yaml").write_text(text, encoding="utf-8")
+    (project / "rules" / "broken" / "game.yaml").write_text(text, encoding="utf-8", errors="surrogatepass")
     return run_cli("build", "broken", cwd=project)
 
 

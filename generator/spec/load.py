@@ -356,6 +356,8 @@ def load_text(text: str, file: str) -> tuple[Any, list[Diagnostic]]:
         if collecting:
             gc.enable()
     loader.dispose()
+    if any(p.message == _TOO_DEEP for p in builder.problems):
+        return None, builder.problems  # what is left of such a document means nothing
     return tree, builder.problems
 
 
