@@ -47,9 +47,9 @@ from generator.engine.harness import Engine, EngineError, find_engine
 
 ROOT = Path(__file__).resolve().parents[1]
 RULES = ROOT / "rules"
-SHARED = ROOT.parent / "shared" / "triplea"
-WW2V2 = SHARED / "maps" / "world_war_ii_revised" / "map" / "games" / "ww2v2.xml"
-REFERENCE_XMLS = SHARED / "xml"
+DATA = ROOT / "tests" / "data"  # reference material kept in the repository
+WW2V2 = DATA / "world_war_ii_revised" / "map" / "games" / "ww2v2.xml"
+REFERENCE_XMLS = DATA / "xml"
 LARGEST = "TAW_Carthage_Campaign.xml"
 RESULTS = ROOT / "bench" / "results.md"
 NOTES_MARKER = "<!-- Everything below this line is kept by `python -m bench` when it rewrites this file. -->"

@@ -26,7 +26,7 @@ from generator.spec.resolve import Rules
 
 ROOT = Path(__file__).resolve().parents[1]
 RULES = ROOT / "rules"
-OFFICIAL = ROOT.parent / "shared" / "triplea" / "maps" / "world_war_ii_revised" / "map" / "games"
+OFFICIAL = ROOT / "tests" / "data" / "world_war_ii_revised" / "map" / "games"
 BUDGET_S = 0.5
 
 

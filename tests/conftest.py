@@ -19,8 +19,11 @@ from generator.spec.model import Spec
 from generator.spec.resolve import Rules
 
 ROOT = Path(__file__).resolve().parents[1]
-SHARED = ROOT.parent / "shared"
-OFFICIAL_GAMES = SHARED / "triplea" / "maps" / "world_war_ii_revised" / "map" / "games"
+# Reference material the tests read, kept in the repository (see tests/data/README.md).
+DATA = ROOT / "tests" / "data"
+BASE_MAP = DATA / "world_war_ii_revised"
+OFFICIAL_GAMES = BASE_MAP / "map" / "games"
+REFERENCE_XMLS = sorted((DATA / "xml").glob("*.xml"))
 ENGINE_JAR = Path(os.environ.get("TRIPLEA_JAR", "/usr/share/games/triplea/bin/triplea.jar"))
 
 

@@ -19,13 +19,11 @@ import pytest
 from lxml import etree
 
 from generator.catalog import ENGINES, REFERENCE_TYPES, check_value, load_catalog, resolve_option, syntax
+from tests.conftest import DATA, OFFICIAL_GAMES, REFERENCE_XMLS
 
 root = Path(__file__).parents[1]
-shared = root.parent / "shared"
-CATALOG_DIR = shared / "triplea" / "catalog"
-XML_FILES = sorted((shared / "triplea" / "xml").glob("*.xml")) + sorted(
-    (shared / "triplea" / "maps" / "world_war_ii_revised" / "map" / "games").glob("*.xml")
-)
+CATALOG_DIR = DATA / "catalog"
+XML_FILES = REFERENCE_XMLS + sorted(OFFICIAL_GAMES.glob("*.xml"))
 SHARED_LISTS = {"1.9": CATALOG_DIR / "options-1.9.json", "2.x": CATALOG_DIR / "options-head-2026.json"}
 
 TYPES = {"int", "bool", "string", "decimal", "enum", "never", "list", "tuple", "oneOf", "propertyChange"}

@@ -10,12 +10,11 @@ from typing import Any
 import pytest
 
 from generator.engine import harness as eng
+from tests.conftest import OFFICIAL_GAMES
 
 ROOT = Path(__file__).parents[1]
-SHARED = ROOT.parent / "shared"
-GAMES = SHARED / "triplea" / "maps" / "world_war_ii_revised" / "map" / "games"
-LHTR = GAMES / "lhtr.xml"
-WW2V2 = GAMES / "ww2v2.xml"
+LHTR = OFFICIAL_GAMES / "lhtr.xml"
+WW2V2 = OFFICIAL_GAMES / "ww2v2.xml"
 
 
 def _engine_or_skip() -> eng.Engine:
@@ -27,8 +26,6 @@ def _engine_or_skip() -> eng.Engine:
 
 @pytest.fixture(scope="module")
 def engine() -> eng.Engine:
-    if not LHTR.is_file():
-        pytest.skip(f"shared map XMLs not found at {GAMES}")
     return _engine_or_skip()
 
 
@@ -87,7 +84,7 @@ def test_lhtr_facts(lhtr: dict[str, Any]) -> None:
 
 @pytest.mark.engine
 def test_two_files_one_jvm_keys_as_given(engine: eng.Engine, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.chdir(GAMES)
+    monkeypatch.chdir(OFFICIAL_GAMES)
     docs = engine.dump([Path("ww2v2.xml"), Path("lhtr.xml")])
     assert list(docs) == ["ww2v2.xml", "lhtr.xml"]
     assert docs["ww2v2.xml"]["game"]["name"] == "World War II Revised"

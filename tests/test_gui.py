@@ -27,9 +27,8 @@ from lxml import etree
 
 from generator.release import properties as properties_file
 from generator.spec.resolve import Rules
-from tests.conftest import ENGINE_JAR, ROOT, SHARED, run_cli
+from tests.conftest import BASE_MAP, ENGINE_JAR, ROOT, run_cli
 
-BASE_MAP = SHARED / "triplea" / "maps" / "world_war_ii_revised"
 TOOLS = {"Xvfb": "xvfb", "xdotool": "xdotool", "import": "imagemagick", "convert": "imagemagick"}
 SCREEN = (1600, 1000)
 # Variants made for TripleA 2.x only (game.target) are refused by this 1.9 client by design.

@@ -6,7 +6,7 @@ import filecmp
 import re
 from pathlib import Path
 
-from tests.conftest import OFFICIAL_GAMES, ROOT, SHARED, run_cli
+from tests.conftest import DATA, OFFICIAL_GAMES, ROOT, run_cli
 
 
 def test_import_reproduces_committed_rules(tmp_path: Path) -> None:
@@ -69,7 +69,7 @@ def test_import_never_expands_entities(tmp_path: Path) -> None:
 
 
 def test_import_report_lists_what_was_normalised(tmp_path: Path) -> None:
-    source = SHARED / "triplea" / "xml" / "Rise_of_the_Axis.xml"
+    source = DATA / "xml" / "Rise_of_the_Axis.xml"
     result = run_cli("import", str(source), "--name", "rota", "--report", cwd=tmp_path)
     assert result.code == 0, result.err
     lines = result.out.splitlines()

@@ -12,9 +12,8 @@ import pytest
 import yaml
 
 from generator.release import properties as properties_file
-from tests.conftest import ROOT, SHARED, run_cli, write_tree
+from tests.conftest import BASE_MAP, ROOT, run_cli, write_tree
 
-BASE_MAP = SHARED / "triplea" / "maps" / "world_war_ii_revised"
 MAP = "world_war_ii_revised"
 ZIP = f"{MAP}-master.zip"
 
@@ -35,8 +34,6 @@ MYMOD = """
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
     """`revised` from the repository plus `mymod`, a child with a colour and .properties content."""
-    if not BASE_MAP.is_dir():
-        pytest.skip(f"base map not found at {BASE_MAP}")
     shutil.copytree(ROOT / "rules" / "revised", tmp_path / "rules" / "revised")
     write_tree(tmp_path, {"rules/mymod/game.yaml": MYMOD})
     return tmp_path

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
+from pathlib import Path
 
 from tests.conftest import ROOT
 
@@ -34,3 +35,19 @@ def test_ruff_clean() -> None:
 def test_mypy_clean() -> None:
     result = subprocess.run([sys.executable, "-m", "mypy"], cwd=ROOT, capture_output=True, text=True)
     assert result.returncode == 0, result.stdout
+
+
+def test_the_repository_stands_alone() -> None:
+    """No code, test, bench or script reads anything beside the repository (such as ../shared)."""
+    outside = re.compile(r"""(?i)\b(?:root|ROOT|HERE)\.parent\b|\.\./shared|["']shared["']""")
+    offenders = []
+    for folder in ("generator", "tests", "bench", "scripts"):
+        for path in sorted((ROOT / folder).rglob("*.py")):
+            if path == Path(__file__).resolve():
+                continue
+            for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+                if outside.search(line):
+                    offenders.append(f"{path.relative_to(ROOT)}:{number}: {line.strip()}")
+    assert offenders == []
+    for needed in ("tests/data/world_war_ii_revised/map/polygons.txt", "tests/data/xml/ww2v2.xml", "LICENSE"):
+        assert (ROOT / needed).is_file(), needed

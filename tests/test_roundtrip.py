@@ -21,9 +21,9 @@ from generator.importer.convert import import_xml
 from generator.importer.variant_files import canonical_view
 from generator.spec.errors import build_spec
 from generator.spec.expand import expand_templates
-from tests.conftest import SHARED
+from tests.conftest import REFERENCE_XMLS
 
-XMLS = sorted((SHARED / "triplea" / "xml").glob("*.xml"))
+XMLS = REFERENCE_XMLS
 
 
 def variant_name(path: Path) -> str:

@@ -6,9 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import ENGINE_JAR, OFFICIAL_GAMES, ROOT, SHARED, run_cli
+from tests.conftest import DATA, ENGINE_JAR, OFFICIAL_GAMES, REFERENCE_XMLS, ROOT, run_cli
 
-REFERENCE_XMLS = sorted((SHARED / "triplea" / "xml").glob("*.xml"))
 # Games the 1.9 engine refuses (checked with the engine harness: newer options, no version...).
 NOT_FOR_19 = {
     "Civil_War_Eastern_Campaigns.xml",
@@ -40,7 +39,7 @@ def test_reference_xmls_19_matches_the_engine() -> None:
 
 @pytest.mark.parametrize("name", sorted(NOT_FOR_19 - USES_VARIABLES))
 def test_reference_xmls_refused_by_19_are_reported(name: str) -> None:
-    result = run_cli("validate", "--target", "1.9", str(SHARED / "triplea" / "xml" / name), cwd=ROOT)
+    result = run_cli("validate", "--target", "1.9", str(DATA / "xml" / name), cwd=ROOT)
     assert result.code == 1
     assert "Traceback" not in result.err
 
