@@ -68,8 +68,10 @@ class ForgeError(click.ClickException):
 
     def show(self, file: object = None) -> None:
         errors = sum(1 for d in self.diagnostics if d.severity is Severity.ERROR)
+        warnings = len(self.diagnostics) - errors
         click.echo(self.message, err=True)
-        click.echo(f"{errors} error{'s' if errors != 1 else ''} found.", err=True)
+        also = f" and {warnings} warning{'s' if warnings != 1 else ''}" if warnings else ""
+        click.echo(f"{errors} error{'s' if errors != 1 else ''}{also} found.", err=True)
 
 
 def did_you_mean(word: str, choices: Iterable[str]) -> str:

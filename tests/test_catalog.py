@@ -41,7 +41,7 @@ def test_catalog_loads_with_stable_key_order(engine: str) -> None:
     data = json.loads(text)
     assert text == json.dumps(data, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
     assert data["engine"] == engine
-    assert set(data) == {"engine", "schemaVersion", "source", "parser", "attachments", "properties"}
+    assert set(data) == {"engine", "schemaVersion", "source", "parser", "attachments", "properties", "legacyProperties"}
     assert len(data["attachments"]) == 13
     for cls, att in data["attachments"].items():
         assert att["javaClass"] == "games.strategy.triplea.attachments." + cls

@@ -71,7 +71,10 @@ CASES: dict[str, tuple[dict[str, str], list[str]]] = {
     ),
     "yaml_syntax": (
         {"broken/game.yaml": "extends: tiny\nunits: {infantry: [1, 2}\n"},
-        ["rules/broken/game.yaml:2:24: YAML syntax error: expected ',' or ']', but got '}'"],
+        [
+            "rules/broken/game.yaml:2:24: YAML syntax error: the [...] list is not closed: separate its entries "
+            "with ', ' and end it with ']'"
+        ],
     ),
     "python_tag": (
         {"broken/game.yaml": "extends: tiny\nnotes: !!python/object/apply:os.system [echo hi]\n"},
@@ -246,7 +249,12 @@ OPTION_CASES: dict[str, tuple[str, list[str], list[str]]] = {
     "dangling_reference_in_option": (
         "territories:\n  Alpha: {capital: Redz}\n",
         [],
-        ["rules/broken/game.yaml:3:11: territories.Alpha.capital: unknown player 'Redz' (did you mean 'Reds'?)"],
+        [
+            "rules/broken/game.yaml:3:11: territories.Alpha.capital: unknown player 'Redz' (did you mean 'Reds'?)",
+            # Warnings always show, even beside errors: here, what the typo leaves the game without.
+            "rules/tiny/game.yaml:6:9: warning: players.Reds: no territory is the capital of Reds (capital: Reds); "
+            "the engine stops at their first technology or income step",
+        ],
     ),
 }
 

@@ -88,13 +88,6 @@ CASES: dict[str, tuple[str, list[str]]] = {
         "extends: tiny\ngame: {version: !delete }\n",
         ['rules/broken/game.yaml:2:7: game: engine 1.9 needs game.version (e.g. version: "1.0")'],
     ),
-    "victory_threshold_unreachable": (
-        "extends: tiny\nterritories:\n  Alpha: {victoryCity: 1}\nproperties:\n  Axis Projection of Power VCs: 9\n",
-        [
-            "rules/broken/game.yaml:5:33: properties.'Axis Projection of Power VCs': needs 9 victory cities but the "
-            "map has only 1: no one can win this way"
-        ],
-    ),
     "template_unknown_variable": (
         "extends: tiny\nattachment_templates:\n  playerAttachment:\n    foreach: $sides$\n"
         "    attach_to: '@sides@'\n    type: player\n    options: {vps: 1}\n",
@@ -215,6 +208,71 @@ CASES: dict[str, tuple[str, list[str]]] = {
             "'/', '\\' or control characters, no '.' at the start; it becomes <name>.properties in the map"
         ],
     ),
+    "sea_and_air": (
+        "extends: tiny\nunits:\n  infantry: {isSea: true, isAir: true}\n",
+        [
+            "rules/broken/game.yaml:3:34: units.infantry.isAir: infantry is both isSea and isAir; the engine treats "
+            "it as neither a ship nor an aircraft everywhere: keep one",
+            # warnings show beside errors
+            "rules/tiny/game.yaml:16:30: warning: territories.Alpha.units.Reds.infantry: infantry is a sea unit "
+            "placed on land",
+            "rules/tiny/game.yaml:22:31: warning: territories.Beta.units.Blues.infantry: infantry is a sea unit "
+            "placed on land",
+        ],
+    ),
+    "type_error_does_not_hide_references": (
+        "extends: tiny\nproduction_rules:\n  buyInfantry: {cost: {PUs: x}}\nterritories:\n  Alpha: {owner: Nobody}\n",
+        [
+            "rules/broken/game.yaml:3:29: production_rules.buyInfantry.cost.PUs: expected a whole number, got 'x'",
+            "rules/broken/game.yaml:5:18: territories.Alpha.owner: unknown player 'Nobody'",
+        ],
+    ),
+    "yaml_tab": (
+        "extends: tiny\nunits:\n\tinfantry: {attack: 1}\n",
+        [
+            "rules/broken/game.yaml:3:1: YAML syntax error: a tab character: YAML indents with spaces only; replace "
+            "the tab with spaces"
+        ],
+    ),
+    "yaml_indentation": (
+        "extends: tiny\nunits:\n  infantry:\n    attack: 1\n   defense: 2\n",
+        [
+            "rules/broken/game.yaml:5:4: YAML syntax error: this line does not line up with the lines above it: "
+            "check its indentation against line 3"
+        ],
+    ),
+    "yaml_unclosed_mapping": (
+        "extends: tiny\nunits: {infantry: {attack: 1}\nterritories: {}\n",
+        [
+            "rules/broken/game.yaml:3:1: YAML syntax error: the {...} mapping is not closed: separate its entries "
+            "with ', ' and end it with '}' (it opens at line 2)"
+        ],
+    ),
+    "yaml_unclosed_quote": (
+        'extends: tiny\ngame: {name: "Tiny}\nunits: {}\n',
+        ["rules/broken/game.yaml:4:1: YAML syntax error: a quote that is never closed (it opens at line 2)"],
+    ),
+    "yaml_colon_in_value": (
+        "extends: tiny\ngame: {name: War: Peace}\n",
+        [
+            "rules/broken/game.yaml:2:17: YAML syntax error: a ':' inside a {...} mapping where an entry should "
+            "end: separate entries with ', ', and quote a value holding ': '"
+        ],
+    ),
+    "yaml_list_and_key_on_one_level": (
+        "extends: tiny\nunits:\n  - infantry\n  armour: {}\n",
+        [
+            "rules/broken/game.yaml:4:3: YAML syntax error: this line does not fit the block above it: a list item "
+            "('- ...') and a key ('key: ...') cannot share one level; check the indentation (it opens at line 3)"
+        ],
+    ),
+    "key_without_space_after_colon": (
+        "extends: tiny\nunits:\n  infantry:{attack: 1}\n",
+        [
+            "rules/broken/game.yaml:3:21: units.infantry:{attack: expected a mapping of keys, got '1}' (a space is "
+            "needed after the ':' of a key: `infantry: {attack: 1}`)"
+        ],
+    ),
 }
 
 
@@ -237,6 +295,62 @@ def test_message(tmp_path: Path, case: str) -> None:
 
 
 WARNINGS: dict[str, tuple[str, list[str]]] = {
+    "property_value_of_the_wrong_type": (
+        "extends: tiny\nproperties:\n  Low Luck: {value: ture}\n",
+        [
+            "rules/broken/game.yaml:3:21: warning: properties.'Low Luck'.value: the engine reads Low Luck as true or "
+            "false and fails where it does; 'ture' is neither (did you mean 'true'?)"
+        ],
+    ),
+    "property_name_in_the_wrong_case": (
+        "extends: tiny\nproperties:\n  Low luck: true\n",
+        [
+            "rules/broken/game.yaml:3:3: warning: properties.'Low luck': no engine reads 'Low luck': property names "
+            "are case-sensitive (did you mean 'Low Luck'?)"
+        ],
+    ),
+    "property_number_given_text": (
+        "extends: tiny\nproperties:\n  maxFactoriesPerTerritory: many\n",
+        [
+            "rules/broken/game.yaml:3:29: warning: properties.maxFactoriesPerTerritory: the engine reads "
+            "maxFactoriesPerTerritory as a whole number and fails where it does; 'many' is not one"
+        ],
+    ),
+    "property_nobody_reads": (
+        "extends: tiny\nproperties:\n  Lowe Luck: true\n",
+        [
+            "rules/broken/game.yaml:3:3: warning: properties.'Lowe Luck': no engine reads 'Lowe Luck' and no "
+            "condition asks about it, so it does nothing (did you mean 'Low Luck'?)"
+        ],
+    ),
+    "sub_on_land": (
+        "extends: tiny\nunits:\n  infantry: {isSub: true}\n",
+        [
+            "rules/broken/game.yaml:3:21: warning: units.infantry.isSub: isSub on infantry, which is not a sea unit "
+            "(isSea): it does nothing away from the sea"
+        ],
+    ),
+    "rule_in_no_frontier": (
+        "extends: tiny\nproduction_rules:\n  buyMore: {cost: {PUs: 3}, result: {infantry: 1}}\n",
+        [
+            "rules/broken/game.yaml:3:12: warning: production_rules.buyMore: buyMore is in no production frontier "
+            "and no trigger adds it to one: nobody can buy it"
+        ],
+    ),
+    "territory_borders_nothing": (
+        "extends: tiny\nterritories:\n  Alpah: {units: {Reds: {infantry: 1}}}\n",
+        [
+            "rules/broken/game.yaml:3:10: warning: territories.Alpah: 'Alpah' borders nothing and is not a sea zone, "
+            "so nothing can ever move in or out (did you mean 'Alpha'?)"
+        ],
+    ),
+    "victory_threshold_unreachable": (
+        "extends: tiny\nterritories:\n  Alpha: {victoryCity: 1}\nproperties:\n  West Projection of Power VCs: 9\n",
+        [
+            "rules/broken/game.yaml:5:33: warning: properties.'West Projection of Power VCs': needs 9 victory "
+            "cities but the map has only 1: no one can win this way"
+        ],
+    ),
     "sea_unit_on_land": (
         "extends: tiny\nunits:\n  battleship: {isSea: true}\nterritories:\n  Alpha: {units: {Reds: {battleship: 1}}}\n",
         [

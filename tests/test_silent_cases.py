@@ -30,7 +30,8 @@ SPEC_CASES = {
     ),
     "property_out_of_range": (
         "properties:\n  Max Rounds: {value: 99, editable: true, min: 8, max: 12}\n",
-        "rules/broken/game.yaml:3:23: properties.'Max Rounds'.value: value 99 is outside its range 8..12",
+        "rules/broken/game.yaml:3:23: properties.'Max Rounds'.value: value 99 is outside its range 8..12 (the "
+        "engine refuses an editable one)",
     ),
     "missing_frontier": (
         "players:\n  Blues:\n    production_frontier: !delete\n",

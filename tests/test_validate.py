@@ -64,12 +64,15 @@ def test_hand_written_xml_mistakes_point_at_lines(tmp_path: Path) -> None:
     result = run_cli("validate", str(broken), cwd=tmp_path)
     assert result.code == 1
     assert result.err.splitlines() == [
+        # Warnings show beside errors: here, what the misspelt capital leaves the British without.
+        "broken.xml:508:1: warning: players.British: no territory is the capital of British (capital: British); "
+        "the engine stops at their first technology or income step",
         f"broken.xml:{attack + 1}:1: units.infantry.attack: 'x' is not an integer",
         f"broken.xml:{blitz + 1}:1: units.armour.canBlits: unknown option 'canBlits' for UnitAttachment "
         "(did you mean 'canBlitz'?)",
         f"broken.xml:{capital + 1}:1: territories.'United Kingdom'.capital: unknown player 'Brits' "
         "(did you mean 'British'?)",
-        "3 errors found.",
+        "3 errors and 1 warning found.",
     ]
 
 

@@ -101,6 +101,23 @@ def check_options(spec: Spec, tree: Any, target: str) -> list[Diagnostic]:
 Memo = dict[tuple[str, str, str, str, str | None], str | None]
 
 
+def engine_meant(spec: Spec, tree: Any) -> str | None:
+    """The one engine a game can only be meant for: its options all work in it and not in the other.
+
+    A game that uses options (or option values) only engine 1.9 knows cannot be meant for 2.x,
+    and the other way round; such a game is checked for its engine alone, not refused as not
+    portable. None when both engines take it, or neither does (the options are then wrong).
+    """
+    if spec.game.target in ("1.9", "2.x"):
+        return spec.game.target
+    if spec.game.minimum_version and spec.game.minimum_version.split(".")[0] not in ("0", "1"):
+        return "2.x"  # engine 1.9 refuses it by its <triplea minimumVersion>
+    works = {engine: not check_options(spec, tree, engine) for engine in ("1.9", "2.x")}
+    if works["1.9"] != works["2.x"]:
+        return "1.9" if works["1.9"] else "2.x"
+    return None
+
+
 def _option_problem(
     engines: tuple[str, ...], cls: str, option: str, raw: Any, names: dict[str, set[str]], memo: Memo
 ) -> str | None:

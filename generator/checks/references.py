@@ -11,11 +11,14 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from generator.catalog import load_catalog
 from generator.diagnostics import Diagnostic, did_you_mean, key_path
 from generator.paths import path_component_problem
 from generator.spec.locate import locate
 from generator.spec.model import Spec, WithOptions, option_writes
 
+# Relationship types the engine creates in every game (self, null, the default war and alliance).
+BUILTIN_RELATIONSHIP_TYPES = tuple(load_catalog("1.9")["parser"]["builtinNames"]["relationshipType"])
 # The 1.9 DTD declares these names as ID: one namespace, XML Names only.
 _XML_NAME = re.compile(r"[A-Za-z_:][A-Za-z0-9_:.\-]*")
 
@@ -68,7 +71,7 @@ def check_spec(spec: Spec, tree: Any, target: str = "portable") -> list[Diagnost
             kind = relation if isinstance(relation, str) else relation.type
             at: tuple[str, ...] = ("players", name, "relationships", other)
             where_type = at if isinstance(relation, str) else (*at, "type")
-            c.ref(where_type, kind, "relationship type", spec.relationship_types)
+            c.ref(where_type, kind, "relationship type", [*spec.relationship_types, *BUILTIN_RELATIONSHIP_TYPES])
     for name, territory in territories.items():
         if territory.owner is not None:
             c.ref(("territories", name, "owner"), territory.owner, "player", players)

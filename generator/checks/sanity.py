@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from generator.checks.options import TARGET_ENGINES
-from generator.diagnostics import Diagnostic, Severity, key_path
+from generator.checks.options import TARGET_ENGINES, attachments_of
+from generator.diagnostics import Diagnostic, Severity, did_you_mean, key_path
 from generator.spec.locate import locate
 from generator.spec.model import Property, Spec, option_writes
 
@@ -49,14 +49,12 @@ def check_sanity(spec: Spec, tree: Any, target: str = "portable") -> list[Diagno
                     if amount < 0:
                         message = f"{part} of {item} is {amount}; it must not be negative (the engine takes it as is)"
                         report((kind, name, part, item), message)
-    for name, prop in spec.properties.items():
-        if isinstance(prop, Property) and isinstance(prop.value, int) and not isinstance(prop.value, bool):
-            low, high = prop.min, prop.max
-            if (low is not None and prop.value < low) or (high is not None and prop.value > high):
-                report(("properties", name, "value"), f"value {prop.value} is outside its range {low}..{high}")
     _check_players(spec, report)
     _check_victory(spec, report)
     _check_placements(spec, report)
+    _check_unit_flags(spec, report)
+    _check_orphan_rules(spec, report)
+    _check_isolated(spec, report)
     if "1.9" in TARGET_ENGINES[target]:
         _check_copyable_in_19(spec, report)
     return found
@@ -79,6 +77,46 @@ def _check_players(spec: Spec, report: Any) -> None:
                    "stops at their first technology or income step", Severity.WARNING)  # fmt: skip
 
 
+# Rules of combat at sea: on a unit that is not a sea unit they do nothing.
+SEA_ONLY_FLAGS = ("isSub", "isDestroyer", "canBombard", "isCombatTransport")
+
+
+def _check_unit_flags(spec: Spec, report: Any) -> None:
+    for name, unit in spec.units.items():
+        sea, air = _flag(unit.options, "isSea"), _flag(unit.options, "isAir")
+        if sea and air:
+            report(("units", name, "isAir"), f"{name} is both isSea and isAir; the engine treats it as neither "
+                   "a ship nor an aircraft everywhere: keep one")  # fmt: skip
+        elif not sea:
+            for flag in SEA_ONLY_FLAGS:
+                if _flag(unit.options, flag):
+                    report(("units", name, flag), f"{flag} on {name}, which is not a sea unit (isSea): it does "
+                           "nothing away from the sea", Severity.WARNING)  # fmt: skip
+
+
+def _check_orphan_rules(spec: Spec, report: Any) -> None:
+    """A production rule in no frontier that no trigger adds to one: nobody can ever buy it."""
+    in_frontiers = {rule for rules in spec.production_frontiers.values() for rule in rules}
+    named = {
+        word for _, _, _, options in attachments_of(spec) for value in options.values() for word in _names_in(value)
+    }
+    for name in spec.production_rules:
+        if name not in in_frontiers and name not in named and name.lstrip("-") not in named:
+            report(("production_rules", name), f"{name} is in no production frontier and no trigger adds it "
+                   "to one: nobody can buy it", Severity.WARNING)  # fmt: skip
+
+
+def _check_isolated(spec: Spec, report: Any) -> None:
+    """A land territory that borders nothing: often a misspelt name that made a new territory."""
+    bordering = {name for t in spec.territories.values() for name in t.connections}
+    for name, territory in spec.territories.items():
+        if territory.sea or territory.connections or name in bordering:
+            continue
+        others = [other for other in spec.territories if other != name]
+        report(("territories", name), f"'{name}' borders nothing and is not a sea zone, so nothing can ever move "
+               f"in or out{did_you_mean(name, others)}", Severity.WARNING)  # fmt: skip
+
+
 def _check_victory(spec: Spec, report: Any) -> None:
     total = sum(_stat(t.options, "victoryCity") for t in spec.territories.values())
     if not total:
@@ -87,7 +125,9 @@ def _check_victory(spec: Spec, report: Any) -> None:
         value = prop.value if isinstance(prop, Property) else prop
         if name.endswith(" VCs") and isinstance(value, int) and not isinstance(value, bool) and value > total:
             path = ("properties", name) + (("value",) if isinstance(prop, Property) else ())
-            report(path, f"needs {value} victory cities but the map has only {total}: no one can win this way")
+            # A warning: triggers may add victory cities later, and the engine plays the game anyway.
+            message = f"needs {value} victory cities but the map has only {total}: no one can win this way"
+            report(path, message, Severity.WARNING)
 
 
 def _check_placements(spec: Spec, report: Any) -> None:

@@ -47,16 +47,17 @@ def _display(path: Path) -> str:
 
 
 def _report(problems: list[Diagnostic], strict: bool = False) -> None:
-    """Print warnings; raise (exit 1) with every error at once.
+    """Print every problem; raise (exit 1) when there are errors, with the warnings beside them.
 
-    With errors, warnings are left out: they are often consequences of an error and the error is
-    what to fix first. With --strict, warnings count as errors.
+    A warning at the very place of an error is left out: the error says what to fix there.
+    With --strict, warnings count as errors.
     """
     if strict:
         problems = [replace(p, severity=Severity.ERROR) for p in problems]
     errors = [p for p in problems if p.severity is Severity.ERROR]
     if errors:
-        raise ForgeError(errors)
+        at_errors = {p.mark for p in errors if p.mark is not None}
+        raise ForgeError([p for p in problems if p.severity is Severity.ERROR or p.mark not in at_errors])
     for warning in sorted(set(problems), key=Diagnostic.sort_key):
         click.echo(str(warning), err=True)
 

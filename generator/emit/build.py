@@ -11,16 +11,18 @@ import yaml
 
 from generator.checks.dtd import check_xml_against_dtd
 from generator.checks.options import TARGET_ENGINES, check_options
+from generator.checks.properties import check_properties
 from generator.checks.references import check_spec
 from generator.checks.sanity import check_sanity
 from generator.checks.xsd import check_xml_against_xsd
-from generator.diagnostics import Diagnostic, Severity
+from generator.diagnostics import Diagnostic, Severity, key_path
 from generator.emit.origin import in_spec
 from generator.emit.render import render_game_xml, render_notes
 from generator.spec.errors import build_spec
 from generator.spec.expand import expand_templates
 from generator.spec.model import Spec
 from generator.spec.resolve import ResolvedSpec, Rules, resolve
+from generator.spec.salvage import salvage
 
 
 @dataclass
@@ -43,13 +45,22 @@ def load_spec(rules: Rules, name: str, target: str = "portable") -> tuple[Compil
     already = {p.mark for p in problems}
     spec, found = build_spec(resolved.tree)
     problems += [p for p in found if p.mark not in already]
-    if spec is None:
+    # With structural errors, the later checks still run on a repaired copy, so references and
+    # silent mistakes elsewhere are found in the same run; the repaired places say nothing more.
+    checked, repaired = (spec, []) if spec is not None else salvage(resolved.tree)
+    if checked is None:
         return None, problems
-    target = spec.game.target or target  # a variant made for one engine is checked for that one
-    problems += [p for p in check_spec(spec, resolved.tree, target) if p.mark not in already]
-    problems += [p for p in check_options(spec, resolved.tree, target) if p.mark not in already]
-    problems += [p for p in check_sanity(spec, resolved.tree, target) if p.mark not in already]
-    if any(p.severity is Severity.ERROR for p in problems):
+    target = checked.game.target or target  # a variant made for one engine is checked for that one
+    said = {p.mark for p in problems}
+    # A repaired place, what lies under it, and the entry that holds it say nothing more.
+    quiet = tuple(key_path(path) for path in repaired)
+    holders = {key_path(path[:-1]) for path in repaired}
+    for check in (check_spec, check_options, check_properties, check_sanity):
+        problems += [
+            p for p in check(checked, resolved.tree, target)
+            if p.mark not in said and p.key_path not in holders and not (quiet and p.key_path.startswith(quiet))
+        ]  # fmt: skip
+    if spec is None or any(p.severity is Severity.ERROR for p in problems):
         return None, problems
     return Compiled(name, spec, resolved), problems
 

@@ -13,7 +13,7 @@ from typing import Any
 
 from lxml import etree
 
-from generator.diagnostics import Diagnostic, Mark, Severity, key_path
+from generator.diagnostics import Diagnostic, Mark, key_path
 from generator.safe_xml import safe_parser
 from generator.spec.locate import locate
 from generator.spec.model import MAIN_ATTACHMENT, NEUTRAL
@@ -130,7 +130,7 @@ def in_spec(problems: list[Diagnostic], xml: bytes, tree: Any) -> list[Diagnosti
             by_line.setdefault(line, element)
     moved = []
     for problem in problems:
-        if problem.severity is not Severity.ERROR:  # e.g. no engine to check against: not about a place
+        if problem.mark is None or problem.mark.line <= 1:  # e.g. no engine to check against: not a place
             moved.append(Diagnostic(problem.message, None, "", problem.severity))
             continue
         line = problem.mark.line if problem.mark else 0

@@ -6,6 +6,7 @@ attachments exist, how a value is written) is made here.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -159,8 +160,13 @@ def _property(name: str, prop: Scalar | Property) -> PropertyView:
         low = prop.min if prop.min is not None else 0
         high = prop.max if prop.max is not None else max(prop.value, 0)
         return PropertyView(name, value, prop.editable, "number", low, high)
-    kind = "string" if prop.editable else None
+    kind = "string" if prop.editable or (isinstance(prop.value, str) and java_int(value)) else None
     return PropertyView(name, value, prop.editable, kind, cdata=cdata(value) if "\n" in value else None)
+
+
+def java_int(text: str) -> bool:
+    """Whether the engine reads a property value without a type as a number (Integer.parseInt)."""
+    return re.fullmatch(r"[+-]?[0-9]+", text) is not None and -(2**31) <= int(text) < 2**31
 
 
 def _rules(rules: dict[str, object]) -> list[Rule]:
@@ -216,7 +222,8 @@ def build_view(spec: Spec, notes: str | None = None) -> GameView:
             kind, started = (relation, 0) if isinstance(relation, str) else (relation.type, relation.round)
             g.relationships.append((name, other, kind, started))
     g.properties = [_property(name, prop) for name, prop in spec.properties.items()]
-    g.properties.append(PropertyView("mapName", spec.game.map, False, None))
+    # Text stays text: a map name the engine would read as a number is marked as a string.
+    g.properties.append(PropertyView("mapName", spec.game.map, False, "string" if java_int(spec.game.map) else None))
     notes = spec.notes if notes is None else notes
     if notes:
         g.properties.append(PropertyView("notes", "", False, None, cdata=cdata(notes)))

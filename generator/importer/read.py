@@ -253,13 +253,13 @@ class SetupReader(XmlReader):
     def _property(self, element: etree._Element, text: str) -> Any:
         if element.get("player"):
             self.unsupported(element, "property attribute player")
-        editable = element.get("editable") == "true"
+        editable = (element.get("editable") or "").lower() == "true"  # as the engine compares it
         kinds = [c for c in element if isinstance(c.tag, str) and c.tag != "value"]
         kind = kinds[0] if kinds else None
         entry: Tree = {}
         value: Any = text
-        if kind is None:
-            value = int(text) if INT_TEXT.fullmatch(text) else text
+        if kind is None:  # the engine reads it as a number when Integer.parseInt takes it, else as text
+            value = int(text) if re.fullmatch(r"[+-]?[0-9]+", text) and -(2**31) <= int(text) < 2**31 else text
         elif kind.tag == "boolean":
             value = text.strip().lower() == "true"
         elif kind.tag == "number":

@@ -11,11 +11,12 @@ from pathlib import Path
 from typing import Any
 
 from generator.checks.dtd import check_xml_against_dtd
-from generator.checks.options import TARGET_ENGINES, check_options
+from generator.checks.options import TARGET_ENGINES, check_options, engine_meant
+from generator.checks.properties import check_properties
 from generator.checks.references import check_spec
 from generator.checks.sanity import check_sanity
 from generator.checks.xsd import attachment_spans, check_xml_against_xsd
-from generator.diagnostics import Diagnostic, Severity
+from generator.diagnostics import Diagnostic, Mark, Severity
 from generator.importer.convert import MAX_XML_BYTES, import_located, read_game
 from generator.importer.variant_files import plain
 from generator.paths import read_regular_file
@@ -23,12 +24,31 @@ from generator.spec.errors import build_spec
 from generator.spec.expand import expand_templates
 
 
-def validate_xml_file(path: Path, display: str, target: str = "portable") -> list[Diagnostic]:
-    """Every problem found in one game XML for the `target` engines."""
+def validate_xml_file(path: Path, display: str, target: str | None = None) -> list[Diagnostic]:
+    """Every problem found in one game XML for the `target` engines.
+
+    Without a target, a game whose options only one engine takes is checked for that engine
+    (it cannot be meant for the other), and every other game for both.
+    """
     root, problems = read_game(path, display)
     if root is None:
         return problems
     data = read_regular_file(path, MAX_XML_BYTES)
+    tree, found = import_located(path, display)
+    # What import cannot represent is not a mistake in the XML: say so as a warning.
+    problems += [Diagnostic(p.message, p.mark, p.key_path, Severity.WARNING) for p in found]
+    spec = None
+    if tree is not None:
+        tree, found = expand_templates(tree)
+        problems += found
+        spec, found = build_spec(tree)
+        problems += found
+    if target is None:
+        meant = engine_meant(spec, tree) if spec is not None else None
+        target = meant or "portable"
+        if meant:
+            note = f"checked for TripleA {meant} alone: the game uses options only that engine takes"
+            problems.append(Diagnostic(note, Mark(display, 1, 1), severity=Severity.WARNING))
     if "1.9" in TARGET_ENGINES[target]:
         problems += check_xml_against_dtd(data, display)
         if any(p.message.startswith("XML is not well-formed") for p in problems):
@@ -36,18 +56,10 @@ def validate_xml_file(path: Path, display: str, target: str = "portable") -> lis
     # The schema sees the XML as written; with 2.x variables the options only mean something once
     # expanded, and the option checks below see them expanded.
     schema_findings = [] if b"<variableList" in data else check_xml_against_xsd(data, display, target)
-    tree, found = import_located(path, display)
-    # What import cannot represent is not a mistake in the XML: say so as a warning.
-    problems += [Diagnostic(p.message, p.mark, p.key_path, Severity.WARNING) for p in found]
-    if tree is None:
-        return problems + schema_findings
-    tree, found = expand_templates(tree)
-    problems += found
-    spec, found = build_spec(tree)
-    problems += found
     if spec is not None:
         problems += check_spec(spec, tree, target)
         problems += check_options(spec, tree, target)
+        problems += check_properties(spec, tree, target)
         problems += check_sanity(spec, tree, target)
     return problems + _not_said_yet(schema_findings, problems, attachment_spans(data))
 
@@ -65,9 +77,13 @@ def import_checked(path: Path, display: str) -> tuple[dict[str, Any] | None, lis
     expanded, found = expand_templates(located)
     spec, more = build_spec(expanded)
     problems += found + more
+    tree = plain(located)
     if spec is not None:
         problems += check_spec(spec, expanded, "2.x")
-    return plain(located), problems
+        meant = engine_meant(spec, expanded)
+        if meant and not spec.game.target:  # built for the one engine it can be meant for
+            tree["game"]["target"] = meant
+    return tree, problems
 
 
 def _not_said_yet(schema: list[Diagnostic], said: list[Diagnostic], spans: list[tuple[int, int]]) -> list[Diagnostic]:

@@ -6,6 +6,7 @@ value (or of the key, for unknown keys) and words the message for a mod maker.
 
 from __future__ import annotations
 
+import re
 import typing
 from typing import Any
 
@@ -51,7 +52,7 @@ def _translate(exc: ValidationError, tree: Any) -> list[Diagnostic]:
     errors = []
     for error in exc.errors():
         # Pydantic names union members in `loc` ('bool', 'Property', 'list[...]'); keep keys only.
-        loc = [p for p in error["loc"] if isinstance(p, int) or not _is_union_member(p)]
+        loc = [p for p in error["loc"] if isinstance(p, int) or not is_union_member(p)]
         errors.append((loc, error))
     found: dict[tuple[str, str], Diagnostic] = {}
     for loc, error in errors:
@@ -79,11 +80,13 @@ def _translate(exc: ValidationError, tree: Any) -> list[Diagnostic]:
             if kind == "string_type" and isinstance(given, int | float) and not isinstance(given, bool):
                 message += f" (write it in quotes: '{given}')"
             mark = locate(tree, loc)
+        if any(isinstance(part, str) and re.search(r":\S", part) for part in loc):
+            message += " (a space is needed after the ':' of a key: `infantry: {attack: 1}`)"
         found.setdefault((path, message), Diagnostic(message, mark, path))
     return list(found.values())
 
 
-def _is_union_member(part: str | int) -> bool:
+def is_union_member(part: str | int) -> bool:
     return isinstance(part, str) and (
         part in ("bool", "int", "str", "Property") or part.startswith(("list[", "union[", "function-"))
     )
@@ -93,14 +96,14 @@ def _fields_at(loc: list[Any]) -> list[str]:
     """Key names allowed at `loc`, for 'did you mean' hints on unknown keys."""
     annotation: Any = Spec
     for part in loc:
-        model = _model_in(annotation)
+        model = model_in(annotation)
         if model is not None and isinstance(part, str) and part in _field_names(model):
             annotation = model.model_fields[_field_by_alias(model, part)].annotation
         elif typing.get_origin(annotation) in (dict, list):
             annotation = typing.get_args(annotation)[-1]
         else:
             return []
-    model = _model_in(annotation)
+    model = model_in(annotation)
     return _field_names(model) if model is not None else []
 
 
@@ -112,14 +115,14 @@ def _field_by_alias(model: type[BaseModel], key: str) -> str:
     return next(name for name, f in model.model_fields.items() if (f.alias or name) == key)
 
 
-def _model_in(annotation: Any) -> type[BaseModel] | None:
+def model_in(annotation: Any) -> type[BaseModel] | None:
     """The model class that `annotation` is, or that a union in it contains."""
     if isinstance(annotation, type) and issubclass(annotation, BaseModel):
         return annotation
     if typing.get_origin(annotation) in (dict, list):
         return None
     for arg in typing.get_args(annotation):
-        inner = _model_in(arg)
+        inner = model_in(arg)
         if inner is not None:
             return inner
     return None

@@ -23,6 +23,7 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from generator.diagnostics import Diagnostic, Mark, key_path
 from generator.paths import UnreadableFile, read_regular_file
+from generator.spec.yaml_words import explain
 
 # A spec document never needs more than this many nodes once aliases are expanded; the limit
 # stops "billion laughs" documents before any later stage walks the expanded tree.
@@ -369,12 +370,12 @@ def _syntax_error(text: str, file: str) -> Diagnostic:
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         where = Mark(file, mark.line + 1, mark.column + 1) if mark else Mark(file, 1, 1)
-        problem = exc.problem or str(exc)
         lines = text.splitlines()
         line = lines[where.line - 1] if 0 < where.line <= len(lines) else ""
-        if problem.startswith("expected ' '") and "!" in line:
-            problem += " (a tag such as !delete needs a space after it: `{capital: !delete }`)"
-        return Diagnostic(f"YAML syntax error: {problem}", where)
+        opened = exc.context_mark.line + 1 if exc.context_mark and exc.problem_mark else None
+        opened = opened if opened != where.line else None
+        words = explain(exc.problem or str(exc), exc.context, opened, line)
+        return Diagnostic(f"YAML syntax error: {words}", where)
     except yaml.YAMLError as exc:
         return Diagnostic(f"YAML error: {exc}", Mark(file, 1, 1))
     except RecursionError:

@@ -71,7 +71,12 @@ PART_KEYS = SPEC_KEYS | {"name", "optional", "repeat", "group"}
 OPTION_KEYS = SPEC_KEYS | {"repeatable", "noop", "unverified", "clearValues"}
 CLEAR_PREFIXES = ["-clear-", "-reset-"]
 # Names every game has: PlayerList.getPlayerId("Neutral") returns the null player (both engines).
-BUILTIN_NAMES = {"player": ["Neutral"]}
+# Names the engine defines in every game: the null player, and the relationship types it creates
+# itself (RelationshipTypeList: self and null, and the defaults for war and alliance).
+BUILTIN_NAMES = {
+    "player": ["Neutral"],
+    "relationshipType": ["default_allied_relation", "default_war_relation", "null_relation", "self_relation"],
+}
 # References the parser does not resolve (an unknown name is accepted and simply never matches):
 # trigger 'when' step names, RulesAttachment.gameProperty, and the attachment name of the
 # TriggerAttachment *AttachmentName options (only its prefix is checked at parse time).
@@ -127,7 +132,12 @@ def expand(spec: Any, where: str, part: bool = False) -> dict[str, Any]:
 
 def load_table(path: Path) -> dict[str, Any]:
     data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-    return {"classes": data.get("classes") or {}, "attachTo": data.get("attachTo") or {}}
+    return {
+        "classes": data.get("classes") or {},
+        "attachTo": data.get("attachTo") or {},
+        "otherProperties": data.get("otherProperties") or {},
+        "legacyProperties": data.get("legacyProperties") or [],
+    }
 
 
 def lookup(tables: list[dict[str, Any]], cls: str, declared_in: str, opt: str) -> tuple[Any, str] | None:
@@ -225,6 +235,7 @@ def build_19(raw: dict[str, Any], common: dict[str, Any], own: dict[str, Any], w
         if "{player}" in name:
             entry["perPlayer"] = True
         props[name] = entry
+    props = with_other_readers(props, common)
     return {
         "engine": "1.9",
         "schemaVersion": SCHEMA_VERSION,
@@ -248,6 +259,7 @@ def build_19(raw: dict[str, Any], common: dict[str, Any], own: dict[str, Any], w
         },
         "attachments": attachments,
         "properties": props,
+        "legacyProperties": sorted(common["legacyProperties"]),
     }
 
 
@@ -317,6 +329,7 @@ def build_2x(raw: dict[str, Any], common: dict[str, Any], own: dict[str, Any], w
         if "{player}" in name:
             entry["perPlayer"] = True
         props[name] = entry
+    props = with_other_readers(props, common)
     return {
         "engine": "2.x",
         "schemaVersion": SCHEMA_VERSION,
@@ -342,7 +355,16 @@ def build_2x(raw: dict[str, Any], common: dict[str, Any], own: dict[str, Any], w
         },
         "attachments": attachments,
         "properties": props,
+        "legacyProperties": sorted(common["legacyProperties"]),
     }
+
+
+def with_other_readers(props: dict[str, Any], common: dict[str, Any]) -> dict[str, Any]:
+    """The properties read outside games.strategy.triplea.Properties (types-common.yaml), added."""
+    out = dict(props)
+    for name, entry in common.get("otherProperties", {}).items():
+        out.setdefault(name, {**entry, "readers": sorted(entry["readers"])})
+    return dict(sorted(out.items()))
 
 
 def dumps(obj: Any) -> str:

@@ -1,0 +1,109 @@
+"""Game properties against what each engine reads: the name, and the type of the value.
+
+The engine reads a property with a fixed type (`Low Luck` as true/false, `maxFactoriesPerTerritory`
+as a whole number) and fails deep inside a delegate when the value has another type ("String
+cannot be cast to Boolean"), naming nothing. Whether a game breaks depends on whether anything
+reads that property while it is played (real games carry such values), so this is a warning,
+an error with --strict. A property no engine reads does nothing at all: a
+name no engine reads (other than the names older TripleA versions read, which real maps carry)
+and no condition asks about (`RulesAttachment.gameProperty`) is a warning, with the name it
+probably meant.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from generator.catalog import load_catalog
+from generator.checks.options import TARGET_ENGINES, attachments_of
+from generator.diagnostics import Diagnostic, Severity, did_you_mean, key_path
+from generator.spec.locate import locate
+from generator.spec.model import Property, Scalar, Spec
+
+INT32 = (-(2**31), 2**31 - 1)
+_KINDS = {"bool": "true or false", "int": "a whole number", "string": "text"}
+
+
+def _expanded(names: dict[str, Any], players: list[str], alliances: list[str]) -> Iterator[tuple[str, str]]:
+    """(property name, catalog name) with `{player}` and `{alliance}` filled in."""
+    for name in names:
+        if "{player}" in name:
+            yield from ((name.replace("{player}", p), name) for p in players)
+        elif "{alliance}" in name:
+            yield from ((name.replace("{alliance}", a), name) for a in alliances)
+        else:
+            yield name, name
+
+
+def _value_problem(kind: str, value: Scalar) -> str | None:
+    if kind == "bool" and not isinstance(value, bool):
+        return f"{value!r} is neither{did_you_mean(str(value).lower(), ['true', 'false'])}"
+    if kind == "int":
+        if isinstance(value, bool) or not isinstance(value, int):
+            return f"{value!r} is not one"
+        if not INT32[0] <= value <= INT32[1]:
+            return f"{value} is outside the engine's range {INT32[0]}..{INT32[1]}"
+    return None
+
+
+def _asked_about(spec: Spec) -> set[str]:
+    """Property names that conditions ask about (RulesAttachment.gameProperty)."""
+    asked: set[str] = set()
+    for _, java_class, _, options in attachments_of(spec):
+        if java_class == "RulesAttachment" and "gameProperty" in options:
+            value = options["gameProperty"]
+            asked.update(str(v) for v in (value if isinstance(value, list) else [value]))
+    return asked
+
+
+def _range(prop: Scalar | Property, tree: Any, where: tuple[str, ...]) -> list[Diagnostic]:
+    """An editable number outside its own range: engine 1.9 refuses the game ('Default value out of
+    range'); a fixed one is read as it is, whatever range it declares."""
+    if not isinstance(prop, Property) or not prop.editable or isinstance(prop.value, bool):
+        return []
+    if not isinstance(prop.value, int):
+        return []
+    low, high = prop.min, prop.max
+    if (low is not None and prop.value < low) or (high is not None and prop.value > high):
+        message = f"value {prop.value} is outside its range {low}..{high} (the engine refuses an editable one)"
+        return [Diagnostic(message, locate(tree, where), key_path(where))]
+    return []
+
+
+def check_properties(spec: Spec, tree: Any, target: str) -> list[Diagnostic]:
+    """Each property's name and value against the catalogs of the `target` engines."""
+    players = list(spec.players)
+    alliances = sorted({a for p in spec.players.values() for a in p.alliances})
+    catalogs = {engine: load_catalog(engine)["properties"] for engine in TARGET_ENGINES[target]}
+    read_by = {engine: dict(_expanded(props, players, alliances)) for engine, props in catalogs.items()}
+    everything = {name for names in read_by.values() for name in names}
+    legacy = {name for engine in catalogs for name in load_catalog(engine)["legacyProperties"]}
+    asked = _asked_about(spec)
+    found: list[Diagnostic] = []
+    for name, prop in spec.properties.items():
+        path: tuple[str, ...] = ("properties", name)
+        value = prop.value if isinstance(prop, Property) else prop
+        where = (*path, "value") if isinstance(prop, Property) else path
+        found += _range(prop, tree, where)
+        readers = {engine: catalogs[engine][names[name]] for engine, names in read_by.items() if name in names}
+        if not readers:
+            same = [known for known in sorted(everything) if known.lower() == name.lower()]
+            # Warnings: the engine loads and plays the game; the property just does nothing (an
+            # editable one at least shows in the game's options, for the players to read).
+            if same:
+                message = f"no engine reads '{name}': property names are case-sensitive (did you mean '{same[0]}'?)"
+                found.append(Diagnostic(message, locate(tree, path, key=True), key_path(path), Severity.WARNING))
+            elif name not in asked and name not in legacy and not (isinstance(prop, Property) and prop.editable):
+                message = (
+                    f"no engine reads '{name}' and no condition asks about it, so it does nothing"
+                    f"{did_you_mean(name, everything)}"
+                )
+                found.append(Diagnostic(message, locate(tree, path, key=True), key_path(path), Severity.WARNING))
+            continue
+        for kind in sorted({entry["type"] for entry in readers.values()}):
+            problem = _value_problem(kind, value)
+            if problem:  # a warning: whether the game breaks depends on whether anything reads it
+                message = f"the engine reads {name} as {_KINDS[kind]} and fails where it does; {problem}"
+                found.append(Diagnostic(message, locate(tree, where), key_path(where), Severity.WARNING))
+    return found
