@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 
@@ -48,8 +49,14 @@ def test_check_names_stale_files_and_writes_nothing(tmp_path: Path) -> None:
     assert result.code == 1
     stale = result.err.splitlines()
     # revised and every variant built on it read the changed stat; notes and map.yml do not change.
-    assert {"stale: output/games/lhtr.xml", "stale: output/games/revised.xml"} <= set(stale)
-    assert all(line.startswith("stale: output/games/") and line.endswith(".xml") for line in stale)
+    # Each line says why (the file saved since, the rule that differs now) and what to run.
+    for variant in ("lhtr", "revised"):
+        assert (
+            f"stale: output/games/{variant}.xml (rules/revised/units.yaml saved since; the specs now say: infantry: "
+            f"attack 1 \u2192 2; run `triplea-forge build {variant}`)"
+        ) in stale
+    shape = r"stale: output/games/[\w-]+\.xml \(.*; run `triplea-forge build [\w-]+`\)"
+    assert all(re.fullmatch(shape, line) for line in stale)
     assert {p: p.read_bytes() for p in (project / "output").rglob("*") if p.is_file()} == snapshot
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -25,6 +26,13 @@ def build(variants: tuple[str, ...], check: bool, strict: bool, target: str, rul
     Writes games/<variant>.xml, games/<variant>.notes.html and map.yml. Writes are atomic and only
     touch files whose content changed; a second build changes no byte.
     """
+    build_variants(variants, check, strict, target, rules_dir, output_dir)
+
+
+def build_variants(
+    variants: tuple[str, ...], check: bool, strict: bool, target: str, rules_dir: Path, output_dir: Path
+) -> None:
+    """The `build` command's work, also done by `check` before it plays what was built."""
     from generator.emit import cache as buildcache
     from generator.emit.write import orphans, settle, stale_files, write_files
 
@@ -56,7 +64,7 @@ def build(variants: tuple[str, ...], check: bool, strict: bool, target: str, rul
     if check:
         stale = stale_files(output_dir, files)
         for rel in stale:
-            click.echo(f"stale: {out}/{rel}", err=True)
+            click.echo(f"stale: {out}/{rel}{_why_stale(rules, output_dir, rel, files[rel])}", err=True)
         for rel in leftovers:
             click.echo(f"stale: {out}/{rel} (no variant makes it; a build removes it)", err=True)
         if stale or leftovers:
@@ -71,6 +79,30 @@ def build(variants: tuple[str, ...], check: bool, strict: bool, target: str, rul
     for rel in leftovers:
         click.echo(f"removed {out}/{rel}")
     click.echo(f"{len(written)} file{'s' if len(written) != 1 else ''} written, {len(files) - len(written)} unchanged")
+
+
+def _why_stale(rules: Any, output_dir: Path, rel: str, made: bytes) -> str:
+    """Why a built file is stale: the spec files saved since, and what the specs say differently now."""
+    from generator.diff.sides import describe
+    from generator.spec.resolve import resolve
+
+    variant = Path(rel).name.removesuffix(".notes.html").removesuffix(".xml")
+    path = output_dir / rel
+    if variant not in rules.variants() or not path.is_file():
+        return " (run `triplea-forge build`)"
+    built = path.stat().st_mtime
+    resolved = resolve(rules, variant)[0]
+    files = (
+        {shown: rules.root / Path(shown).parent.name / Path(shown).name for shown in resolved.files} if resolved else {}
+    )
+    saved = [shown for shown, spec in files.items() if spec.is_file() and spec.stat().st_mtime > built]
+    reasons = [f"{', '.join(saved)} saved since"] if saved else []
+    if rel.endswith(".xml"):
+        changes = describe(path.read_bytes(), made)
+        shown = "; ".join(changes[:3]) + (f"; and {len(changes) - 3} more" if len(changes) > 3 else "")
+        reasons += [f"the specs now say: {shown}"] if changes else []
+    why = "; ".join(reasons) or f"rules/{variant}/ makes something else now"
+    return f" ({why}; run `triplea-forge build {variant}`)"
 
 
 @cli.command()

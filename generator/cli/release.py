@@ -50,6 +50,7 @@ class EngineUnusable(click.ClickException):
     type=click.FloatRange(min=1),
     help="Seconds allowed per game (default: by rounds and AI).",
 )
+@RULES_OPTION
 @OUTPUT_OPTION
 def check(
     targets: tuple[str, ...],
@@ -59,21 +60,30 @@ def check(
     report_path: Path | None,
     jobs: int,
     timeout: float | None,
+    rules_dir: Path,
     output_dir: Path,
 ) -> None:
     """Prove TARGETS in the real TripleA engine: parse, then all-AI play for some rounds.
 
     A TARGET is a variant name (OUTPUT/games/<name>.xml) or the path of any TripleA game XML;
-    without TARGETS every built variant is checked. Exit 1 when a game fails: a parse or DTD
-    error, an engine error, rounds not reached, a player who never buys, no battle, units
-    bought but never placed.
+    without TARGETS every variant is checked. The variants are built first, as `build` builds
+    them, so a game is never played stale. Exit 1 when a game fails: a parse or DTD error, an
+    engine error, rounds not reached, a player who never buys, no battle, units bought but never
+    placed.
     """
+    from generator.cli.authoring import build_variants
     from generator.emit.write import settle
     from generator.engine.check import CheckUsageError, run
     from generator.engine.harness import EngineError
+    from generator.paths import variant_folders
 
     if output_dir.is_dir():
         settle(output_dir)  # a build killed while switching its files is finished first
+    # Never play a stale game: the variants named (or all of them) are built first.
+    known = {folder.name for folder in variant_folders(rules_dir)}
+    named = tuple(t for t in targets if t in known)  # anything else is a file, or a usage error below
+    if known and (named or not targets):
+        build_variants(named, False, False, "portable", rules_dir, output_dir)
     try:
         ok = run(
             targets,

@@ -99,13 +99,15 @@ def _diff_revisions(variant: str, rules_dir: Path, rules_display: str, old_rev: 
 
 
 def describe(old_xml: bytes, new_xml: bytes) -> list[str]:
-    """Rule changes between two builds of one game XML, one Markdown bullet each (for a changelog)."""
-    from generator.diff.render import markdown_lines
+    """Rule changes between two builds of one game XML, one line each ("infantry: attack 1 → 2")."""
+    from generator.diff.render import line
 
     with tempfile.TemporaryDirectory(prefix="triplea-forge-diff-") as tmp:
         old_path, new_path = Path(tmp) / "old.xml", Path(tmp) / "new.xml"
         old_path.write_bytes(old_xml)
         new_path.write_bytes(new_xml)
-        changes = compare(load_xml(old_path, "old.xml"), load_xml(new_path, "new.xml"))
-    diff = Diff(Side("old.xml", "xml"), Side("new.xml", "xml"), changes)
-    return [ln for ln in markdown_lines(diff, collapse=False) if ln.startswith("- ")]
+        try:
+            changes = compare(load_xml(old_path, "old.xml"), load_xml(new_path, "new.xml"))
+        except (DiffError, ForgeError):
+            return []  # an output the importer cannot read: the caller says it differs, without words
+    return [line(change).text for change in changes]
