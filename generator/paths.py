@@ -30,6 +30,12 @@ def template_dir() -> Path:
     return packaged if packaged.is_dir() else Path(__file__).parents[1] / "templates"
 
 
+def base_rules_dir() -> Path:
+    """The variants triplea-forge ships (`rules/` of a checkout, or its copy in a wheel)."""
+    packaged = Path(__file__).parent / "_rules"
+    return packaged if packaged.is_dir() else Path(__file__).parents[1] / "rules"
+
+
 def cache_dir(*parts: str) -> Path:
     """`${XDG_CACHE_HOME:-~/.cache}/triplea-forge/<parts>`: every cache of the tool lives here."""
     return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache", "triplea-forge", *parts)

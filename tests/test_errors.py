@@ -54,8 +54,8 @@ CASES: dict[str, tuple[dict[str, str], list[str]]] = {
             """
         },
         [
-            "rules/broken/game.yaml:1:10: extends: extends 'tinny': no variant of that name in rules/ "
-            "(did you mean 'tiny'?)"
+            "rules/broken/game.yaml:1:10: extends: extends 'tinny': no variant of that name in rules/ or among the "
+            "variants triplea-forge ships (did you mean 'tiny'?)"
         ],
     ),
     "extends_cycle": (

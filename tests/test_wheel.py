@@ -24,5 +24,8 @@ def test_wheel_contains_templates_and_harness(tmp_path: Path) -> None:
     for source in sorted(p.name for p in (ROOT / "generator" / "engine" / "java").glob("*.java")):
         assert f"generator/engine/java/{source}" in names
     assert "generator/cli/__init__.py" in names
+    # The shipped variants, so a mod repository of its own can extend them.
+    for spec in sorted((ROOT / "rules").glob("*/*.yaml")):
+        assert f"generator/_rules/{spec.parent.name}/{spec.name}" in names
     entry_points = next(n for n in names if n.endswith("entry_points.txt"))
     assert "triplea-forge = generator.cli:cli" in zipfile.ZipFile(wheel).read(entry_points).decode()

@@ -88,7 +88,7 @@ def check_options(spec: Spec, tree: Any, target: str) -> list[Diagnostic]:
     engines = TARGET_ENGINES[target]
     names = reference_names(spec)
     found: list[Diagnostic] = []
-    memo: Memo = {}
+    memo = _memo_for(names)
     for path, cls, _, options in attachments_of(spec):
         for option, raw in options.items():
             where = (*path, option)
@@ -99,6 +99,18 @@ def check_options(spec: Spec, tree: Any, target: str) -> list[Diagnostic]:
 
 
 Memo = dict[tuple[str, str, str, str, str | None], str | None]
+# Verdicts on option values, kept while the names a value may refer to stay the same: a rebuild of
+# the same game (the watch loop, several variants sharing a parent) checks only what is new.
+_MEMOS: dict[int, Memo] = {}
+
+
+def _memo_for(names: dict[str, set[str]]) -> Memo:
+    key = hash(tuple(sorted((kind, frozenset(known)) for kind, known in names.items())))
+    if key not in _MEMOS:
+        if len(_MEMOS) >= 4:
+            _MEMOS.pop(next(iter(_MEMOS)))
+        _MEMOS[key] = {}
+    return _MEMOS[key]
 
 
 def engine_meant(spec: Spec, tree: Any) -> str | None:

@@ -19,7 +19,14 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from generator.paths import UnreadableFile, cache_dir, read_regular_file, spec_files, variant_folders
+from generator.paths import (
+    UnreadableFile,
+    base_rules_dir,
+    cache_dir,
+    read_regular_file,
+    spec_files,
+    variant_folders,
+)
 
 _PACKAGE = Path(__file__).parents[1]  # the whole generator package
 _CODE_SUFFIXES = (".py", ".json", ".java", ".j2")
@@ -45,10 +52,15 @@ def fingerprint(
     """The key of a build; `read` holds the digests of spec files as the build read them."""
     read = read or {}
     digest = hashlib.sha256()
-    for folder in variant_folders(rules_dir):
-        for path in spec_files(folder):
-            digest.update(f"rules/{folder.name}/{path.name}\0".encode())
-            digest.update((read.get(path) or _content_digest(path)).encode())
+    roots = [("rules", rules_dir)]
+    base = base_rules_dir()  # the shipped variants a mod's variants may extend
+    if base.is_dir() and (not rules_dir.is_dir() or base.resolve() != rules_dir.resolve()):
+        roots.append(("base", base))
+    for label, root in roots:
+        for folder in variant_folders(root):
+            for path in spec_files(folder):
+                digest.update(f"{label}/{folder.name}/{path.name}\0".encode())
+                digest.update((read.get(path) or _content_digest(path)).encode())
     for label, root, suffixes in (("templates", templates_dir, None), ("code", _PACKAGE, _CODE_SUFFIXES)):
         for path in _files(root, suffixes):
             digest.update(f"{label}/{path.relative_to(root).as_posix()}\0".encode())

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from generator.diagnostics import Diagnostic, Mark, did_you_mean, key_path
-from generator.paths import plain_name_problem, spec_files
+from generator.paths import base_rules_dir, plain_name_problem, spec_files, variant_folders
 from generator.spec.load import DELETE, SpecMap, load_file
 
 
@@ -30,25 +30,53 @@ class ResolvedSpec:
     files: list[str] = field(default_factory=list)
 
 
-class Rules:
-    """The rules/ folder: finds variants and loads each once."""
+BASE_DISPLAY = "triplea-forge/rules"  # how files of the tool's own variants are named in messages
 
-    def __init__(self, root: Path, display_root: str = "rules", staged: dict[str, Path] | None = None) -> None:
+
+class Rules:
+    """The rules/ folder: finds variants and loads each once.
+
+    A parent named by `extends` that the folder does not hold is looked for among the variants
+    triplea-forge ships (`lhtr`, `revised`...; `paths.base_rules_dir`), so a mod repository of
+    its own extends them without copying them; only the folder's own variants are built.
+    """
+
+    def __init__(
+        self,
+        root: Path,
+        display_root: str = "rules",
+        staged: dict[str, Path] | None = None,
+        bases: Path | None = None,
+    ) -> None:
         self.root = root
         self.display_root = display_root
+        shipped = bases if bases is not None else base_rules_dir()
+        same = shipped.is_dir() and root.is_dir() and shipped.resolve() == root.resolve()
+        self.bases: Path | None = None if same or not shipped.is_dir() else shipped
         # Variants read from another folder under their final name (an import being verified).
         self.staged = dict(staged or {})
         self._raw: dict[str, tuple[SpecMap | None, list[str], list[Diagnostic]]] = {}
         # SHA-256 of each spec file as it was read, for the build cache (see emit.cache).
         self.digests: dict[Path, str] = {}
+        # Each file as last read, by its (modification time, size): a variant read again after
+        # one of its files changed (`forget`, the watch loop) parses only that file again.
+        self._files: dict[Path, tuple[tuple[int, int], Any, list[Diagnostic]]] = {}
 
     def variants(self) -> list[str]:
-        found = set(self.staged)
-        if self.root.is_dir():
-            found |= {
-                p.name for p in self.root.iterdir() if p.is_dir() and not p.name.startswith(".") and spec_files(p)
-            }
-        return sorted(found)
+        """The folder's own variants (what `build` builds)."""
+        return sorted(set(self.staged) | {p.name for p in variant_folders(self.root)})
+
+    def base_variants(self) -> list[str]:
+        """The shipped variants a parent may be, which the folder does not hold itself."""
+        own = set(self.variants())
+        return [p.name for p in variant_folders(self.bases) if p.name not in own] if self.bases else []
+
+    def exists(self, name: str) -> bool:
+        return name in self.variants() or name in self.base_variants()
+
+    def forget(self, name: str) -> None:
+        """Read the variant's files again next time (they changed on disk)."""
+        self._raw.pop(name, None)
 
     def raw(self, name: str) -> tuple[SpecMap | None, list[str], list[Diagnostic]]:
         """The variant's own files combined into one tree (no inheritance yet)."""
@@ -56,16 +84,29 @@ class Rules:
             self._raw[name] = self._load_variant(name)
         return self._raw[name]
 
+    def _load_file(self, path: Path, display: str) -> tuple[Any, list[Diagnostic]]:
+        stamp = _stamp(path)
+        known = self._files.get(path)
+        if stamp is not None and known is not None and known[0] == stamp:
+            return known[1], known[2]
+        tree, found = load_file(path, display, self.digests)
+        if stamp is not None:
+            self._files[path] = (stamp, tree, found)
+        return tree, found
+
     def _load_variant(self, name: str) -> tuple[SpecMap | None, list[str], list[Diagnostic]]:
         folder = self.staged.get(name, self.root / name)
+        display_root = self.display_root
+        if name not in self.staged and not folder.is_dir() and self.bases is not None:
+            folder, display_root = self.bases / name, BASE_DISPLAY
         combined = SpecMap()
         problems: list[Diagnostic] = []
         files: list[str] = []
         unreadable = False
         for path in spec_files(folder):
-            display = f"{self.display_root}/{name}/{path.name}"
+            display = f"{display_root}/{name}/{path.name}"
             files.append(display)
-            tree, found = load_file(path, display, self.digests)
+            tree, found = self._load_file(path, display)
             problems.extend(found)
             if tree is None:
                 unreadable = True  # without this file the variant would be misread
@@ -94,11 +135,19 @@ class Rules:
         return (None if unreadable else combined), files, problems
 
 
+def _stamp(path: Path) -> tuple[int, int] | None:
+    try:
+        stat = path.stat()
+    except OSError:
+        return None
+    return stat.st_mtime_ns, stat.st_size
+
+
 def resolve(rules: Rules, name: str) -> tuple[ResolvedSpec | None, list[Diagnostic]]:
     """Resolve `name` and its ancestors into one tree; returns all problems found on the way."""
     problems: list[Diagnostic] = []
-    known = rules.variants()
-    if name not in known:
+    known = [*rules.variants(), *rules.base_variants()]
+    if not rules.exists(name):
         problems.append(Diagnostic(f"no variant named '{name}' in {rules.display_root}/{did_you_mean(name, known)}"))
         return None, problems
     bad_name = plain_name_problem(name, "variant name")
@@ -116,10 +165,11 @@ def resolve(rules: Rules, name: str) -> tuple[ResolvedSpec | None, list[Diagnost
             cycle = " -> ".join([*chain, current])
             problems.append(Diagnostic(f"extends cycle: {cycle}", via[0], "extends"))
             return None, problems
-        if current not in known:
+        if not rules.exists(current):
             problems.append(
                 Diagnostic(
                     f"extends '{current}': no variant of that name in {rules.display_root}/"
+                    f"{' or among the variants triplea-forge ships' if rules.bases else ''}"
                     f"{did_you_mean(current, known)}",
                     via[0],
                     "extends",

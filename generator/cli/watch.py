@@ -1,0 +1,143 @@
+"""`triplea-forge watch`: rebuild and re-check on every save, the editor loop.
+
+One process stays warm (imports, catalogs, compiled templates, the schema, every spec file it
+read), polls the spec files' sizes and times, and on a change rebuilds only the variants that read
+the changed folder (the folder's variant and every variant that extends it). It prints each
+variant's problems, or the rule changes since its last good build, and writes the outputs of a
+good build as `build` does.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import click
+
+from generator.cli.group import OUTPUT_OPTION, RULES_OPTION, TARGET_OPTION, _display, cli
+from generator.diagnostics import Diagnostic, Severity
+
+Snapshot = dict[Path, tuple[int, int]]
+
+
+def snapshot(rules_dir: Path) -> Snapshot:
+    """(modification time, size) of every spec file of every variant folder."""
+    from generator.paths import spec_files, variant_folders
+
+    found: Snapshot = {}
+    for folder in variant_folders(rules_dir):
+        for path in spec_files(folder):
+            try:
+                stat = path.stat()
+            except OSError:
+                continue
+            found[path] = (stat.st_mtime_ns, stat.st_size)
+    return found
+
+
+def changed_folders(before: Snapshot, after: Snapshot) -> set[str]:
+    """Names of the variant folders with a file added, removed or saved between two snapshots."""
+    paths = {p for p in before.keys() | after.keys() if before.get(p) != after.get(p)}
+    return {p.parent.name for p in paths}
+
+
+class Watcher:
+    """The warm state between saves: the rules, each variant's last good spec and chain."""
+
+    def __init__(self, rules_dir: Path, output_dir: Path, target: str, only: tuple[str, ...]) -> None:
+        from generator.spec.resolve import Rules
+
+        self.rules = Rules(rules_dir, _display(rules_dir))
+        self.output_dir = output_dir
+        self.target = target
+        self.only = only
+        self.good: dict[str, Any] = {}  # variant -> its last Spec that built
+        self.chains: dict[str, list[str]] = {}  # variant -> the variants it reads
+
+    def affected(self, folders: set[str]) -> list[str]:
+        known = self.rules.variants()
+        wanted = [v for v in known if not self.only or v in self.only]
+        return [v for v in wanted if folders & set(self.chains.get(v, [v])) or v not in self.chains]
+
+    def rebuild(self, folders: set[str], say: Callable[[str], None]) -> None:
+        """Build the variants that read `folders`; print what each build found."""
+        from generator.diff.compare import compare
+        from generator.diff.render import line
+        from generator.emit.build import compile_variant, map_yml
+        from generator.emit.write import write_files
+
+        for folder in folders:
+            self.rules.forget(folder)
+        files: dict[str, bytes] = {}
+        for variant in self.affected(folders):
+            started = time.perf_counter()
+            compiled, problems = compile_variant(self.rules, variant, self.target)
+            took = time.perf_counter() - started
+            errors = [p for p in problems if p.severity is Severity.ERROR]
+            if compiled is not None:
+                self.chains[variant] = compiled.resolved.chain
+            if compiled is None or errors:
+                say(f"  {variant}: {len(errors)} error{'s' if len(errors) != 1 else ''} ({took:.2f} s)")
+            else:
+                before = self.good.get(variant)
+                changes = compare(before, compiled.spec) if before is not None else []
+                self.good[variant] = compiled.spec
+                files.update(compiled.files)
+                words = "; ".join(line(c).text for c in changes[:8])
+                more = f"; and {len(changes) - 8} more" if len(changes) > 8 else ""
+                news = f": {words}{more}" if changes else (": no rule changed" if before is not None else "")
+                say(f"  {variant}: built in {took:.2f} s{news}")
+            for problem in sorted(set(problems), key=Diagnostic.sort_key):
+                say(f"    {problem}")
+        if files:
+            listing, _ = map_yml({name: spec for name, spec in self.good.items()})
+            if listing is not None and set(self.good) >= set(self.rules.variants()):
+                files["map.yml"] = listing
+            write_files(self.output_dir, files)
+
+
+@cli.command()
+@click.argument("variants", nargs=-1)
+@click.option(
+    "--interval", default=0.05, show_default=True, type=click.FloatRange(min=0.01), help="Seconds between looks."
+)
+@click.option("--stop-after", "cycles", default=0, type=click.IntRange(min=0), help="Stop after N rebuilds (0: never).")
+@TARGET_OPTION
+@RULES_OPTION
+@OUTPUT_OPTION
+def watch(
+    variants: tuple[str, ...], interval: float, cycles: int, target: str, rules_dir: Path, output_dir: Path
+) -> None:
+    """Rebuild and re-check VARIANTS (default: all) on every save; Ctrl-C stops.
+
+    Prints each rebuilt variant's problems, or the rule changes since its last good build, and
+    writes its outputs as `build` does. Only the variants that read a changed folder are rebuilt.
+    """
+    watcher = Watcher(rules_dir, output_dir, target, variants)
+
+    def say(text: str) -> None:
+        click.echo(text)
+
+    from generator.checks.xsd import strict_schema
+
+    strict_schema(target)  # built now, not on the first save: the loop stays warm
+    last = snapshot(rules_dir)
+    say(f"watching {_display(rules_dir)}/ (Ctrl-C stops)")
+    watcher.rebuild({v.parent.name for v in last}, say)
+    done = 0
+    try:
+        while not cycles or done < cycles:
+            time.sleep(interval)
+            now = snapshot(rules_dir)
+            folders = changed_folders(last, now)
+            if not folders:
+                continue
+            last = now
+            saved = time.strftime("%H:%M:%S")
+            say(f"[{saved}] {', '.join(sorted(folders))} changed")
+            watcher.rebuild(folders, say)
+            done += 1
+    except KeyboardInterrupt:
+        say("stopped")
