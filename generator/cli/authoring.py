@@ -190,3 +190,46 @@ def import_(xml_file: Path, name: str, parent: str | None, force: bool, report: 
         click.echo(f"normalised: {len(normalised) or 'nothing'}")
         for item in normalised:
             click.echo(f"  {item.mark}: {item.message}" if item.mark else f"  {item.message}")
+
+
+@cli.command()
+@click.argument("name")
+@click.option("--extends", "base", default="lhtr", show_default=True, help="The variant the new one changes.")
+@click.option(
+    "--in",
+    "folder",
+    default=None,
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Start a whole mod repository in this new folder instead of a variant here.",
+)
+@click.option("--install", "install_spec", default=None, help="The pin its CI installs triplea-forge from.")
+@RULES_OPTION
+def new(name: str, base: str, folder: Path | None, install_spec: str | None, rules_dir: Path) -> None:
+    """Start variant NAME (extending --extends) in rules/, or a mod repository with --in FOLDER.
+
+    A mod repository holds rules/NAME/, the editor schema, requirements.txt (the triplea-forge its
+    CI installs), a .gitignore, a README to start from and the CI workflow; its variants extend
+    the ones triplea-forge ships, so nothing else is copied.
+    """
+    from generator.release.scaffold import ScaffoldError, new_variant, scaffold_repository
+    from generator.release.workflow import CiUsageError
+    from generator.spec.resolve import Rules
+
+    rules = Rules(rules_dir, _display(rules_dir))
+    if not rules.exists(base):
+        known = sorted({*rules.variants(), *rules.base_variants()})
+        raise click.BadParameter(f"no variant named '{base}' (there are: {', '.join(known)})", param_hint="--extends")
+    try:
+        if folder is None:
+            written = [new_variant(rules_dir, name, base)]
+            note = None
+        else:
+            written, note = scaffold_repository(folder, name, base, install_spec)
+    except (ScaffoldError, CiUsageError) as exc:
+        raise click.ClickException(str(exc)) from exc
+    for path in written:
+        click.echo(f"wrote {_display(path)}")
+    if note:
+        click.echo(f"note: {note}", err=True)
+    start = f"cd {_display(folder)} && " if folder is not None else ""
+    click.echo(f"next: {start}triplea-forge build {name if folder is None else ''}".rstrip())

@@ -193,26 +193,36 @@ def package(
 @click.option(
     "--install",
     "install_spec",
-    default="triplea-forge",
-    show_default=True,
-    help="What CI gives `pip install` to get triplea-forge (a version, a git URL...).",
+    default=None,
+    help="The pin CI installs triplea-forge from, written to FOLDER/requirements.txt when it has none "
+    "(a git URL: 'triplea-forge @ git+https://...@v1.2'; default: where this triplea-forge comes from).",
 )
 @click.option("--force", is_flag=True, help="Replace an existing workflow file.")
 @RULES_OPTION
-def init_ci(folder: Path, base_map_repo: str | None, install_spec: str, force: bool, rules_dir: Path) -> None:
+def init_ci(folder: Path, base_map_repo: str | None, install_spec: str | None, force: bool, rules_dir: Path) -> None:
     """Write FOLDER/.github/workflows/triplea-forge.yml, a GitHub Actions workflow for a mod repository.
 
     On every push and pull request it runs `build --check`, `validate` and `check`, and puts the
     `diff` against the pull request's base branch in the job summary; on a tag it builds the
-    package and attaches its zip to the GitHub release.
+    package and attaches its zip to the GitHub release. It installs triplea-forge from the
+    repository's requirements.txt (written with --install, or this triplea-forge's source, if
+    missing).
     """
+    from generator.release.scaffold import PIN_FILE, default_pin
     from generator.release.workflow import CiUsageError, write_workflow
 
     try:
-        written = write_workflow(folder, folder / rules_dir, base_map_repo, install_spec, force)
+        written = write_workflow(folder, folder / rules_dir, base_map_repo, force)
     except CiUsageError as exc:
         raise click.UsageError(str(exc)) from exc
     click.echo(f"wrote {_display(written)}")
+    pin_file = folder / PIN_FILE
+    if not pin_file.exists():
+        pin, note = (install_spec, None) if install_spec else default_pin()
+        pin_file.write_text(f"# The triplea-forge this mod is built with; its CI installs exactly this.\n{pin}\n")
+        click.echo(f"wrote {_display(pin_file)}")
+        if note:
+            click.echo(f"note: {note}", err=True)
 
 
 @cli.command()

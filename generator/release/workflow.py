@@ -1,4 +1,8 @@
-"""`init-ci`: the GitHub Actions workflow of a mod repository, from templates/ci-workflow.yml.j2."""
+"""`init-ci`: the GitHub Actions workflow of a mod repository, from templates/ci-workflow.yml.j2.
+
+The workflow installs triplea-forge from the repository's own pin (`requirements.txt`), so CI
+builds with exactly the version the mod was made with; each job gets only the rights it uses.
+"""
 
 from __future__ import annotations
 
@@ -19,35 +23,36 @@ class CiUsageError(Exception):
 
 
 def _map_of(rules_dir: Path) -> str | None:
-    """The map the variants in `rules_dir` are built for, if they load."""
+    """The base map whose art the variants in `rules_dir` use, if they load.
+
+    A variant with a map name of its own (a mod installed beside the base map) takes its art
+    from the first ancestor with another map name: the map it was made on.
+    """
     from generator.emit.build import load_spec
     from generator.spec.resolve import Rules
 
     rules = Rules(rules_dir, str(rules_dir))
     for name in rules.variants():
         compiled, _ = load_spec(rules, name)
-        if compiled is not None:
-            return compiled.spec.game.map
+        if compiled is None:
+            continue
+        for ancestor in compiled.resolved.chain[1:]:
+            parent, _ = load_spec(rules, ancestor)
+            if parent is not None and parent.spec.game.map != compiled.spec.game.map:
+                return parent.spec.game.map
+        return compiled.spec.game.map
     return None
 
 
-def render_workflow(base_map_repo: str, install_spec: str) -> str:
+def render_workflow(base_map_repo: str) -> str:
     if not REPO.match(base_map_repo):
         raise CiUsageError(f"--base-map-repo must look like owner/name, got {base_map_repo!r}")
     # The template is YAML under an HTML-escaping environment: hand it values already quoted for
     # YAML (a JSON string is a YAML double-quoted scalar) and marked safe.
-    return (
-        environment()
-        .get_template("ci-workflow.yml.j2")
-        .render(base_map_repo=Markup(json.dumps(base_map_repo)), install=Markup(_shell_quote(install_spec)))
-    )
+    return environment().get_template("ci-workflow.yml.j2").render(base_map_repo=Markup(json.dumps(base_map_repo)))
 
 
-def _shell_quote(text: str) -> str:
-    return "'" + text.replace("'", "'\"'\"'") + "'"
-
-
-def write_workflow(folder: Path, rules_dir: Path, base_map_repo: str | None, install_spec: str, force: bool) -> Path:
+def write_workflow(folder: Path, rules_dir: Path, base_map_repo: str | None, force: bool) -> Path:
     target = folder / WORKFLOW
     if target.exists() and not force:
         raise CiUsageError(f"{target} exists; use --force to replace it")
@@ -56,7 +61,7 @@ def write_workflow(folder: Path, rules_dir: Path, base_map_repo: str | None, ins
         if map_name is None:
             raise CiUsageError(f"no variant loads from {rules_dir}; name the base map with --base-map-repo owner/name")
         base_map_repo = f"triplea-maps/{map_name}"
-    text = render_workflow(base_map_repo, install_spec)
+    text = render_workflow(base_map_repo)
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_text(text, encoding="utf-8")
     return target
