@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import hashlib
+import os
 import shutil
 import subprocess
+import sys
 import zipfile
 from pathlib import Path
 
@@ -304,3 +306,57 @@ def test_properties_merge_keeps_the_base_and_is_idempotent() -> None:
         b"# colours\ncolor.A = 111111\ncolor.B=333333\n! other\nmap.width 3500\n\n# ours\ncolor.C=444444\n"
     )
     assert properties_file.merge(merged, {"color.B": "333333", "color.C": "444444"}, "ours") == merged
+
+
+def _zip_of(folder: Path, target: Path) -> Path:
+    """The map as TripleA 1.9 keeps it: <map>-master.zip holding <map>-master/."""
+    with zipfile.ZipFile(target, "w") as archive:
+        for path in sorted(folder.rglob("*")):
+            if path.is_file():
+                archive.write(path, f"{folder.name}-master/{path.relative_to(folder).as_posix()}")
+    return target
+
+
+def test_base_map_as_a_master_zip_or_from_the_players_maps_folder(project: Path, tmp_path: Path) -> None:
+    maps = tmp_path / "downloadedMaps"
+    maps.mkdir()
+    archive = _zip_of(BASE_MAP, maps / f"{MAP}-master.zip")
+    result = run_cli("package", "--base-map", str(archive), "--out", "from-zip", cwd=project)
+    assert result.code == 0, result.err
+    polygons = (project / "from-zip" / MAP / "map" / "polygons.txt").read_bytes()
+    assert polygons == (BASE_MAP / "map" / "polygons.txt").read_bytes()
+    # No --base-map: the variants' map is looked for where TripleA keeps the player's maps.
+    env = {**os.environ, "TRIPLEA_MAPS": str(maps)}
+    proc = subprocess.run(
+        [sys.executable, "-m", "generator", "package", "--out", "found"], cwd=project, env=env,
+        capture_output=True, text=True,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    assert f"base map: {archive}" in proc.stdout
+    assert (project / "found" / ZIP).read_bytes() == (project / "from-zip" / ZIP).read_bytes()
+    env["TRIPLEA_MAPS"] = str(tmp_path / "empty")
+    missing = subprocess.run([sys.executable, "-m", "generator", "package"], cwd=project, env=env, capture_output=True,
+                             text=True)  # fmt: skip
+    assert missing.returncode == 2 and "no base map: 'world_war_ii_revised' is not in" in missing.stderr
+
+
+def test_several_maps_are_an_error_not_a_crash(project: Path) -> None:
+    write_tree(project, {"rules/other/game.yaml": "extends: revised\ngame: {name: Other, map: other_map}\n"})
+    result = run_cli("package", "--base-map", str(BASE_MAP), cwd=project)
+    assert result.code == 1
+    assert (
+        "a package holds one map's games, these variants use several: other on map 'other_map'; mymod, revised on "
+        "map 'world_war_ii_revised'; package them apart" in result.err
+    )
+
+
+def test_a_package_named_as_the_map_it_is_made_from_is_a_warning(project: Path) -> None:
+    result = run_cli("package", "--base-map", str(BASE_MAP), "--out", "dist", cwd=project)
+    assert result.code == 0
+    warning = (
+        "warning: the package is named 'world_war_ii_revised', as the map it is made from: a player who installs it "
+        "replaces that map; give the mod a map name of its own (game.map)"
+    )
+    assert warning in result.err
+    strict = run_cli("package", "--base-map", str(BASE_MAP), "--out", "dist2", "--strict", cwd=project)
+    assert strict.code == 1 and not (project / "dist2").exists()

@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from generator.cli.group import OUTPUT_OPTION, RULES_OPTION, TARGET_OPTION, _display, _report, cli
-from generator.diagnostics import Diagnostic
+from generator.diagnostics import Diagnostic, Severity
 
 
 class EngineUnusable(click.ClickException):
@@ -107,8 +107,9 @@ def check(
 @click.argument("variants", nargs=-1)
 @click.option(
     "--base-map",
-    type=click.Path(exists=True, file_okay=False, path_type=Path),
-    help="Installed map whose art the standalone package carries (a downloadedMaps/<map> folder).",
+    type=click.Path(exists=True, path_type=Path),
+    help="Map whose art the standalone package carries: a folder or a <map>-master.zip "
+    "(default: the variants' map in the player's TripleA folder, ~/triplea/downloadedMaps).",
 )
 @click.option(
     "--out",
@@ -152,10 +153,11 @@ def package(
     OUT/<map>-master.zip, which TripleA 1.9 and 2.6+ both take as it is in downloadedMaps/.
     With --overlay: the games are added to an installed map; only its games/ and map.yml change.
     """
+    from generator.release import maps
     from generator.release import package as stage
     from generator.spec.resolve import Rules
 
-    if (base_map is None) == (overlay is None):
+    if base_map is not None and overlay is not None:
         raise click.UsageError("give either --base-map (standalone package) or --overlay (add into a map)")
     if overlay is not None and previous is not None:
         raise click.UsageError("--previous applies to a standalone package (--base-map) only")
@@ -173,12 +175,36 @@ def package(
             click.echo(f"wrote {_display(path)}")
         click.echo(f"{len(written)} file{'s' if len(written) != 1 else ''} written into {_display(overlay)}")
         return
-    assert base_map is not None
-    built, found = stage.standalone(base_map, compiled, previous, release)
-    found += stage.check_folder_target(built, out_dir, force) if built is not None else []
-    _report(found, strict)
-    assert built is not None
-    folder, archive = stage.write_package(built, out_dir)
+    by_map: dict[str, list[str]] = {}
+    for name, item in sorted(compiled.items()):
+        by_map.setdefault(item.spec.game.map, []).append(name)
+    if len(by_map) > 1:  # one map folder holds one map's games
+        uses = "; ".join(f"{', '.join(v)} on map '{m}'" for m, v in sorted(by_map.items()))
+        raise click.ClickException(f"a package holds one map's games, these variants use several: {uses}; "
+                                   "package them apart (`triplea-forge package VARIANT...`)")  # fmt: skip
+    if base_map is None:
+        made = maps.made_on(rules, next(iter(compiled.values())))
+        base_map = maps.installed(made)
+        if base_map is None:
+            where = ", ".join(_display(f) for f in maps.maps_folders())
+            raise click.UsageError(f"no base map: '{made}' is not in {where}; give --base-map FOLDER or ZIP")
+        click.echo(f"base map: {base_map}")
+    try:
+        with maps.opened(base_map) as base:
+            built, found = stage.standalone(base, compiled, previous, release)
+            if built is not None and built.map_name == maps.own_name(base):
+                found.append(Diagnostic(
+                    f"the package is named '{built.map_name}', as the map it is made from: a player who installs it "
+                    f"replaces that map; give the mod a map name of its own (game.map)", severity=Severity.WARNING,
+                ))  # fmt: skip
+            found += stage.check_folder_target(built, out_dir, force) if built is not None else []
+            if built is None and not any(p.severity is Severity.ERROR for p in found):
+                found.append(Diagnostic("nothing to package"))
+            _report(found, strict)
+            assert built is not None
+            folder, archive = stage.write_package(built, out_dir)
+    except maps.BaseMapError as exc:
+        raise click.ClickException(str(exc)) from exc
     click.echo(f"wrote {_display(folder)}/ ({len(built.files)} files)")
     click.echo(f"wrote {_display(archive)}")
 

@@ -23,24 +23,16 @@ class CiUsageError(Exception):
 
 
 def _map_of(rules_dir: Path) -> str | None:
-    """The base map whose art the variants in `rules_dir` use, if they load.
-
-    A variant with a map name of its own (a mod installed beside the base map) takes its art
-    from the first ancestor with another map name: the map it was made on.
-    """
+    """The map the variants in `rules_dir` were made on (whose art they use), if they load."""
     from generator.emit.build import load_spec
+    from generator.release.maps import made_on
     from generator.spec.resolve import Rules
 
     rules = Rules(rules_dir, str(rules_dir))
     for name in rules.variants():
         compiled, _ = load_spec(rules, name)
-        if compiled is None:
-            continue
-        for ancestor in compiled.resolved.chain[1:]:
-            parent, _ = load_spec(rules, ancestor)
-            if parent is not None and parent.spec.game.map != compiled.spec.game.map:
-                return parent.spec.game.map
-        return compiled.spec.game.map
+        if compiled is not None:
+            return made_on(rules, compiled)
     return None
 
 

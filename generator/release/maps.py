@@ -1,0 +1,97 @@
+"""Where a package's base map comes from: a folder, a `-master.zip`, or the player's maps folder.
+
+TripleA 1.9 keeps a downloaded map as `downloadedMaps/<map>-master.zip`, 2.6+ as a folder
+`downloadedMaps/<map>/`; `package --base-map` takes either, and without it looks for the
+variants' map in the player's own TripleA folder. A zip is unpacked into a temporary folder with
+the same care as any archive from elsewhere: no entry may leave it, and its size is capped.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import zipfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path, PurePosixPath
+from tempfile import TemporaryDirectory
+
+import yaml
+
+from generator.emit.build import Compiled, load_spec
+from generator.spec.resolve import Rules
+
+MAX_UNPACKED = 2 * 1024 * 1024 * 1024  # the biggest real maps are a few hundred MB
+
+
+class BaseMapError(Exception):
+    """Why the base map cannot be used, in one line."""
+
+
+def maps_folders() -> list[Path]:
+    """Where TripleA keeps a player's maps ($TRIPLEA_MAPS, else ~/triplea/downloadedMaps)."""
+    given = os.environ.get("TRIPLEA_MAPS")
+    if given:
+        return [Path(given)]
+    return [Path.home() / "triplea" / "downloadedMaps"]
+
+
+def installed(map_name: str) -> Path | None:
+    """The player's copy of a map, a folder or a `-master.zip`, if TripleA has it."""
+    normal = map_name.replace(" ", "_").lower()
+    for folder in maps_folders():
+        for candidate in (folder / map_name, folder / normal, folder / f"{normal}-master.zip"):
+            if candidate.exists():
+                return candidate
+    return None
+
+
+def own_name(base: Path) -> str:
+    """The map name a base map folder gives itself (its map.yml), else the folder's name."""
+    for listing in (base / "map.yml", base / "map" / "map.yml"):
+        if listing.is_file():
+            try:
+                data = yaml.safe_load(listing.read_text(encoding="utf-8"))
+            except (yaml.YAMLError, OSError, UnicodeDecodeError):
+                break
+            if isinstance(data, dict) and isinstance(data.get("map_name"), str):
+                return str(data["map_name"])
+    return base.name.removesuffix("-master")
+
+
+@contextmanager
+def opened(base: Path) -> Iterator[Path]:
+    """The base map as a folder: `base` itself, or a `-master.zip` unpacked for the duration."""
+    if base.is_dir():
+        yield base
+        return
+    if not zipfile.is_zipfile(base):
+        raise BaseMapError(f"{base} is neither a map folder nor a zip")
+    with zipfile.ZipFile(base) as archive, TemporaryDirectory(prefix="triplea-forge-map-") as tmp:
+        infos = archive.infolist()
+        if sum(info.file_size for info in infos) > MAX_UNPACKED:
+            raise BaseMapError(f"{base} unpacks to more than any map: refusing it")
+        root = Path(tmp)
+        for info in infos:
+            parts = PurePosixPath(info.filename).parts
+            if info.filename.startswith("/") or ".." in parts or not parts:
+                raise BaseMapError(f"{base}: entry {info.filename!r} would leave the map's folder")
+            target = root.joinpath(*parts)
+            if info.is_dir():
+                target.mkdir(parents=True, exist_ok=True)
+                continue
+            target.parent.mkdir(parents=True, exist_ok=True)
+            with archive.open(info) as source, open(target, "wb") as out:
+                shutil.copyfileobj(source, out)
+        tops = [p for p in root.iterdir() if p.is_dir()]
+        yield tops[0] if len(tops) == 1 and not any(p.is_file() for p in root.iterdir()) else root
+
+
+def made_on(rules: Rules, compiled: Compiled) -> str:
+    """The map a variant was made on: its own, or (a mod with a map name of its own, installed
+    beside the base map) that of the first ancestor with another map name."""
+    for ancestor in compiled.resolved.chain[1:]:
+        parent, _ = load_spec(rules, ancestor)
+        if parent is not None and parent.spec.game.map != compiled.spec.game.map:
+            return parent.spec.game.map
+    return compiled.spec.game.map
