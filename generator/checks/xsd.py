@@ -43,7 +43,7 @@ def _accepted(catalog: dict[str, Any], cls: str) -> dict[str, str]:
     return {n[:1].lower() + n[1:]: kind for n, kind in names.items()}
 
 
-def _options(target: str) -> dict[str, dict[str, str]]:
+def catalog_options(target: str) -> dict[str, dict[str, str]]:
     """class -> option -> 'int' | 'bool' | 'other', for names every target engine accepts."""
     catalogs = [load_catalog(engine) for engine in TARGET_ENGINES[target]]
     classes = set.intersection(*(set(c["attachments"]) for c in catalogs))
@@ -60,7 +60,7 @@ def _options(target: str) -> dict[str, dict[str, str]]:
 
 
 # Value spellings both engines read as booleans.
-_BOOLEANS = ("true", "false", "True", "False", "TRUE", "FALSE")
+BOOLEANS = ("true", "false", "True", "False", "TRUE", "FALSE")
 
 _ATTACHMENT_ATTRIBUTES = (
     '<xs:attribute name="name" type="xs:string" use="required"/>'
@@ -71,7 +71,7 @@ _ATTACHMENT_ATTRIBUTES = (
 )
 
 
-def _spellings(names: list[str]) -> list[str]:
+def spellings(names: list[str]) -> list[str]:
     """Each option name with its first letter in either case, as both engines accept."""
     return [variant for n in names for variant in dict.fromkeys((n, n[:1].upper() + n[1:]))]
 
@@ -82,7 +82,7 @@ def _name_in(names: list[str]) -> str:
     One `contains` on a '|'-joined string: elementpath compares `@name = ('a', 'b', ...)` item by
     item, which made long lists the slowest part of a build. Option names never contain '|'.
     """
-    joined = "|".join(_spellings(names))
+    joined = "|".join(spellings(names))
     return f"contains('|{joined}|', concat('|', @name, '|'))"
 
 
@@ -106,7 +106,7 @@ def _class_types(cls: str, options: dict[str, str]) -> str:
     option is checked as a simple type (whole number without `count`; a boolean spelling) instead
     of by an XPath assertion.
     """
-    names = "".join(f'<xs:enumeration value="{n}"/>' for n in _spellings(list(options)))
+    names = "".join(f'<xs:enumeration value="{n}"/>' for n in spellings(list(options)))
     name = f'<xs:attribute name="name" type="{cls}.names" use="required"/>'
     alternatives = _typed_alternatives(cls, options)
     return (
@@ -128,8 +128,8 @@ def _class_types(cls: str, options: dict[str, str]) -> str:
 
 @functools.cache
 def schema_text(target: str) -> str:
-    classes = _options(target)
-    booleans = "".join(f'<xs:enumeration value="{b}"/>' for b in _BOOLEANS)
+    classes = catalog_options(target)
+    booleans = "".join(f'<xs:enumeration value="{b}"/>' for b in BOOLEANS)
     parts = [
         '<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema">',
         '<xs:element name="game"><xs:complexType><xs:sequence>'
@@ -205,8 +205,8 @@ Key = tuple[Any, ...]
 def _typed_names(target: str) -> dict[str, frozenset[str]]:
     """javaClass (qualified and short) -> the option names whose value the schema types (int, bool)."""
     typed = {}
-    for cls, options in _options(target).items():
-        names = frozenset(_spellings([n for n, kind in options.items() if kind != "other"]))
+    for cls, options in catalog_options(target).items():
+        names = frozenset(spellings([n for n, kind in options.items() if kind != "other"]))
         typed[cls] = typed[ATTACHMENT_PACKAGE + cls] = names
     return typed
 

@@ -120,9 +120,6 @@ def watch(
     def say(text: str) -> None:
         click.echo(text)
 
-    from generator.checks.xsd import strict_schema
-
-    strict_schema(target)  # built now, not on the first save: the loop stays warm
     last = snapshot(rules_dir)
     say(f"watching {_display(rules_dir)}/ (Ctrl-C stops)")
     watcher.rebuild({v.parent.name for v in last}, say)

@@ -88,8 +88,13 @@ def _one_option(value: Any) -> tuple[str, str | None] | None:
 
 def option_writes(value: Any) -> list[tuple[str, str | None]] | None:
     """Every `<option>` (value, count) one spec option writes, or None when its shape is wrong."""
-    if type(value) is str:  # most options of big games: called for each by every stage
+    kind = type(value)  # most options are plain scalars: called for each by every stage
+    if kind is str:
         return [(value, None)]
+    if kind is bool:
+        return [("true" if value else "false", None)]
+    if kind is int:
+        return [(str(value), None)]
     repeated = isinstance(value, list) and value and all(isinstance(v, list | dict) for v in value)
     items = value if repeated else [value]
     written = [_one_option(item) for item in items]
