@@ -20,7 +20,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from generator.diff.compare import Diff, compare
-from generator.diff.render import json_text, markdown, plain_lines
+from generator.diff.markdown import markdown
+from generator.diff.render import json_text, plain_lines
 from generator.diff.sides import diff_sides, load_variant
 from generator.spec.resolve import Rules
 

@@ -28,7 +28,7 @@ ww2v2.xml → lhtr.xml: 19 changes (2 settings, 5 steps, 12 properties)
 
 Game (2)
   ~ name: World War II Revised → World War II Revised LHTR
-  ~ notes: reworded (40 → 1455 characters)
+  ~ notes: {NOTES}
 
 Turn order and steps (5)
   ~ russianTechActivation: moved after russianPlace (was after russianTech)
@@ -53,16 +53,30 @@ Game properties (12)
 """
 
 
+# The notes grew from one sentence to LHTR's summary: the words that changed, every one of them.
+NOTES_WORDS = (
+    "A [-revised version-] {+WW2V2 Revised mod that follows the popular LHTR rules. (Larry Harris Tournament"
+    ' Rules) <br> <br>NOTE: If playing with tech, do NOT research "Industrial Technology", as technically that'
+    " is not one+} of the [-basic rule set.-] {+techs for this game,"
+)
+
+
 def test_official_ww2v2_to_lhtr_lists_exactly_their_differences() -> None:
     result = run_cli("diff", "ww2v2.xml", "lhtr.xml", cwd=OFFICIAL_GAMES)
     assert (result.code, result.err) == (0, "")
-    assert result.out == WW2V2_TO_LHTR
+    notes = result.out.splitlines()[4]
+    assert notes.startswith(f"  ~ notes: {NOTES_WORDS}") and notes.endswith("* No Industrial Technology tech <br>+}")
+    assert "\N{HORIZONTAL ELLIPSIS}" not in notes  # the two texts share nothing more: nothing left out
+    assert result.out == WW2V2_TO_LHTR.replace("{NOTES}", notes.removeprefix("  ~ notes: "))
+    brief = run_cli("diff", "ww2v2.xml", "lhtr.xml", "--brief", cwd=OFFICIAL_GAMES)
+    assert brief.out == WW2V2_TO_LHTR.replace("{NOTES}", "reworded (40 → 1455 characters)")
 
 
 def test_rules_variants_revised_to_lhtr_read_as_the_official_games() -> None:
+    official = run_cli("diff", "ww2v2.xml", "lhtr.xml", cwd=OFFICIAL_GAMES)
     result = run_cli("diff", "revised", "lhtr", cwd=ROOT)
     assert result.code == 0, result.err
-    assert result.out == WW2V2_TO_LHTR.replace("ww2v2.xml → lhtr.xml", "revised → lhtr", 1)
+    assert result.out == official.out.replace("ww2v2.xml → lhtr.xml", "revised → lhtr", 1)
 
 
 def test_an_imported_xml_equals_the_variant_made_from_it() -> None:
@@ -161,8 +175,11 @@ def _revised_board() -> dict[str, Any]:
 
 
 BOARD_TEXT = """\
-old → new: 23 changes (2 units, 1 production rule, 1 frontier, 13 territories, 1 connection, 1 placement, 1 step, \
-1 property, 1 condition, 1 ledger entry)
+old → new: 24 changes (1 setting, 2 units, 1 production rule, 1 frontier, 13 territories, 1 connection, 1 placement, \
+1 step, 1 property, 1 condition, 1 ledger entry)
+
+Game (1)
+  ~ Turn order: Reds, Blues → Blues, Reds, Blues
 
 Units (2)
   ~ infantry renamed to soldier
@@ -176,7 +193,8 @@ Production frontiers (1)
 
 Territories (13)
   ~ Beta renamed to Gamma
-  ~ 12 territories: production 1 → 2 (T1, T2, T3, T4, T5, and 7 more)
+  ~ 12 territories: production 1 → 2
+      T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12
 
 Connections (1)
   + T3 \N{EN DASH} T9 added
@@ -194,7 +212,7 @@ Conditions (1)
   ~ conditionAttachmentHoldsAlpha (Reds): directOwnershipTerritories Alpha → Alpha:T1
 
 Rule ledger (1)
-  ~ r-1: summary reworded; re-graded exact → approximate; note added
+  ~ r-1: summary: Infantry [-walk.-] {+walk one territory a turn.+}; re-graded exact → approximate; note added
 """
 
 
@@ -209,6 +227,11 @@ def test_reviewer_words_renames_reorders_and_collapsed_runs(tmp_path: Path) -> N
     result = run_cli("diff", "old", "new", cwd=tmp_path)
     assert (result.code, result.err) == (0, "")
     assert result.out == BOARD_TEXT
+    brief = run_cli("diff", "old", "new", "--brief", cwd=tmp_path).out  # the short form: runs named, prose counted
+    assert brief == BOARD_TEXT.replace(
+        "production 1 → 2\n      T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12",
+        "production 1 → 2: T1, T2, T3, T4, T5, and 7 more",
+    ).replace("summary: Infantry [-walk.-] {+walk one territory a turn.+}", "summary reworded (14 → 35 characters)")
     report = json.loads(run_cli("diff", "old", "new", "--format", "json", cwd=tmp_path).out)
     jsonschema.validate(report, SCHEMA)
     changes = {(c["domain"], c["key"]): c for c in report["changes"]}
@@ -229,16 +252,32 @@ def test_markdown_is_a_pull_request_comment(tmp_path: Path) -> None:
     lines = result.out.splitlines()
     counts = BOARD_TEXT.splitlines()[0].removeprefix("old → new: ")
     assert lines[:3] == ["### triplea-forge diff: `old` → `new`", "", f"**{counts}**"]
-    assert lines[3:9] == [
+    assert lines[3:11] == [
+        "",
+        "#### Game (1)",
+        "- **Turn order**: Reds, Blues → Blues, Reds, Blues",
         "",
         "#### Units (2)",
-        "",
         "- **infantry** renamed to soldier",
         "- **armour**: attack 3 → 4; gains canBlitz",
         "",
     ]
-    assert "- 12 territories: production 1 → 2 (T1, T2, T3, T4, T5, and 7 more)" in lines
+    # Twelve alike changes read as one line naming them all; three lines need no fold.
+    at = lines.index("#### Territories (13)")
+    assert lines[at : at + 5] == [
+        "#### Territories (13)",
+        "- **Beta** renamed to Gamma",
+        "- 12 territories: production 1 → 2",
+        "  - T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12",
+        "",
+    ]
+    assert "<details>" not in result.out
     assert "- **conditionAttachmentHoldsAlpha (Reds)**: directOwnershipTerritories Alpha → Alpha:T1" in lines
+    assert (
+        "- **r-1**: summary: Infantry ~~walk.~~ **walk one territory a turn.**; re-graded exact → approximate;"
+        " note added" in lines
+    )
+    assert not any("more" in ln for ln in lines)
 
 
 # ------------------------------------------------------------------ git revisions

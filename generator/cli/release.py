@@ -317,19 +317,28 @@ def coverage(variants: tuple[str, ...], fmt: str, rules_dir: Path) -> None:
     help="text: coloured terminal view; markdown: for a PR comment or CI summary; json: for tools.",
 )
 @click.option("--exit-code", is_flag=True, help="Exit 1 when there are changes (like git diff --exit-code).")
+@click.option("--brief", is_flag=True, help="The short form: long runs named up to five, nothing folded.")
 @RULES_OPTION
 def diff(
-    sides: tuple[str, ...], from_rev: str | None, to_rev: str | None, fmt: str, exit_code: bool, rules_dir: Path
+    sides: tuple[str, ...],
+    from_rev: str | None,
+    to_rev: str | None,
+    fmt: str,
+    exit_code: bool,
+    brief: bool,
+    rules_dir: Path,
 ) -> None:
     """What changed between two rule sets, in words a reviewer reads, grouped by domain.
 
     OLD and NEW are variants of the rules folder or TripleA game XML files (*.xml), in any mix.
     With --from REV, give one VARIANT: it is compared at REV and at --to REV (default: the
     working tree), reading the rules folder from git. Reordering is never a change, except the
-    steps' play order and a frontier's display order.
+    steps' play order and a frontier's display order. Every change is shown (long runs grouped,
+    folded in Markdown); --brief gives the short form.
     """
     from generator.diff.compare import DiffError
-    from generator.diff.render import json_text, markdown, print_text
+    from generator.diff.markdown import markdown
+    from generator.diff.render import json_text, print_text
     from generator.diff.sides import diff_revisions, diff_sides
     from generator.spec.resolve import Rules
 
@@ -350,8 +359,8 @@ def diff(
     if fmt == "json":
         click.echo(json_text(result), nl=False)
     elif fmt == "markdown":
-        click.echo(markdown(result), nl=False)
+        click.echo(markdown(result, brief), nl=False)
     else:
-        print_text(result)
+        print_text(result, brief)
     if exit_code and result.changes:
         sys.exit(1)

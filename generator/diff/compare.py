@@ -14,7 +14,18 @@ import re
 from bisect import bisect_left
 from dataclasses import dataclass, field
 
-from generator.diff.facts import DOMAINS, Domain, Entity, Facts, Key, Names, Value, facts_of, key_text
+from generator.diff.facts import (
+    DOMAINS,
+    Domain,
+    Entity,
+    Facts,
+    Key,
+    Names,
+    Value,
+    facts_of,
+    key_text,
+    step_identities,
+)
 from generator.spec.model import Spec
 
 
@@ -67,7 +78,7 @@ def compare(old: Spec, new: Spec) -> list[Change]:
     for domain in DOMAINS:
         if not domain.renames:
             continue
-        found = _renames(domain, old_facts, new_facts)
+        found = _step_renames(old, new) if domain.id == "steps" else _renames(domain, old_facts, new_facts)
         if found:
             renamed[domain.id] = found
             names.renamed.update({was[-1]: now[-1] for was, now in found})
@@ -76,6 +87,13 @@ def compare(old: Spec, new: Spec) -> list[Change]:
     for domain in DOMAINS:
         changes += _domain_changes(domain, old_facts[domain.id], new_facts[domain.id], renamed.get(domain.id, []))
     return changes
+
+
+def _step_renames(old: Spec, new: Spec) -> list[tuple[Key, Key]]:
+    """Steps that do the same (same player, delegate class, place among such steps) under new names."""
+    then = {identity: name for name, identity in step_identities(old)}
+    return [((then[identity],), (name,)) for name, identity in step_identities(new)
+            if identity in then and then[identity] != name]  # fmt: skip
 
 
 def _fingerprint(domain: Domain, key: Key, facts: Facts) -> str:

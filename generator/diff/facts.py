@@ -200,6 +200,9 @@ def facts_of(spec: Spec, n: Names | None = None) -> Facts:
         if raw is not None:
             game[(label,)] = {"value": str(raw)}
     game[("technologies",)] = {"value": "the engine's built-in advances" if spec.technologies is None else "listed"}
+    order = turn_order(spec)
+    if order:
+        game[("turn order",)] = {"value": order}
     if spec.notes.strip():
         # Notes are HTML: runs of whitespace mean one space.
         game[("notes",)] = {"value": " ".join(spec.notes.split())}
@@ -286,6 +289,44 @@ def _territories(spec: Spec, facts: Facts, n: Names) -> None:
         for d in territory.damaged_units:
             group = facts["starting_units"].setdefault((d.owner or "Neutral", name), {})
             group[f"damaged {n(d.unit)}"] = f"{d.quantity} (hits {d.hits}, damage {d.damage})"
+
+
+def turn_order(spec: Spec) -> str:
+    """Whose turn comes when in a round: each run of one player's steps, in play order.
+
+    A run of bid steps reads "Russians bid"; a run whose steps are all played once (maxRunCount 1)
+    is an opening turn.
+    """
+    runs: list[tuple[str, bool, bool]] = []  # player, every step a bid, every step played once
+    for name in spec.ordered_steps():
+        step = spec.sequence[name]
+        if step.player is None:
+            continue
+        delegate = spec.delegates.get(step.delegate)
+        bid = delegate is not None and delegate.class_.rsplit(".", 1)[-1].startswith("Bid")
+        once = step.max_run_count == 1
+        if runs and runs[-1][0] == step.player:
+            runs[-1] = (step.player, runs[-1][1] and bid, runs[-1][2] and once)
+        else:
+            runs.append((step.player, bid, once))
+    return ", ".join(
+        f"{player} bid" if bid else f"{player} (opening turn)" if once else player for player, bid, once in runs
+    )
+
+
+def step_identities(spec: Spec) -> list[tuple[str, tuple[str, str, int]]]:
+    """(step name, what the step does) in play order: its player, its delegate's class, and how
+    many steps of that player and class came before it in the round. Two sides' steps with one
+    identity are one step, whatever their names."""
+    seen: dict[tuple[str, str], int] = {}
+    out = []
+    for name in spec.ordered_steps():
+        step = spec.sequence[name]
+        delegate = spec.delegates.get(step.delegate)
+        kind = (step.player or "", delegate.class_.rsplit(".", 1)[-1] if delegate else step.delegate)
+        seen[kind] = seen.get(kind, 0) + 1
+        out.append((name, (*kind, seen[kind])))
+    return out
 
 
 def _steps(spec: Spec, facts: Facts, n: Names) -> None:

@@ -1,9 +1,12 @@
 """`triplea-forge diff` output: words a reviewer reads (terminal, Markdown) and JSON for tools.
 
-Each change becomes one line ("destroyer: attack 3 → 2; gains canBombard"). In text and
-Markdown a long run of alike changes in one domain is collapsed with a count ("12 territories
-changed production: ..., and 7 more"); JSON always holds every change in full, with the same words
-in `text`. The JSON layout is documented in the README and in generator/diff/schema.json.
+Each change becomes one line ("destroyer: attack 3 → 2; gains canBombard"); a changed text reads
+as its changed words ("summary: … Patriotism [-5-]{+7+} IPC …"). A long run of alike changes in
+one domain is one line with every member under it (12 territories changed production: each
+listed; Markdown folds them), steps renamed without moving are one line, and a block of steps
+that moved together (a player's turn) is one move. Nothing is left out; `brief` gives the short
+form of before (runs named up to five, "and N more"). JSON always holds every change, one by one,
+with the same words in `text`; its layout is in the README and in generator/diff/schema.json.
 """
 
 from __future__ import annotations
@@ -15,8 +18,10 @@ from typing import Any
 
 from generator.diff.compare import Change, Diff, FieldChange
 from generator.diff.facts import DOMAIN, ORDERED_FIELDS, Domain, Value
+from generator.diff.words import as_markdown, as_text, word_diff
 
 ARROW = "\N{RIGHTWARDS ARROW}"
+ELLIPSIS = "\N{HORIZONTAL ELLIPSIS}"
 MINUS = "\N{MINUS SIGN}"
 SCHEMA_ID = "triplea-forge-diff"
 SCHEMA_VERSION = 1
@@ -32,17 +37,23 @@ FLAG_WORDS = {
     "hidden": ("now hidden", "no longer hidden"),
 }
 GRADES = {"grade": "re-graded", "grade 2.x": "re-graded for 2.x"}
-# Prose: a change reads "reworded" whatever its length (JSON holds both texts).
+# Prose: a change reads as its changed words, whatever its length (JSON holds both texts).
 PROSE = frozenset({"summary", "note", "note 2.x", "reading"})
 
 
 @dataclass(frozen=True)
 class Line:
-    """One report line: `key` (shown strong) then `rest`; `kind` picks its colour and sign."""
+    """One report line: `key` (shown strong) then `rest`; `kind` picks its colour and sign.
+
+    A line standing for a run of changes holds each of them in `items` (shown under it, folded in
+    Markdown). `rest_md`, where set, is `rest` already written as Markdown (struck and bold words).
+    """
 
     kind: str
     key: str
     rest: str
+    items: tuple[str, ...] = ()
+    rest_md: str | None = None
 
     @property
     def text(self) -> str:
@@ -55,17 +66,18 @@ def _items(value: Value | None) -> tuple[str, ...]:
     return value if isinstance(value, tuple) else (value,)
 
 
-def _show(value: Value) -> str:
+def _show(value: Value, brief: bool = False) -> str:
+    """A value in full (brief: cut at LONG characters)."""
     text = ", ".join(value) if isinstance(value, tuple) else value
-    return text if len(text) <= LONG else text[: LONG - 1] + "\N{HORIZONTAL ELLIPSIS}"
+    return text if not brief or len(text) <= LONG else text[: LONG - 1] + "\N{HORIZONTAL ELLIPSIS}"
 
 
 def _is_long(change: FieldChange) -> bool:
     return any(isinstance(v, str) and len(v) > LONG for v in (change.old, change.new))
 
 
-def phrase(domain: Domain, change: FieldChange) -> str:
-    """One field's change in words."""
+def phrase(domain: Domain, change: FieldChange, md: bool = False, brief: bool = False) -> str:
+    """One field's change in words (`md`: a changed text's words marked up for Markdown)."""
     name, old, new = change.field, change.old, change.new
     if name == "position":
         return f"moved {new} (was {old})"
@@ -74,9 +86,13 @@ def phrase(domain: Domain, change: FieldChange) -> str:
     if isinstance(old, tuple) or isinstance(new, tuple):
         return f"{name} {_list_change(name, _items(old), _items(new))}"
     label = "" if name == "value" else f"{name} "
+    if (_is_long(change) or name in PROSE) and isinstance(old, str) and isinstance(new, str):
+        if brief:
+            return f"{label}reworded ({len(old)} {ARROW} {len(new)} characters)"
+        pieces = word_diff(old, new)
+        return (f"{label.rstrip()}: " if label else "") + (as_markdown(pieces, _md) if md else as_text(pieces))
     if _is_long(change) or name in PROSE:
-        sizes = f" ({len(old or '')} {ARROW} {len(new or '')} characters)" if name == "value" else ""
-        return f"{label}reworded{sizes}" if old and new else f"{label}{'added' if new else 'removed'}"
+        return f"{label}{'added' if new else 'removed'}"
     if name in GRADES:
         return f"{GRADES[name]} {old or 'none'} {ARROW} {new or 'none'}"
     if domain.options and {old, new} <= {None, "true", "false"} and "true" in (old, new):
@@ -84,10 +100,10 @@ def phrase(domain: Domain, change: FieldChange) -> str:
     if domain.counts and (old or "0").isdigit() and (new or "0").isdigit():
         return f"{label}{old or 0} {ARROW} {new or 0}"
     if old is None:
-        return f"{label}set to {_show(new or '')}"
+        return f"{label}set to {_show(new or '', brief)}"
     if new is None:
-        return f"{label}unset (was {_show(old)})"
-    return f"{label}{_show(old)} {ARROW} {_show(new)}"
+        return f"{label}unset (was {_show(old, brief)})"
+    return f"{label}{_show(old, brief)} {ARROW} {_show(new, brief)}"
 
 
 def _list_change(name: str, old: tuple[str, ...], new: tuple[str, ...]) -> str:
@@ -97,7 +113,7 @@ def _list_change(name: str, old: tuple[str, ...], new: tuple[str, ...]) -> str:
     return ", ".join(parts)
 
 
-def _content(domain: Domain, fields: tuple[FieldChange, ...], removed: bool) -> str:
+def _content(domain: Domain, fields: tuple[FieldChange, ...], removed: bool, brief: bool = False) -> str:
     """An added or removed entry's content, short: 'attack 2, defense 2, isSea'."""
     parts = []
     for f in fields:
@@ -105,35 +121,81 @@ def _content(domain: Domain, fields: tuple[FieldChange, ...], removed: bool) -> 
         if value is None:
             continue
         if f.field == "value":
-            parts.append(_show(value))
+            parts.append(_show(value, brief))
         elif f.field in FLAG_WORDS or (domain.options and value == "true"):
             parts.append(f.field)
         else:
-            parts.append(f"{f.field} {_show(value)}")
+            parts.append(f"{f.field} {_show(value, brief)}")
     text = ", ".join(parts)
-    return text if len(text) <= 2 * LONG else f"{len(parts)} {'fields' if len(parts) != 1 else 'field'}"
+    return text if not brief or len(text) <= 2 * LONG else f"{len(parts)} {'fields' if len(parts) != 1 else 'field'}"
 
 
-def line(change: Change) -> Line:
+def line(change: Change, brief: bool = False) -> Line:
     """The words for one change."""
     domain = DOMAIN[change.domain]
     if change.kind == "renamed":
         return Line("renamed", change.old_key or "", f" renamed to {change.key}")
     if change.kind in ("added", "removed"):
-        content = _content(domain, change.fields, change.kind == "removed")
+        content = _content(domain, change.fields, change.kind == "removed", brief)
         if change.kind == "added":
             return Line("added", change.key, f" added: {content}" if content else " added")
         return Line("removed", change.key, f" removed (was {content})" if content else " removed")
-    return Line(change.kind, change.key, ": " + "; ".join(phrase(domain, f) for f in change.fields))
+    if change.domain == "game" and change.key == "turn order" and change.fields:  # read whole, as a sentence
+        was, now = change.fields[0].old or "none", change.fields[0].new or "none"
+        return Line("changed", "Turn order", f": {was} {ARROW} {now}")
+    rest = ": " + "; ".join(phrase(domain, f, brief=brief) for f in change.fields)
+    marked = any(f.field in PROSE or _is_long(f) for f in change.fields)
+    rest_md = ": " + "; ".join(phrase(domain, f, md=True) if f.field in PROSE or _is_long(f) else _md(phrase(domain, f))
+                               for f in change.fields) if marked else None  # fmt: skip
+    return Line(change.kind, change.key, rest, rest_md=rest_md)
 
 
-def _named(items: list[str]) -> str:
+def _named(items: list[str], brief: bool) -> str:
+    if not brief:
+        return ""
     shown = ", ".join(items[:SHOWN])
-    return f"{shown}, and {len(items) - SHOWN} more" if len(items) > SHOWN else shown
+    return ": " + (f"{shown}, and {len(items) - SHOWN} more" if len(items) > SHOWN else shown)
 
 
-def domain_lines(domain: Domain, changes: list[Change]) -> list[Line]:
-    """A domain's lines, long runs of alike changes collapsed into one counted line."""
+def _group(kind: str, head: str, items: list[str], brief: bool, names: bool = False) -> Line:
+    """One line for a run of changes: every member under it, or (brief) the first few named in it.
+
+    `names`: the members are bare names sharing the head's words, so they read as one list line."""
+    under = (", ".join(items),) if names else tuple(items)
+    return Line(kind, "", head + _named(items, brief), () if brief else under)
+
+
+def _step_lines(domain: Domain, changes: list[Change], brief: bool) -> tuple[list[Line], set[int]]:
+    """Steps: the renames as one line; steps that moved together (a player's turn) as one move."""
+    out: list[Line] = []
+    done: set[int] = set()
+    renames = [c for c in changes if c.kind == "renamed"]
+    moved = [c for c in changes if c.kind == "moved"]
+    if len(renames) > 1:
+        still = {c.key for c in renames} - {c.key for c in moved}
+        where = "none moved" if len(still) == len(renames) else f"{len(renames) - len(still)} of them moved"
+        items = [f"{c.old_key} {ARROW} {c.key}" for c in renames]
+        out.append(_group("renamed", f"{len(renames)} {domain.plural} renamed, {where}", items, brief))
+        done.update(id(c) for c in renames)
+    run: list[Change] = []
+    for change in [*moved, None]:  # runs of moves, each after the one before it
+        position = change.fields[-1] if change is not None else None
+        follows = run and position is not None and position.new == f"after {run[-1].key}"
+        if change is not None and follows:
+            run.append(change)
+            continue
+        if len(run) > 1:
+            first = run[0].fields[-1]
+            names = [c.key for c in run]
+            head = f"{len(run)} {domain.plural} ({names[0]} {ELLIPSIS} {names[-1]}) moved {first.new} (was {first.old})"
+            out.append(Line("moved", "", head))
+            done.update(id(c) for c in run)
+        run = [change] if change is not None and [f.field for f in change.fields] == ["position"] else []
+    return out, done
+
+
+def domain_lines(domain: Domain, changes: list[Change], brief: bool = False) -> list[Line]:
+    """A domain's lines: long runs of alike changes as one line each, with every change under it."""
     collapsed: dict[int, Line] = {}  # the line standing for a run, at its first change
     done: set[int] = set()
 
@@ -141,16 +203,20 @@ def domain_lines(domain: Domain, changes: list[Change]) -> list[Line]:
         collapsed[id(run[0])] = ln
         done.update(id(c) for c in run)
 
+    head: list[Line] = []
+    if domain.ordered:
+        head, done = _step_lines(domain, changes, brief)
     for kind in ("removed", "added"):
-        run = [c for c in changes if c.kind == kind]
+        run = [c for c in changes if c.kind == kind and id(c) not in done]
         if len(run) > COLLAPSE_OVER:
-            collapse(run, Line(kind, "", f"{len(run)} {domain.plural} {kind}: {_named([c.key for c in run])}"))
+            items = [line(c).text for c in run] if not brief else [c.key for c in run]
+            collapse(run, _group(kind, f"{len(run)} {domain.plural} {kind}", items, brief))
     by_field: dict[str, list[Change]] = {}
     for c in changes:
-        if c.kind in ("changed", "moved") and len(c.fields) == 1:
+        if c.kind in ("changed", "moved") and len(c.fields) == 1 and id(c) not in done:
             by_field.setdefault(c.fields[0].field, []).append(c)
     for name, run in by_field.items():
-        if len(run) <= COLLAPSE_OVER:
+        if len(run) <= COLLAPSE_OVER or name in PROSE:
             continue
         alike: dict[str, list[Change]] = {}
         for c in run:
@@ -158,24 +224,27 @@ def domain_lines(domain: Domain, changes: list[Change]) -> list[Line]:
         for words, same in alike.items():  # "20 territories: gains blockadeZone (2 Sea Zone, ...)"
             if len(same) > COLLAPSE_OVER:
                 collapse(
-                    same, Line("changed", "", f"{len(same)} {domain.plural}: {words} ({_named([c.key for c in same])})")
+                    same,
+                    _group(
+                        "changed", f"{len(same)} {domain.plural}: {words}", [c.key for c in same], brief, names=True
+                    ),
                 )
         rest = [c for c in run if id(c) not in done]
         if len(rest) > COLLAPSE_OVER:  # "12 territories changed production: Germany 10 → 12, ..."
             items = [f"{c.key} {_without(name, phrase(domain, c.fields[0]))}" for c in rest]
             verb = "moved" if name == "position" else "changed" if name == "value" else f"changed {name}"
-            collapse(rest, Line("changed", "", f"{len(rest)} {domain.plural} {verb}: {_named(items)}"))
-    out: list[Line] = []
+            collapse(rest, _group("changed", f"{len(rest)} {domain.plural} {verb}", items, brief))
+    out: list[Line] = list(head)
     for c in changes:
         if id(c) in collapsed:
             out.append(collapsed[id(c)])
         elif id(c) not in done:
-            out.append(line(c))
+            out.append(line(c, brief))
     return out
 
 
 def _without(name: str, words: str) -> str:
-    """'production 2 → 3' as '2 → 3' when the field is already named in the collapsed line."""
+    """'production 2 → 3' as '2 → 3' when the field is already named in the grouped line."""
     if words in (f"gains {name}", f"loses {name}"):
         return words.split()[0]
     for prefix in (f"{name} ", "moved "):
@@ -201,17 +270,19 @@ def summary(diff: Diff) -> str:
     return f"{head}: {total} change{'s' if total != 1 else ''} ({per})"
 
 
-def plain_lines(diff: Diff) -> list[str]:
+def plain_lines(diff: Diff, brief: bool = False) -> list[str]:
     """The text report without colour: what the terminal view shows."""
     out = [summary(diff)]
     signs = {"added": "+", "removed": "-"}
     for domain, changes in _grouped(diff):
         out += ["", f"{domain.title} ({len(changes)})"]
-        out += [f"  {signs.get(ln.kind, '~')} {ln.text}" for ln in domain_lines(domain, changes)]
+        for ln in domain_lines(domain, changes, brief):
+            out.append(f"  {signs.get(ln.kind, '~')} {ln.text}")
+            out += [f"      {item}" for item in ln.items]
     return out
 
 
-def print_text(diff: Diff) -> None:
+def print_text(diff: Diff, brief: bool = False) -> None:
     """The text report on the terminal, coloured when it is one (plain when piped)."""
     from rich.console import Console
     from rich.text import Text
@@ -222,13 +293,15 @@ def print_text(diff: Diff) -> None:
     for domain, changes in _grouped(diff):
         console.print()
         console.print(Text(f"{domain.title} ({len(changes)})", style="bold underline"))
-        for ln in domain_lines(domain, changes):
+        for ln in domain_lines(domain, changes, brief):
             sign, colour = colours.get(ln.kind, ("~", "yellow"))
             text = Text()
             text.append(f"  {sign} ", style=colour)
             text.append(ln.key, style="bold")
             text.append(ln.rest)
             console.print(text)
+            for item in ln.items:
+                console.print(Text(f"      {item}"))
 
 
 _MD_SPECIAL = re.compile(r"([\\`*_\[\]<>|#~])")
@@ -236,23 +309,6 @@ _MD_SPECIAL = re.compile(r"([\\`*_\[\]<>|#~])")
 
 def _md(text: str) -> str:
     return _MD_SPECIAL.sub(r"\\\1", text)
-
-
-def markdown_lines(diff: Diff, collapse: bool = True) -> list[str]:
-    """One Markdown bullet per change (collapsed runs as one), grouped under domain headings."""
-    out: list[str] = []
-    for domain, changes in _grouped(diff):
-        lines = domain_lines(domain, changes) if collapse else [line(c) for c in changes]
-        out += ["", f"#### {domain.title} ({len(changes)})", ""]
-        out += [f"- {f'**{_md(ln.key)}**' if ln.key else ''}{_md(ln.rest)}" for ln in lines]
-    return out
-
-
-def markdown(diff: Diff) -> str:
-    """The report as Markdown, for a pull-request comment or a CI job summary."""
-    head = f"### triplea-forge diff: `{diff.old.label}` {ARROW} `{diff.new.label}`"
-    body = summary(diff).split(": ", 1)[1] if diff.changes else "no changes"
-    return "\n".join([head, "", f"**{_md(body)}**", *markdown_lines(diff)]) + "\n"
 
 
 def _value(value: Value | None) -> Any:

@@ -35,7 +35,7 @@ def semantic_changes(variant: str, old_xml: bytes, new_xml: bytes) -> list[str]:
     """
     from generator.diagnostics import ForgeError
     from generator.diff.compare import DiffError
-    from generator.diff.render import markdown_lines
+    from generator.diff.markdown import markdown_lines
     from generator.diff.sides import diff_sides
     from generator.spec.resolve import Rules
 
