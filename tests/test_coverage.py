@@ -30,6 +30,9 @@ def test_counts_by_grade_section_and_engine() -> None:
     assert combat.by_engine["2.x"].counts == {"exact": 1, "approximate": 0, "notes-only": 0}
     assert report.raised == [("sink-03", "approximate", "exact")]
     assert report.total["1.9"].enforced == 2
+    # sink-01 (exact) names a proof; sink-03 does not. On 2.x sink-03 is exact by a 2.x-only means.
+    assert report.total["1.9"].proven == {"exact": 1, "approximate": 0, "notes-only": 0}
+    assert report.total["2.x"].enforced_proven == 1
 
 
 def test_aare_ledger_accounts_for_sixty_rules() -> None:
@@ -45,9 +48,11 @@ def test_markdown_table() -> None:
     text = render_markdown([_report(KITCHEN / "rules", "sink_base")])
     lines = text.splitlines()
     assert lines[0] == "## Rule coverage: sink_base"
-    assert "| section | engine | exact | approximate | notes-only | rules |" in lines
-    assert "| Economy | 1.9 | 1 (50%) | 0 (0%) | 1 (50%) | 2 |" in lines
-    assert "| **All rules** | **2.x** | **2 (67%)** | **0 (0%)** | **1 (33%)** | **3** |" in lines
+    assert "| section | engine | exact | approximate | notes-only | rules | proven in the engine |" in lines
+    assert "| Economy | 1.9 | 1 (50%) | 0 (0%) | 1 (50%) | 2 | 1 + 0 of 1 (100%) |" in lines
+    total = "| **All rules** | **2.x** | **2 (67%)** | **0 (0%)** | **1 (33%)** | **3** | **1 + 0 of 2 (50%)** |"
+    assert total in lines
+    assert "- sink_base: 1 of 2 enforced rules proven in the engine on 1.9 (50%)" in lines
     assert "- `sink-03`: approximate in 1.9, exact in 2.x" in lines
 
 

@@ -4,16 +4,13 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from functools import cache
-from typing import Any
 
-import pytest
 from lxml import etree
 
 from generator.emit.coverage import coverage
-from generator.engine.scenario import run_scenario
 from generator.spec.model import Spec
 from tests.conftest import ROOT, run_cli, variant_spec
+from tests.proofs import Facts, proves
 
 GAME_XML = ROOT / "output" / "games" / "expansion.xml"
 NOTES = ROOT / "output" / "games" / "expansion.notes.html"
@@ -284,14 +281,8 @@ def test_lend_lease_tokens_fill_a_transport_and_pay_on_arrival() -> None:
         assert paid["when"] == unloaded["when"] == "after:americanNonCombatMove"
 
 
-@cache
-def _facts(scenario: str) -> dict[str, Any]:
-    return run_scenario(scenario, GAME_XML)
-
-
-@pytest.mark.engine
-def test_engine_victory_at_end_of_round_with_italy_in_the_axis() -> None:
-    f = _facts("victory")
+@proves("victory", "expansion")
+def test_engine_victory_at_end_of_round_with_italy_in_the_axis(f: Facts) -> None:
     assert f["start"]["victoryCities"] == {"Allies": 9, "Axis": 6}
     assert f["allies10"]["gameOver"] is False and f["axis9"]["gameOver"] is False
     assert set(f["allies11"]["winners"]) == {"Americans", "British", "Russians"}
@@ -299,9 +290,8 @@ def test_engine_victory_at_end_of_round_with_italy_in_the_axis() -> None:
     assert not any(f[k]["gameOverBeforeRoundEnd"] for k in ("allies11", "axis10"))
 
 
-@pytest.mark.engine
-def test_engine_convoy_raids_cost_uk_and_japan_not_germany() -> None:
-    f = _facts("convoy")
+@proves("convoy", "expansion")
+def test_engine_convoy_raids_cost_uk_and_japan_not_germany(f: Facts) -> None:
     start, one = f["subs0"], f["subs1"]
     assert start["britishIncome"] == start["britishProduction"] - 2
     assert one["britishIncome"] == one["britishProduction"] - 4

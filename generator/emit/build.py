@@ -45,7 +45,7 @@ def load_spec(rules: Rules, name: str, target: str = "portable") -> tuple[Compil
     if spec is None:
         return None, problems
     target = spec.game.target or target  # a variant made for one engine is checked for that one
-    problems += [p for p in check_spec(spec, resolved.tree, target) if p.mark not in already]
+    problems += [p for p in check_spec(spec, resolved.tree, target, name) if p.mark not in already]
     problems += [p for p in check_options(spec, resolved.tree, target) if p.mark not in already]
     problems += [p for p in check_sanity(spec, resolved.tree, target) if p.mark not in already]
     if any(p.severity is Severity.ERROR for p in problems):
