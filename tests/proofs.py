@@ -20,6 +20,8 @@ import pytest
 
 from generator.engine.proof import write_readable_by_19
 from generator.engine.scenario import run_scenario
+from generator.spec.model import xml_value
+from generator.release.properties import encode, format_entry
 from tests.conftest import ROOT, variant_spec
 
 Facts = dict[str, Any]
@@ -36,9 +38,19 @@ def game_for_engine(variant: str) -> Path:
     return write_readable_by_19(game, _TMP / f"{variant}.xml")
 
 
+def map_files_for_engine(variant: str) -> Path:
+    """The variant's map .properties files (notifications, actionstext...) as its package writes them."""
+    folder = _TMP / f"{variant}-map"
+    folder.mkdir(exist_ok=True)
+    for name, entries in variant_spec(variant).map_files.items():
+        lines = [format_entry(key, xml_value(value)) for key, value in entries.items()]
+        (folder / f"{name}.properties").write_bytes(encode(lines))
+    return folder
+
+
 @cache
 def scenario_facts(scenario: str, variant: str) -> Facts:
-    return run_scenario(scenario, game_for_engine(variant))
+    return run_scenario(scenario, game_for_engine(variant), map_files=map_files_for_engine(variant))
 
 
 def proves(scenario: str, *variants: str) -> Callable[[Callable[[Facts], None]], Callable[..., None]]:

@@ -58,6 +58,24 @@ SCENARIOS: dict[str, ScenarioInfo] = {
     "victory": ScenarioInfo(
         "15 victory cities: Allies win with 11, Axis with 10, at the end of the round", (*_AARE, "expansion")
     ),
+    "aarhe-turn-order": ScenarioInfo(
+        "the Soviet opening turn and the nations' order; government in exile; no research without the capital", _AARHE
+    ),
+    "aarhe-aa-dice": ScenarioInfo(
+        "a lone fighter attacks a complex with an AA gun: one die per gun and three per complex", (*_AARHE, "aarhe-draft")
+    ),
+    "aarhe-victory": ScenarioInfo(
+        "Total Victory (every territory) and victory city points at the end of the round",
+        (*_AARHE, "aarhe-draft", "aarhe-phase1"),
+    ),
+    "aarhe-movement": ScenarioInfo(
+        "xenophobia, Axis co-operation, naval fighters on carriers, bombers carrying infantry", _AARHE
+    ),
+    "aarhe-economy": ScenarioInfo("scorched earth, repairs, convoy raids, lend-lease delivery and free cargo", _AARHE),
+    "aarhe-builds": ScenarioInfo(
+        "national builds, heavy units by research, national attacks and terrain bonuses in combat",
+        (*_AARHE, "aarhe-draft"),
+    ),
 }
 
 

@@ -42,17 +42,23 @@ def run_scenario(
     name: str,
     game: Path = DEFAULT_GAME,
     *,
+    map_files: Path | None = None,
     engine: Engine | None = None,
     heap: str = DEFAULT_HEAP,
     timeout: float = DEFAULT_TIMEOUT,
 ) -> JsonDict:
-    """The facts scenario NAME reports for GAME; raises ScenarioError when it fails."""
+    """The facts scenario NAME reports for GAME; raises ScenarioError when it fails.
+
+    MAP_FILES is a folder with the map's .properties files (notifications, actionstext...) as the
+    packaged map holds them: TripleA 1.9 reads trigger messages from there, and a victory trigger
+    without its message does not end the game.
+    """
     if name not in SCENARIOS:
         raise ScenarioError(f"unknown scenario '{name}' (known: {', '.join(SCENARIOS)})")
     engine = engine or find_engine()
     try:
         proc = engine.run(
-            [name, str(Path(game).resolve())],
+            [name, str(Path(game).resolve()), *([str(Path(map_files).resolve())] if map_files else [])],
             heap=heap,
             timeout=timeout,
             jvm_options=["-XX:+UseSerialGC"],
