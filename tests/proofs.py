@@ -20,8 +20,8 @@ import pytest
 
 from generator.engine.proof import write_readable_by_19
 from generator.engine.scenario import run_scenario
-from generator.spec.model import xml_value
 from generator.release.properties import encode, format_entry
+from generator.spec.model import xml_value
 from tests.conftest import ROOT, variant_spec
 
 Facts = dict[str, Any]

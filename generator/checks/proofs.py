@@ -62,7 +62,8 @@ SCENARIOS: dict[str, ScenarioInfo] = {
         "the Soviet opening turn and the nations' order; government in exile; no research without the capital", _AARHE
     ),
     "aarhe-aa-dice": ScenarioInfo(
-        "a lone fighter attacks a complex with an AA gun: one die per gun and three per complex", (*_AARHE, "aarhe-draft")
+        "a lone fighter attacks a complex with an AA gun: one die per gun and three per complex",
+        (*_AARHE, "aarhe-draft"),
     ),
     "aarhe-victory": ScenarioInfo(
         "Total Victory (every territory) and victory city points at the end of the round",
