@@ -97,7 +97,7 @@ def check_proofs(spec: Spec, variant: str | None) -> Iterator[Problem]:
             )
             yield at, message, True
             continue
-        if not entry.proof.scenarios and entry.proof.dump is None:
+        if not entry.proof.scenarios and not entry.proof.facts:
             yield at, "a proof names a `scenario` or gives `dump` facts", False
         for index, name in enumerate(entry.proof.scenarios):
             where: Path = (*at, "scenario") if isinstance(entry.proof.scenario, str) else (*at, "scenario", index)
@@ -112,14 +112,15 @@ def check_proofs(spec: Spec, variant: str | None) -> Iterator[Problem]:
                     "prove the rule with a scenario of this variant or with dump facts",
                     False,
                 )
-        if entry.proof.dump is not None:
-            yield from _check_dump(spec, entry.proof.dump, (*at, "dump"))
+        for index, facts in enumerate(entry.proof.facts):
+            where = (*at, "dump") if isinstance(entry.proof.dump, DumpFacts) else (*at, "dump", index)
+            yield from _check_dump(spec, facts, where)
 
 
 # Keys of a dump fact that are not options of the subject's main attachment.
 _EXTRA_KEYS: dict[str, set[str]] = {
     "units": {"attachments"},
-    "territories": {"attachments", "owner", "units"},
+    "territories": {"attachments", "owner", "units", "connections"},
     "territory_effects": {"attachments"},
     "technologies": {"attachments"},
     "relationship_types": {"attachments"},
@@ -207,6 +208,10 @@ def _check_dump(spec: Spec, facts: DumpFacts, at: Path) -> Iterator[Problem]:
 def _check_territory_extra(spec: Spec, key: str, value: Any, where: Path) -> Iterator[Problem]:
     if key == "owner" and value is not None and value not in spec.players:
         yield where, f"unknown player '{value}'{did_you_mean(str(value), spec.players)}", False
+    if key == "connections":
+        for index, other in enumerate(value if isinstance(value, list) else []):
+            if other not in spec.territories:
+                yield (*where, index), f"unknown territory '{other}'{did_you_mean(str(other), spec.territories)}", False
     if key == "units":
         if not isinstance(value, dict):
             yield where, "units are {owner: {unit: count}}", False

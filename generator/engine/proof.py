@@ -75,8 +75,16 @@ def check_facts(facts: DumpFacts, dump: JsonDict) -> list[str]:
             for key, expected in claims.items():
                 if key == "attachments":
                     wrong += _attachments(f"{collection} '{name}'", found, expected)
-                elif key in ("owner", "units"):
-                    wrong += _compare(f"territory '{name}' {key}", found.get(key, _MISSING), expected, subset=True)
+                elif key == "owner":
+                    wrong += _compare(f"territory '{name}' owner", found.get(key, _MISSING), expected)
+                elif key == "units":  # the counts named, of the owners named
+                    held = found.get("units", {})
+                    for owner, counts in expected.items():
+                        wrong += _compare(f"territory '{name}' units of {owner}", held.get(owner, {}), counts, subset=True)
+                elif key == "connections":
+                    missing = [t for t in expected if t not in found.get("connections", [])]
+                    if missing:
+                        wrong.append(f"territory '{name}' does not border {', '.join(missing)} in the engine's game")
                 else:
                     actual = _option(found, main, key)
                     wrong += _compare(f"{collection} '{name}' {main}.{key}", actual, expected)

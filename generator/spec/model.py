@@ -272,8 +272,8 @@ class DumpFacts(_Facts):
 
     Keyed like the spec; values are written as the dump shows them. Under a unit, territory,
     territory effect, technology or relationship type: its main attachment's options, plus
-    `attachments: {name: {option: value}}` for others; a territory also takes `owner` and
-    `units` ({owner: {unit: count}}), a player `production_frontier`, `resources`, `alliances`
+    `attachments: {name: {option: value}}` for others; a territory also takes `owner`, `units`
+    ({owner: {unit: count}}) and `connections` (neighbours it has, among others), a player `production_frontier`, `resources`, `alliances`
     and `attachments`. A frontier lists rules it holds; `steps` lists steps in play order (others
     may come between them); `sequence` gives a step's `delegate`, `player` or `maxRunCount`.
     """
@@ -292,10 +292,20 @@ class DumpFacts(_Facts):
 
 
 class Proof(_Facts):
-    """How an enforced rule is shown in the real engine: scenarios that play it, facts of the dump."""
+    """How an enforced rule is shown in the real engine: scenarios that play it, facts of the dump.
+
+    `dump` is one group of facts or a list of them; a variant that extends another and states
+    its own facts as a list replaces the parent's (lists are replaced whole, mappings merged).
+    """
 
     scenario: str | list[str] | None = None  # engine scenarios (generator/checks/proofs.py SCENARIOS)
-    dump: DumpFacts | None = None
+    dump: DumpFacts | list[DumpFacts] | None = None
+
+    @property
+    def facts(self) -> list[DumpFacts]:
+        if self.dump is None:
+            return []
+        return [self.dump] if isinstance(self.dump, DumpFacts) else list(self.dump)
 
     @property
     def scenarios(self) -> list[str]:
