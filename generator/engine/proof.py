@@ -80,7 +80,8 @@ def check_facts(facts: DumpFacts, dump: JsonDict) -> list[str]:
                 elif key == "units":  # the counts named, of the owners named
                     held = found.get("units", {})
                     for owner, counts in expected.items():
-                        wrong += _compare(f"territory '{name}' units of {owner}", held.get(owner, {}), counts, subset=True)
+                        what = f"territory '{name}' units of {owner}"
+                        wrong += _compare(what, held.get(owner, {}), counts, subset=True)
                 elif key == "connections":
                     missing = [t for t in expected if t not in found.get("connections", [])]
                     if missing:

@@ -272,10 +272,11 @@ class DumpFacts(_Facts):
 
     Keyed like the spec; values are written as the dump shows them. Under a unit, territory,
     territory effect, technology or relationship type: its main attachment's options, plus
-    `attachments: {name: {option: value}}` for others; a territory also takes `owner`, `units`
-    ({owner: {unit: count}}) and `connections` (neighbours it has, among others), a player `production_frontier`, `resources`, `alliances`
-    and `attachments`. A frontier lists rules it holds; `steps` lists steps in play order (others
-    may come between them); `sequence` gives a step's `delegate`, `player` or `maxRunCount`.
+    `attachments: {name: {option: value}}` for others; a territory also takes `owner`,
+    `units` ({owner: {unit: count}}) and `connections` (neighbours it has, among others); a
+    player takes `production_frontier`, `resources`, `alliances` and `attachments`. A frontier
+    lists rules it holds; `steps` lists steps in play order (others may come between them);
+    `sequence` gives a step's `delegate`, `player` or `maxRunCount`.
     """
 
     units: dict[str, dict[str, Any]] = {}
