@@ -190,3 +190,34 @@ def test_victory_cities_end_the_game(f: Facts) -> None:
     assert f["axis9"]["gameOver"] is False
     assert f["axis10"]["gameOver"] is True
     assert f["axis10"]["winners"] == ["Germans", "Japanese"]
+
+
+@proves("advantage-strengths", *AARE)
+def test_advantages_in_combat_on_the_aa_dice_and_at_the_purchase(f: Facts) -> None:
+    # T-34s: armour defends at 4 in Red territories once declared (the battle's territory effect),
+    # British armour there too (the ledger says so); not outside them.
+    assert f["russianArmourInRussiaBefore"]["defence"] == 3
+    assert f["russianArmourInRussia"]["defence"] == 4
+    assert f["britishArmourInRussia"]["defence"] == 4
+    assert f["russianArmourInPersia"]["defence"] == 3
+    # Wolf Packs: German submarines attack at 3, others at 2.
+    assert (f["germanSubmarineBefore"]["attack"], f["germanSubmarine"]["attack"]) == (2, 3)
+    assert f["japaneseSubmarine"]["attack"] == 2
+    # Radar: British AA guns hit on 2 of 6, German ones on 1.
+    assert f["britishAaBefore"] == {"hitsOn": 1, "sides": 6}
+    assert f["britishAa"] == {"hitsOn": 2, "sides": 6}
+    assert f["germanAa"] == {"hitsOn": 1, "sides": 6}
+    # Luftwaffe: two fighters bought at 9 each.
+    assert f["buyLuftwaffeFighter"] == "null"
+    assert (f["paidForTwoFighters"], f["fightersBought"]) == (18, 2)
+    assert "buyFighter" not in f["germanFrontier"] and f["germanFrontier"]["buyFighterLuftwaffe"] == 9
+
+
+@proves("colonial-convoys", *AARE)
+def test_colonial_garrison_complex_makes_a_convoy_zone(f: Facts) -> None:
+    without, garrison = f["noGarrison"], f["garrison"]
+    assert (without["indiaFactories"], without["convoyZone35"]) == (0, False)
+    assert garrison["offered"] is True
+    assert (garrison["indiaFactories"], garrison["convoyZone35"]) == (1, True)
+    # The Japanese submarine next to the new complex costs the UK 2 PUs.
+    assert garrison["britishIncome"] == without["britishIncome"] - 2

@@ -58,6 +58,10 @@ SCENARIOS: dict[str, ScenarioInfo] = {
     "victory": ScenarioInfo(
         "15 victory cities: Allies win with 11, Axis with 10, at the end of the round", (*_AARE, "expansion")
     ),
+    "advantage-strengths": ScenarioInfo(
+        "T-34s and Wolf Packs in combat, Radar on the AA dice, fighters bought at the Luftwaffe price", _AARE
+    ),
+    "colonial-convoys": ScenarioInfo("Colonial Garrison: a complex in India makes its sea zone a convoy zone", _AARE),
     "aarhe-turn-order": ScenarioInfo(
         "the Soviet opening turn and the nations' order; government in exile; no research without the capital", _AARHE
     ),

@@ -85,6 +85,12 @@ public final class Scenario {
         case "victory":
           facts = victory(file);
           break;
+        case "advantage-strengths":
+          facts = ScenarioAare.advantageStrengths(file);
+          break;
+        case "colonial-convoys":
+          facts = ScenarioAare.colonialConvoys(file);
+          break;
         case "aarhe-turn-order":
           facts = ScenarioAarhe.turnOrder(file);
           break;
@@ -501,7 +507,8 @@ public final class Scenario {
       final Territory where) {
     final Unit u = g.unitType(unit).create(g.player(player));
     final List<Unit> units = new ArrayList<>(Collections.singletonList(u));
-    final List<TerritoryEffect> effects = Collections.emptyList();
+    // The territory's effects count, as in a battle there (a T-34 effect, terrain).
+    final java.util.Collection<TerritoryEffect> effects = games.strategy.triplea.delegate.TerritoryEffectHelper.getEffects(where);
     final Map<Unit, Tuple<Integer, Integer>> attack =
         DiceRoll.getUnitPowerAndRollsForNormalBattles(units, new ArrayList<>(), false, false, g.data, where, effects,
             false, Collections.emptyList());
