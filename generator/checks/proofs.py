@@ -62,6 +62,14 @@ SCENARIOS: dict[str, ScenarioInfo] = {
         "T-34s and Wolf Packs in combat, Radar on the AA dice, fighters bought at the Luftwaffe price", _AARE
     ),
     "colonial-convoys": ScenarioInfo("Colonial Garrison: a complex in India makes its sea zone a convoy zone", _AARE),
+    "expansion-turn": ScenarioInfo(
+        "Italy's turn after Germany's, the free units of round 1, SS Panzers placed in Germany only", ("expansion",)
+    ),
+    "expansion-lend-lease": ScenarioInfo("lend-lease tokens granted after the US placement, paid at sea", ("expansion",)),
+    "expansion-treaty": ScenarioInfo("Russia ends the treaty with Japan: war, and four infantry for Japan", ("expansion",)),
+    "expansion-units": ScenarioInfo(
+        "destroyers against submarines (defence 3, no passing), a tank taking an infantry along", ("expansion",)
+    ),
     "aarhe-turn-order": ScenarioInfo(
         "the Soviet opening turn and the nations' order; government in exile; no research without the capital", _AARHE
     ),
@@ -136,7 +144,7 @@ _MAIN_CLASS = {
     "technologies": MAIN_ATTACHMENT["technology"][1],
     "relationship_types": MAIN_ATTACHMENT["relationship"][1],
 }
-_PLAYER_KEYS = {"attachments", "production_frontier", "resources", "alliances"}
+_PLAYER_KEYS = {"attachments", "production_frontier", "resources", "alliances", "tech_categories"}
 _STEP_KEYS = {"delegate", "player", "maxRunCount", "display"}
 
 

@@ -98,6 +98,9 @@ def check_facts(facts: DumpFacts, dump: JsonDict) -> list[str]:
         for key, expected in claims.items():
             if key == "attachments":
                 wrong += _attachments(f"player '{name}'", player, expected)
+            elif key == "tech_categories":  # each category named holds exactly these techs (engine names)
+                held = {c.get("name"): c.get("techs") for c in player.get("techFrontiers", [])}
+                wrong += _compare(f"player '{name}' tech categories", held, expected, subset=True)
             else:
                 actual = player.get(_PLAYER_FIELDS[key], _MISSING)
                 wrong += _compare(f"player '{name}' {key}", actual, expected, subset=key == "resources")

@@ -274,7 +274,8 @@ class DumpFacts(_Facts):
     territory effect, technology or relationship type: its main attachment's options, plus
     `attachments: {name: {option: value}}` for others; a territory also takes `owner`,
     `units` ({owner: {unit: count}}) and `connections` (neighbours it has, among others); a
-    player takes `production_frontier`, `resources`, `alliances` and `attachments`. A frontier
+    player takes `production_frontier`, `resources`, `alliances`, `attachments` and
+    `tech_categories` ({category: [techs, by the engine's names]}, exactly). A frontier
     lists rules it holds; `steps` lists steps in play order (others may come between them);
     `sequence` gives a step's `delegate`, `player` or `maxRunCount`.
     """

@@ -91,6 +91,18 @@ public final class Scenario {
         case "colonial-convoys":
           facts = ScenarioAare.colonialConvoys(file);
           break;
+        case "expansion-turn":
+          facts = ScenarioExpansion.turn(file);
+          break;
+        case "expansion-lend-lease":
+          facts = ScenarioExpansion.lendLease(file);
+          break;
+        case "expansion-treaty":
+          facts = ScenarioExpansion.treaty(file);
+          break;
+        case "expansion-units":
+          facts = ScenarioExpansion.units(file);
+          break;
         case "aarhe-turn-order":
           facts = ScenarioAarhe.turnOrder(file);
           break;
