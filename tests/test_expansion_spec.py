@@ -310,7 +310,8 @@ def test_engine_italy_plays_after_germany_with_free_units_and_ss_panzers(f: Fact
     assert "buySSPanzer" not in f["italianFrontier"]
     # Free units of round 1 arrive after the placement: Germany's SS Panzer, heavy units, cruiser.
     gained = {u: n - f["germanyBeforeFreeUnits"].get(u, 0) for u, n in f["germanyAfterFreeUnits"].items()}
-    assert {u: n for u, n in gained.items() if n} == {"ssPanzer": 1, "heavyArtillery": 1, "heavyTank": 1, "mechInfantry": 2}
+    free = {"ssPanzer": 1, "heavyArtillery": 1, "heavyTank": 1, "mechInfantry": 2}
+    assert {u: n for u, n in gained.items() if n} == free
     assert f["sz5AfterFreeUnits"].get("cruiser", 0) == f["sz5BeforeFreeUnits"].get("cruiser", 0) + 1
     assert f["southernEuropeMechInfantry"] == 2
     # SS Panzers are placed in Germany, not at another German complex.

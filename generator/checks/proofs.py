@@ -65,8 +65,12 @@ SCENARIOS: dict[str, ScenarioInfo] = {
     "expansion-turn": ScenarioInfo(
         "Italy's turn after Germany's, the free units of round 1, SS Panzers placed in Germany only", ("expansion",)
     ),
-    "expansion-lend-lease": ScenarioInfo("lend-lease tokens granted after the US placement, paid at sea", ("expansion",)),
-    "expansion-treaty": ScenarioInfo("Russia ends the treaty with Japan: war, and four infantry for Japan", ("expansion",)),
+    "expansion-lend-lease": ScenarioInfo(
+        "lend-lease tokens granted after the US placement, paid at sea", ("expansion",)
+    ),
+    "expansion-treaty": ScenarioInfo(
+        "Russia ends the treaty with Japan: war, and four infantry for Japan", ("expansion",)
+    ),
     "expansion-units": ScenarioInfo(
         "destroyers against submarines (defence 3, no passing), a tank taking an infantry along", ("expansion",)
     ),
