@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 
+import pytest
 from lxml import etree
 
 from generator.emit.coverage import coverage
@@ -63,7 +64,10 @@ def test_ledger_has_every_rule_of_the_seed() -> None:
 
 
 def test_summaries_are_our_own_words() -> None:
-    seed = (ROOT.parent / "shared" / "seeds" / "002_cd3bc553f43d4c5f.txt").read_text(encoding="utf-8", errors="replace")
+    seed_file = ROOT.parent / "shared" / "seeds" / "002_cd3bc553f43d4c5f.txt"
+    if not seed_file.is_file():  # a clone stands alone: the reference texts are beside it only here
+        pytest.skip("seed text not present")
+    seed = seed_file.read_text(encoding="utf-8", errors="replace")
     seed_words = " ".join(seed.split()).lower()
     for rule_id, entry in _spec().rule_ledger.items():
         words = " ".join(entry.summary.split()).lower().split(" ")
