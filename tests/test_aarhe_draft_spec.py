@@ -76,8 +76,11 @@ def test_ledger_holds_only_the_drafts_rules() -> None:
         "aarhe-unit-04",
     ):
         assert gone not in ledger, gone
-    for prefix in ("aarhe-nb-", "aarhe-na-"):
-        assert {e.fidelity.grade for i, e in ledger.items() if i.startswith(prefix)} == {"notes-only"}
+    # The draft's national builds and attacks are played as the full rules play them (but Shock
+    # Troops, which the engine cannot give to three infantry a turn).
+    assert {
+        i for i, e in ledger.items() if i.startswith(("aarhe-nb-", "aarhe-na-")) and e.fidelity.grade == "notes-only"
+    } == {"aarhe-na-04"}
 
 
 def test_summaries_are_our_own_words() -> None:
@@ -137,7 +140,9 @@ def test_turn_order_lhtr_nations_with_the_drafts_phases() -> None:
     assert buyers == [("Russians", None), ("Germans", None), ("British", None), ("Japanese", None), ("Americans", None)]
     for player in ("Russians", "Germans", "British", "Japanese", "Americans"):
         phases = [s.get("delegate") for s in steps if s.get("player") == player and "Bid" not in (s.get("name") or "")]
-        assert phases == ["purchase", "endTurn", "move", "battle", "move", "place", "tech", "tech_activation"], player
+        # Scorched Earth (user actions) comes right after the purchase.
+        expected = ["purchase", "userActions", "endTurn", "move", "battle", "move", "place", "tech", "tech_activation"]
+        assert phases == expected, player
     assert steps[-1].get("delegate") == "endRound"
 
 
@@ -188,18 +193,34 @@ def test_aa_guns_and_complexes_four_in_36_first_round_only() -> None:
 def test_no_full_rules_extras() -> None:
     root = _xml()
     assert not list(root.iter("relationship"))  # Germany and Japan plain allies again
-    kinds = {"TriggerAttachment", "PlayerAttachment", "TerritoryEffectAttachment"}
-    assert not [a for a in root.iter("attachment") if (a.get("javaClass") or "").rsplit(".", 1)[-1] in kinds]
+    assert not [a for a in root.iter("attachment") if (a.get("javaClass") or "").endswith("PlayerAttachment")]
+    # The triggers left are the draft's own rules: Total Victory, Scorched Earth, national builds
+    # and attacks.
+    triggers = {
+        a.get("name") for a in root.iter("attachment") if (a.get("javaClass") or "").endswith("TriggerAttachment")
+    }
+    assert {t for t in triggers if not t.startswith(("triggerAttachmentScorch", "triggerAttachmentConvert"))} == {
+        "triggerAttachmentAxisTotalVictory",
+        "triggerAttachmentAlliesTotalVictory",
+        "triggerAttachmentNaBlitzkrieg",
+        "triggerAttachmentNaLanceTorpedo",
+    }
+    # The only terrain effect is the UK's Radar (a national attack of the draft).
+    effects = {
+        a.get("attachTo")
+        for a in root.iter("attachment")
+        if (a.get("javaClass") or "").endswith("TerritoryEffectAttachment")
+    }
+    assert effects == {"UkRadar"}
     # Only LHTR's two canals remain (Suez, Panama): no Turkish straits.
     canals = {
         attachment_options(root, zone, "CanalAttachment").get("canalName")
         for zone in ("14 Sea Zone", "15 Sea Zone", "16 Sea Zone")
     }
     assert canals == {None, "Suez Canal"}
-    assert not [a for a in root.iter("attachment") if (a.get("javaClass") or "").endswith("TerritoryEffectAttachment")]
     assert "Turkey" not in _spec().territories["Balkans"].connections
     props = {p.get("name"): p.get("value") for p in root.iter("property")}
-    assert "Use Triggers" not in props and "Movement By Territory Restricted" not in props
+    assert "Movement By Territory Restricted" not in props and "Scramble Rules In Effect" not in props
     assert props["LHTR Heavy Bombers"] == "true"
     assert props["Air Battle Rounds"] == "1"
 
@@ -212,7 +233,7 @@ def test_diff_names_the_drafts_differences() -> None:
     assert "destroyer:" in out and "attack 2 → 3" in out
     assert "Caucasus 4 → 3" in out and "Balkans \u2013 Turkey removed" in out
     assert "aaGun: attackAA 1 → 4; maxRoundsAA -1 → 1" in out
-    assert "8 steps removed: russianOpeningPurchase" in out  # the Soviet opening turn is gone
+    assert "18 steps removed: russianOpeningPurchase" in out  # the Soviet opening turn and Italy are gone
     assert "95 ledger entries removed" in out and "aarhe1-vc-01 added" in out
 
 

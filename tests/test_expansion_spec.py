@@ -4,16 +4,13 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from functools import cache
-from typing import Any
 
-import pytest
 from lxml import etree
 
 from generator.emit.coverage import coverage
-from generator.engine.scenario import run_scenario
 from generator.spec.model import Spec
 from tests.conftest import ROOT, run_cli, variant_spec
+from tests.proofs import Facts, proves
 
 GAME_XML = ROOT / "output" / "games" / "expansion.xml"
 NOTES = ROOT / "output" / "games" / "expansion.notes.html"
@@ -284,14 +281,8 @@ def test_lend_lease_tokens_fill_a_transport_and_pay_on_arrival() -> None:
         assert paid["when"] == unloaded["when"] == "after:americanNonCombatMove"
 
 
-@cache
-def _facts(scenario: str) -> dict[str, Any]:
-    return run_scenario(scenario, GAME_XML)
-
-
-@pytest.mark.engine
-def test_engine_victory_at_end_of_round_with_italy_in_the_axis() -> None:
-    f = _facts("victory")
+@proves("victory", "expansion")
+def test_engine_victory_at_end_of_round_with_italy_in_the_axis(f: Facts) -> None:
     assert f["start"]["victoryCities"] == {"Allies": 9, "Axis": 6}
     assert f["allies10"]["gameOver"] is False and f["axis9"]["gameOver"] is False
     assert set(f["allies11"]["winners"]) == {"Americans", "British", "Russians"}
@@ -299,12 +290,55 @@ def test_engine_victory_at_end_of_round_with_italy_in_the_axis() -> None:
     assert not any(f[k]["gameOverBeforeRoundEnd"] for k in ("allies11", "axis10"))
 
 
-@pytest.mark.engine
-def test_engine_convoy_raids_cost_uk_and_japan_not_germany() -> None:
-    f = _facts("convoy")
+@proves("convoy", "expansion")
+def test_engine_convoy_raids_cost_uk_and_japan_not_germany(f: Facts) -> None:
     start, one = f["subs0"], f["subs1"]
     assert start["britishIncome"] == start["britishProduction"] - 2
     assert one["britishIncome"] == one["britishProduction"] - 4
     assert one["japaneseIncome"] == one["japaneseProduction"] - 2
     # Germany (worth 20 now) keeps its whole income of 40.
     assert one["germanIncome"] == one["germanProduction"] == 40
+
+
+@proves("expansion-turn", "expansion")
+def test_engine_italy_plays_after_germany_with_free_units_and_ss_panzers(f: Facts) -> None:
+    purchases = [step for step in f["started"] if step.endswith("Purchase")]
+    assert purchases.index("1:italianPurchase") == purchases.index("1:germanPurchase") + 1
+    # Italy buys and places its own units in its own territory.
+    assert f["italianBuy"] == "null" and f["italianSpent"] == 6
+    assert f["italianPlace"] == "null" and f["southernEuropeInfantryGained"] == 2
+    assert "buySSPanzer" not in f["italianFrontier"]
+    # Free units of round 1 arrive after the placement: Germany's SS Panzer, heavy units, cruiser.
+    gained = {u: n - f["germanyBeforeFreeUnits"].get(u, 0) for u, n in f["germanyAfterFreeUnits"].items()}
+    free = {"ssPanzer": 1, "heavyArtillery": 1, "heavyTank": 1, "mechInfantry": 2}
+    assert {u: n for u, n in gained.items() if n} == free
+    assert f["sz5AfterFreeUnits"].get("cruiser", 0) == f["sz5BeforeFreeUnits"].get("cruiser", 0) + 1
+    assert f["southernEuropeMechInfantry"] == 2
+    # SS Panzers are placed in Germany, not at another German complex.
+    assert f["buySsPanzers"] == "null"
+    assert f["placeSsPanzerInWesternEurope"].startswith("Cannot place")
+    assert f["placeSsPanzerInGermany"] == "null"
+
+
+@proves("expansion-lend-lease", "expansion")
+def test_engine_lend_lease_is_granted_and_paid_at_sea(f: Facts) -> None:
+    assert (f["sovietsPaid"], f["britishPaid"], f["tokensLeftInSz4"]) == (10, 0, 0)
+    assert f["tokensGranted"] == 1
+
+
+@proves("expansion-treaty", "expansion")
+def test_engine_russia_ends_the_treaty(f: Facts) -> None:
+    assert f["relationAtStart"] == "NonAggression" and f["offered"] is True
+    assert f["relationAfter"] == "War"
+    assert f["japanInfantryGained"] == 4
+    assert f["offeredAfter"] is False
+
+
+@proves("expansion-units", "expansion")
+def test_engine_destroyers_hunt_submarines_and_tanks_carry_infantry(f: Facts) -> None:
+    assert f["destroyerAlone"]["defence"] == 2
+    assert f["destroyerAgainstSubmarine"]["defence"] == 3
+    assert f["subThroughEmptyZone"] == "null"
+    assert f["subThroughDestroyer"] == "Cannot move submarines under destroyers"
+    assert f["tankWithInfantry"] == "null"
+    assert f["infantryAloneTwoSpaces"] == "Not all units have enough movement"

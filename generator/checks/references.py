@@ -12,6 +12,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from generator.catalog import load_catalog
+from generator.checks.proofs import check_proofs
 from generator.diagnostics import Diagnostic, did_you_mean, key_path
 from generator.paths import path_component_problem
 from generator.spec.locate import locate
@@ -40,8 +41,11 @@ class _Checker:
             self.error(path, f"unknown {kind} '{name}'{did_you_mean(name, names)}", key=key)
 
 
-def check_spec(spec: Spec, tree: Any, target: str = "portable") -> list[Diagnostic]:
-    """Every reference and naming problem of a resolved spec, located in the file that set it."""
+def check_spec(spec: Spec, tree: Any, target: str = "portable", variant: str | None = None) -> list[Diagnostic]:
+    """Every reference and naming problem of a resolved spec, located in the file that set it.
+
+    `variant` is the variant's name, when the spec is one: a ledger proof's scenarios must run on it.
+    """
     c = _Checker(spec, tree)
     players, units, resources = spec.players, spec.units, spec.resources
     territories = spec.territories
@@ -133,6 +137,8 @@ def check_spec(spec: Spec, tree: Any, target: str = "portable") -> list[Diagnost
         if spec.game.version is None:
             c.error(("game",), 'engine 1.9 needs game.version (e.g. version: "1.0")')
     _check_ledger(c)
+    for path, message, key in check_proofs(spec, variant):
+        c.error(path, message, key=key)
     return c.found
 
 

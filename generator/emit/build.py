@@ -55,11 +55,13 @@ def load_spec(rules: Rules, name: str, target: str = "portable") -> tuple[Compil
     # A repaired place, what lies under it, and the entry that holds it say nothing more.
     quiet = tuple(key_path(path) for path in repaired)
     holders = {key_path(path[:-1]) for path in repaired}
-    for check in (check_spec, check_options, check_properties, check_sanity):
-        problems += [
-            p for p in check(checked, resolved.tree, target)
-            if p.mark not in said and p.key_path not in holders and not (quiet and p.key_path.startswith(quiet))
-        ]  # fmt: skip
+    later = list(check_spec(checked, resolved.tree, target, name))
+    for check in (check_options, check_properties, check_sanity):
+        later += check(checked, resolved.tree, target)
+    problems += [
+        p for p in later
+        if p.mark not in said and p.key_path not in holders and not (quiet and p.key_path.startswith(quiet))
+    ]  # fmt: skip
     if spec is None or any(p.severity is Severity.ERROR for p in problems):
         return None, problems
     return Compiled(name, spec, resolved), problems

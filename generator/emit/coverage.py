@@ -1,9 +1,11 @@
-"""Rule-ledger coverage: how much of a seed document each target engine enforces.
+"""Rule-ledger coverage: how much of a seed document each target engine enforces, and proves.
 
 Counts the ledger's rules by fidelity grade, overall and per section (in the order the sections
 first appear), for TripleA 1.9 (`fidelity`) and TripleA 2.x (`fidelity_2x` where set, else the
-1.9 grade: what 1.9 enforces, 2.x enforces too). Rendered as a rich table for the terminal or as
-Markdown.
+1.9 grade: what 1.9 enforces, 2.x enforces too). An enforced rule is "proven in the engine" when
+its entry names a proof (`proof:`, checked by the build and verified by the tests in engine 1.9);
+on 2.x only the rules graded as on 1.9 count, since what 2.x does better is not played in 1.9.
+Rendered as a rich table for the terminal or as Markdown.
 """
 
 from __future__ import annotations
@@ -22,9 +24,10 @@ ENGINES: tuple[str, ...] = ("1.9", "2.x")
 
 @dataclass
 class Tally:
-    """Rules per grade (in GRADES order) for one engine."""
+    """Rules per grade (in GRADES order) for one engine, and how many of them are proven."""
 
     counts: dict[str, int] = field(default_factory=lambda: dict.fromkeys(GRADES, 0))
+    proven: dict[str, int] = field(default_factory=lambda: dict.fromkeys(GRADES, 0))
 
     @property
     def total(self) -> int:
@@ -35,11 +38,21 @@ class Tally:
         """Rules the game enforces, exactly or approximately."""
         return self.counts["exact"] + self.counts["approximate"]
 
+    @property
+    def enforced_proven(self) -> int:
+        """Enforced rules whose grade is shown in the engine."""
+        return self.proven["exact"] + self.proven["approximate"]
+
     def percent(self, grade: str) -> float:
         return 100.0 * self.counts[grade] / self.total if self.total else 0.0
 
-    def add(self, grade: str) -> None:
+    def proven_percent(self) -> float:
+        return 100.0 * self.enforced_proven / self.enforced if self.enforced else 0.0
+
+    def add(self, grade: str, proven: bool = False) -> None:
         self.counts[grade] += 1
+        if proven:
+            self.proven[grade] += 1
 
 
 @dataclass
@@ -68,6 +81,13 @@ def grade_for(entry: LedgerEntry, engine: str) -> str:
     return entry.fidelity.grade
 
 
+def is_proven(entry: LedgerEntry, engine: str) -> bool:
+    """The rule is enforced on `engine` and its grade there is shown in the engine (engine 1.9)."""
+    if entry.proof is None or grade_for(entry, engine) == "notes-only":
+        return False
+    return grade_for(entry, engine) == entry.fidelity.grade and (engine == "1.9" or entry.fidelity_2x is None)
+
+
 def coverage(variant: str, spec: Spec) -> Coverage:
     """Counts of the variant's rule ledger by grade, engine and section."""
     result = Coverage(variant)
@@ -79,8 +99,9 @@ def coverage(variant: str, spec: Spec) -> Coverage:
             result.sections.append(section)
         for engine in ENGINES:
             grade = grade_for(entry, engine)
-            section.by_engine[engine].add(grade)
-            result.total[engine].add(grade)
+            proven = is_proven(entry, engine)
+            section.by_engine[engine].add(grade, proven)
+            result.total[engine].add(grade, proven)
         if grade_for(entry, "2.x") != entry.fidelity.grade:
             result.raised.append((rule_id, entry.fidelity.grade, grade_for(entry, "2.x")))
     return result
@@ -90,18 +111,39 @@ def _cell(tally: Tally, grade: str) -> str:
     return f"{tally.counts[grade]} ({tally.percent(grade):.0f}%)"
 
 
+def _proven_cell(tally: Tally) -> str:
+    """Proven exact + proven approximate rules, of the enforced ones."""
+    if not tally.enforced:
+        return "-"
+    return (
+        f"{tally.proven['exact']} + {tally.proven['approximate']} of {tally.enforced} ({tally.proven_percent():.0f}%)"
+    )
+
+
+def _cells(tally: Tally) -> list[str]:
+    return [_cell(tally, g) for g in GRADES] + [str(tally.total), _proven_cell(tally)]
+
+
 def _rows(report: Coverage) -> Iterable[tuple[str, str, list[str]]]:
     """(section, engine, cells) rows: every section, then the total."""
     for section in report.sections:
         for engine in ENGINES:
-            tally = section.by_engine[engine]
-            yield section.title, engine, [_cell(tally, g) for g in GRADES] + [str(tally.total)]
+            yield section.title, engine, _cells(section.by_engine[engine])
     for engine in ENGINES:
-        tally = report.total[engine]
-        yield "All rules", engine, [_cell(tally, g) for g in GRADES] + [str(tally.total)]
+        yield "All rules", engine, _cells(report.total[engine])
 
 
-HEADERS = ("section", "engine", *GRADES, "rules")
+def proven_line(report: Coverage, engine: str) -> str:
+    """One sentence: the share of the enforced rules proven in the engine."""
+    tally = report.total[engine]
+    return (
+        f"{report.variant}: {tally.enforced_proven} of {tally.enforced} enforced rules proven in the engine "
+        f"on {engine} ({tally.proven_percent():.0f}%)"
+    )
+
+
+HEADERS = ("section", "engine", *GRADES, "rules", "proven in the engine")
+PROVEN_KEY = "proven in the engine: exact + approximate rules whose grade an engine scenario or dump shows"
 
 
 def render_table(reports: Sequence[Coverage], console: Console) -> None:
@@ -119,6 +161,9 @@ def render_table(reports: Sequence[Coverage], console: Console) -> None:
             table.add_row(label, engine, *cells, style=style, end_section=last)
             previous = title
         console.print(table)
+        console.print(PROVEN_KEY, markup=False, highlight=False)
+        for engine in ENGINES:
+            console.print(proven_line(report, engine), markup=False, highlight=False)
         for rule_id, before, after in report.raised:
             line = f"{report.variant}: {rule_id} is {before} in 1.9, {after} in 2.x"
             console.print(line, markup=False, highlight=False)
@@ -132,7 +177,10 @@ def render_markdown(reports: Sequence[Coverage]) -> str:
             lines.append("")
         lines.append(f"## Rule coverage: {report.variant}")
         lines.append("")
-        lines.append(f"{report.rules} rules in the ledger; counts (and shares) by fidelity grade.")
+        lines.append(
+            f"{report.rules} rules in the ledger; counts (and shares) by fidelity grade, and how many of the "
+            "enforced rules are proven in the engine."
+        )
         lines.append("")
         lines.append("| " + " | ".join(HEADERS) + " |")
         lines.append("|" + "|".join(["---", "---"] + ["---:"] * (len(HEADERS) - 2)) + "|")
@@ -140,6 +188,10 @@ def render_markdown(reports: Sequence[Coverage]) -> str:
             if title == "All rules":
                 title, engine, cells = f"**{title}**", f"**{engine}**", [f"**{c}**" for c in cells]
             lines.append("| " + " | ".join([title.replace("|", "\\|"), engine, *cells]) + " |")
+        lines.append("")
+        lines.append(PROVEN_KEY[:1].upper() + PROVEN_KEY[1:] + ".")
+        lines.append("")
+        lines.extend(f"- {proven_line(report, engine)}" for engine in ENGINES)
         if report.raised:
             lines.append("")
             lines.append("Rules graded higher on TripleA 2.x:")

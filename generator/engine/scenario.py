@@ -1,8 +1,10 @@
-"""Prove AARe rules in the real TripleA 1.9 engine: run the `forge.Scenario` driver on a built game.
+"""Prove rules in the real TripleA 1.9 engine: run the `forge.Scenario` driver on a built game.
 
 Each scenario (see ``generator/engine/java/Scenario.java``) loads the game XML into fresh headless games,
 sets the state up through the engine's own change objects, runs the steps and delegates where the
-rule lives, and reports facts as JSON; ``tests/test_aare_scenarios.py`` asserts on them. The JVM
+rule lives, and reports facts as JSON; the tests assert on them (``tests/proofs.py`` ties each test
+to the ledger entries it proves). The scenarios and the variants they run on are listed in
+``generator/checks/proofs.py`` (SCENARIOS), where the spec checks read them. The JVM
 is started the way ``generator.engine.Engine`` starts its harness: the same compiled classes
 (``Engine.harness_dir()``), headless flags, a private working folder holding the engine's version
 file, and ``user.home`` inside it.
@@ -20,6 +22,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from generator.checks.proofs import SCENARIOS
 from generator.engine.harness import Engine, EngineError, HarnessError, find_engine
 
 __all__ = ["DEFAULT_GAME", "SCENARIOS", "ScenarioError", "run_scenario"]
@@ -28,18 +31,6 @@ MAIN_CLASS = "forge.Scenario"
 DEFAULT_GAME = Path("output/games/aare.xml")
 DEFAULT_HEAP = "512m"
 DEFAULT_TIMEOUT = 600.0
-SCENARIOS: dict[str, str] = {
-    "advantage-placement": "Siberian Conscripts: declared by user action, free infantry placed each Mobilize",
-    "schedule": "national-advantage schedule: one per nation in round 1, Germany, Japan and one Ally in round 2",
-    "prices": "Luftwaffe and Royal Navy: declaring swaps the nation's production rules (trigger cost change)",
-    "combat-bonus": "Severe Winter, Yamato and Banzai: combat strengths the engine computes, on and off",
-    "tech-ability": "US Mechanized Infantry: a hidden tech gives infantry 2 moves and blitz",
-    "immediate-units": "Afrika Korps and German 88's: units placed at once move this turn, more at Mobilize",
-    "treaty": "Russia-Japan treaty: no attack while it holds; ending it pays the other side infantry",
-    "convoy": "convoy raids: enemy subs next to UK/US/Japanese complexes cut income, Germany immune",
-    "victory": "15 victory cities: Allies win with 11, Axis with 10, at the end of the round",
-}
-
 JsonDict = dict[str, Any]
 
 
@@ -51,17 +42,23 @@ def run_scenario(
     name: str,
     game: Path = DEFAULT_GAME,
     *,
+    map_files: Path | None = None,
     engine: Engine | None = None,
     heap: str = DEFAULT_HEAP,
     timeout: float = DEFAULT_TIMEOUT,
 ) -> JsonDict:
-    """The facts scenario NAME reports for GAME; raises ScenarioError when it fails."""
+    """The facts scenario NAME reports for GAME; raises ScenarioError when it fails.
+
+    MAP_FILES is a folder with the map's .properties files (notifications, actionstext...) as the
+    packaged map holds them: TripleA 1.9 reads trigger messages from there, and a victory trigger
+    without its message does not end the game.
+    """
     if name not in SCENARIOS:
         raise ScenarioError(f"unknown scenario '{name}' (known: {', '.join(SCENARIOS)})")
     engine = engine or find_engine()
     try:
         proc = engine.run(
-            [name, str(Path(game).resolve())],
+            [name, str(Path(game).resolve()), *([str(Path(map_files).resolve())] if map_files else [])],
             heap=heap,
             timeout=timeout,
             jvm_options=["-XX:+UseSerialGC"],

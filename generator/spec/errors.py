@@ -88,7 +88,7 @@ def _translate(exc: ValidationError, tree: Any) -> list[Diagnostic]:
 
 def is_union_member(part: str | int) -> bool:
     return isinstance(part, str) and (
-        part in ("bool", "int", "str", "Property") or part.startswith(("list[", "union[", "function-"))
+        part in ("bool", "int", "str", "Property", "DumpFacts") or part.startswith(("list[", "union[", "function-"))
     )
 
 

@@ -286,6 +286,8 @@ def _make(
     for extra in ("class", "ledger"):
         if template.get(extra) is not None:
             entry[extra] = template[extra]
+            if isinstance(entry, SpecMap):  # a problem with a made claim points at the template's
+                _copy_marks(template, entry, extra)
     attachments[made_name] = entry
     mark = getattr(template, "mark", None) or getattr(attachments, "mark", None)
     if isinstance(attachments, SpecMap) and mark is not None:

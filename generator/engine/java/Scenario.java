@@ -28,10 +28,10 @@ import games.strategy.triplea.delegate.TechTracker;
 import games.strategy.util.Tuple;
 
 /**
- * Scenarios that prove AARe rules in the real TripleA 1.9 engine.
+ * Scenarios that prove rules in the real TripleA 1.9 engine: AARe's here, AARHE's in ScenarioAarhe*.
  *
  * <pre>
- * java -cp CACHE:triplea.jar forge.Scenario SCENARIO FILE
+ * java -cp CACHE:triplea.jar forge.Scenario SCENARIO FILE [MAP_PROPERTIES_FOLDER]
  * </pre>
  *
  * Each scenario loads FILE (the built game) into fresh headless games, sets the state up through
@@ -47,12 +47,13 @@ public final class Scenario {
     System.setOut(new PrintStream(new FileOutputStream(FileDescriptor.err), true, StandardCharsets.UTF_8));
     System.setProperty("java.awt.headless", "true");
     System.setProperty("triplea.headless", "true");
-    if (args.length != 2) {
-      System.err.println("usage: forge.Scenario SCENARIO FILE");
+    if (args.length != 2 && args.length != 3) {
+      System.err.println("usage: forge.Scenario SCENARIO FILE [MAP_PROPERTIES_FOLDER]");
       System.exit(2);
     }
     final String name = args[0];
     final String file = args[1];
+    ScenarioGame.resources = args.length == 3 ? args[2] : null;
     ScenarioJson.Obj facts;
     int status = 0;
     try {
@@ -83,6 +84,42 @@ public final class Scenario {
           break;
         case "victory":
           facts = victory(file);
+          break;
+        case "advantage-strengths":
+          facts = ScenarioAare.advantageStrengths(file);
+          break;
+        case "colonial-convoys":
+          facts = ScenarioAare.colonialConvoys(file);
+          break;
+        case "expansion-turn":
+          facts = ScenarioExpansion.turn(file);
+          break;
+        case "expansion-lend-lease":
+          facts = ScenarioExpansion.lendLease(file);
+          break;
+        case "expansion-treaty":
+          facts = ScenarioExpansion.treaty(file);
+          break;
+        case "expansion-units":
+          facts = ScenarioExpansion.units(file);
+          break;
+        case "aarhe-turn-order":
+          facts = ScenarioAarhe.turnOrder(file);
+          break;
+        case "aarhe-aa-dice":
+          facts = ScenarioAarhe.aaDice(file);
+          break;
+        case "aarhe-victory":
+          facts = ScenarioAarhe.victory(file);
+          break;
+        case "aarhe-movement":
+          facts = ScenarioAarhe.movement(file);
+          break;
+        case "aarhe-economy":
+          facts = ScenarioAarheEconomy.economy(file);
+          break;
+        case "aarhe-builds":
+          facts = ScenarioAarheEconomy.builds(file);
           break;
         default:
           System.err.println("unknown scenario: " + name);
@@ -482,7 +519,8 @@ public final class Scenario {
       final Territory where) {
     final Unit u = g.unitType(unit).create(g.player(player));
     final List<Unit> units = new ArrayList<>(Collections.singletonList(u));
-    final List<TerritoryEffect> effects = Collections.emptyList();
+    // The territory's effects count, as in a battle there (a T-34 effect, terrain).
+    final java.util.Collection<TerritoryEffect> effects = games.strategy.triplea.delegate.TerritoryEffectHelper.getEffects(where);
     final Map<Unit, Tuple<Integer, Integer>> attack =
         DiceRoll.getUnitPowerAndRollsForNormalBattles(units, new ArrayList<>(), false, false, g.data, where, effects,
             false, Collections.emptyList());

@@ -51,6 +51,12 @@ import games.strategy.triplea.ui.display.HeadlessDisplay;
  */
 final class ScenarioGame {
   final GameData data;
+  /** Every step started, in order, as "round:step". */
+  final List<String> started = new ArrayList<>();
+  /** Every request for dice, in order: {sides, count, annotation, dice}. */
+  final List<ScenarioJson.Obj> rolls = new ArrayList<>();
+  /** A folder with the map's .properties files (notifications, actionstext...), or null. */
+  static String resources;
   private final ServerGame game;
   private final Method startStep;
   private final Method endStep;
@@ -62,9 +68,11 @@ final class ScenarioGame {
     try (InputStream in = SafeInput.open(path)) {
       data = new GameParser(path).parse(in, new AtomicReference<>(), false);
     }
-    // User actions read their button texts through the UI's resource loader, which a headless
-    // game never sets: give it one over an empty folder (every text then has its default).
-    final File empty = new File(System.getProperty("user.home"), "scenario-resources");
+    // User actions and victory triggers read their texts through the UI's resource loader, which a
+    // headless game never sets: give it the map's .properties files (a folder the caller names, as
+    // the packaged map holds them), else an empty folder (every text then has its default, and a
+    // victory trigger without its message does not end the game).
+    final File empty = resources != null ? new File(resources) : new File(System.getProperty("user.home"), "scenario-resources");
     empty.mkdirs();
     final Constructor<ResourceLoader> loader =
         ResourceLoader.class.getDeclaredConstructor(String.class, String[].class);
@@ -78,7 +86,8 @@ final class ScenarioGame {
     }
     final Set<IGamePlayer> players = data.getGameLoader().createPlayers(types);
     game = new ServerGame(data, players, new HashMap<>(), new Messengers(new HeadlessServerMessenger()));
-    game.setRandomSource(new PlayRun.SeededDice(0)); // a scenario's facts never depend on the clock
+    // A scenario's facts never depend on the clock; every die is recorded for the facts.
+    game.setRandomSource(new RecordingDice(new PlayRun.SeededDice(0), rolls));
     game.addDisplay(new HeadlessDisplay());
     game.addSoundChannel(new HeadlessSoundChannel());
     startStep = ServerGame.class.getDeclaredMethod("startStep", boolean.class);
@@ -112,6 +121,7 @@ final class ScenarioGame {
           next(sequence);
           continue;
         }
+        started.add(round() + ":" + step().getName());
         invoke(startStep, false);
         inStep = true;
         continue;
@@ -232,6 +242,33 @@ final class ScenarioGame {
         throw (Exception) cause;
       }
       throw e;
+    }
+  }
+
+  /** A dice source that records what it is asked for and what it answers. */
+  static final class RecordingDice implements games.strategy.engine.random.IRandomSource {
+    private final games.strategy.engine.random.IRandomSource dice;
+    private final List<ScenarioJson.Obj> log;
+
+    RecordingDice(final games.strategy.engine.random.IRandomSource dice, final List<ScenarioJson.Obj> log) {
+      this.dice = dice;
+      this.log = log;
+    }
+
+    @Override
+    public int getRandom(final int max, final String annotation) {
+      return getRandom(max, 1, annotation)[0];
+    }
+
+    @Override
+    public int[] getRandom(final int max, final int count, final String annotation) {
+      final int[] out = dice.getRandom(max, count, annotation);
+      final List<Integer> values = new ArrayList<>();
+      for (final int d : out) {
+        values.add(d + 1); // the engine's dice are zero based; a die shows 1..max
+      }
+      log.add(ScenarioJson.obj().put("sides", max).put("count", count).put("annotation", annotation).put("dice", values));
+      return out;
     }
   }
 

@@ -19,6 +19,10 @@ final class ScenarioJson {
       return this;
     }
 
+    Object get(final String key) {
+      return fields.get(key);
+    }
+
     @Override
     public String toString() {
       return write(this);

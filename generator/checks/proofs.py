@@ -1,0 +1,266 @@
+"""Ledger proofs, checked: every enforced rule says how the real engine shows it.
+
+A rule graded exact or approximate carries `proof:`, naming engine scenarios (below) that play the
+rule and assert its outcome, and/or facts of the engine's own dump of the built game. Here the
+proofs are checked for what a spec can get wrong: a scenario that does not exist or is not run on
+this variant, a fact about a unit, territory, rule or step the variant does not have, an option
+name no engine knows. Whether the facts hold is for the engine to say: the tests dump every built
+game and check each fact (generator/engine/proof.py), and run every scenario on its variants.
+
+`SCENARIOS` is the one list of engine scenarios (generator/engine/java/Scenario.java implements
+them, generator/engine/scenario.py runs them); it lives here, below the engine, so that a spec
+naming a scenario is checked without starting one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from generator.catalog import load_catalog, resolve_option
+from generator.diagnostics import did_you_mean
+from generator.spec.model import CLASS_BY_NAME_PREFIX, MAIN_ATTACHMENT, DumpFacts, Spec
+
+Path = tuple[str | int, ...]
+Problem = tuple[Path, str, bool]  # (key path, message, whether it points at the key)
+
+
+@dataclass(frozen=True)
+class ScenarioInfo:
+    """An engine scenario: what it proves and the variants whose built game the tests run it on."""
+
+    description: str
+    variants: tuple[str, ...]
+
+
+_AARE = ("aare", "aare-2x")
+_AARHE = ("aarhe", "aarhe-2x")
+SCENARIOS: dict[str, ScenarioInfo] = {
+    "advantage-placement": ScenarioInfo(
+        "Siberian Conscripts: declared by user action, free infantry placed each Mobilize", _AARE
+    ),
+    "schedule": ScenarioInfo(
+        "national-advantage schedule: one per nation in round 1, Germany, Japan and one Ally in round 2", _AARE
+    ),
+    "prices": ScenarioInfo(
+        "Luftwaffe and Royal Navy: declaring swaps the nation's production rules (trigger cost change)", _AARE
+    ),
+    "combat-bonus": ScenarioInfo("Severe Winter, Yamato and Banzai: combat strengths the engine computes", _AARE),
+    "tech-ability": ScenarioInfo("US Mechanized Infantry: a hidden tech gives infantry 2 moves and blitz", _AARE),
+    "immediate-units": ScenarioInfo(
+        "Afrika Korps and German 88's: units placed at once move this turn, more at Mobilize", _AARE
+    ),
+    "treaty": ScenarioInfo("Russia-Japan treaty: no attack while it holds; ending it pays the other side", _AARE),
+    "convoy": ScenarioInfo(
+        "convoy raids: enemy subs next to UK/US/Japanese complexes cut income, Germany immune", (*_AARE, "expansion")
+    ),
+    "victory": ScenarioInfo(
+        "15 victory cities: Allies win with 11, Axis with 10, at the end of the round", (*_AARE, "expansion")
+    ),
+    "advantage-strengths": ScenarioInfo(
+        "T-34s and Wolf Packs in combat, Radar on the AA dice, fighters bought at the Luftwaffe price", _AARE
+    ),
+    "colonial-convoys": ScenarioInfo("Colonial Garrison: a complex in India makes its sea zone a convoy zone", _AARE),
+    "expansion-turn": ScenarioInfo(
+        "Italy's turn after Germany's, the free units of round 1, SS Panzers placed in Germany only", ("expansion",)
+    ),
+    "expansion-lend-lease": ScenarioInfo(
+        "lend-lease tokens granted after the US placement, paid at sea", ("expansion",)
+    ),
+    "expansion-treaty": ScenarioInfo(
+        "Russia ends the treaty with Japan: war, and four infantry for Japan", ("expansion",)
+    ),
+    "expansion-units": ScenarioInfo(
+        "destroyers against submarines (defence 3, no passing), a tank taking an infantry along", ("expansion",)
+    ),
+    "aarhe-turn-order": ScenarioInfo(
+        "the Soviet opening turn and the nations' order; government in exile; no research without the capital", _AARHE
+    ),
+    "aarhe-aa-dice": ScenarioInfo(
+        "a lone fighter attacks a complex with an AA gun: one die per gun and three per complex",
+        (*_AARHE, "aarhe-draft"),
+    ),
+    "aarhe-victory": ScenarioInfo(
+        "Total Victory (every territory) and victory city points at the end of the round",
+        (*_AARHE, "aarhe-draft", "aarhe-phase1"),
+    ),
+    "aarhe-movement": ScenarioInfo(
+        "xenophobia, Axis co-operation, naval fighters on carriers, bombers carrying infantry", _AARHE
+    ),
+    "aarhe-economy": ScenarioInfo("scorched earth, repairs, convoy raids, lend-lease delivery and free cargo", _AARHE),
+    "aarhe-builds": ScenarioInfo(
+        "national builds, heavy units by research, national attacks and terrain bonuses in combat",
+        (*_AARHE, "aarhe-draft"),
+    ),
+}
+
+
+def scenario_names() -> list[str]:
+    return list(SCENARIOS)
+
+
+def check_proofs(spec: Spec, variant: str | None) -> Iterator[Problem]:
+    """Every problem of the ledger's proofs; `variant` (when known) must be one the scenarios run on."""
+    for rule_id, entry in spec.rule_ledger.items():
+        if entry.proof is None:
+            continue
+        at: Path = ("rule_ledger", rule_id, "proof")
+        if entry.fidelity.grade == "notes-only":
+            message = (
+                f"rule '{rule_id}' is notes-only on engine 1.9, where proofs are played: "
+                "nothing is enforced to prove (remove `proof`)"
+            )
+            yield at, message, True
+            continue
+        if not entry.proof.scenarios and not entry.proof.facts:
+            yield at, "a proof names a `scenario` or gives `dump` facts", False
+        for index, name in enumerate(entry.proof.scenarios):
+            where: Path = (*at, "scenario") if isinstance(entry.proof.scenario, str) else (*at, "scenario", index)
+            info = SCENARIOS.get(name)
+            if info is None:
+                yield where, f"unknown scenario '{name}'{did_you_mean(name, SCENARIOS)}", False
+            elif variant is not None and variant not in info.variants:
+                runs_on = ", ".join(info.variants)
+                yield (
+                    where,
+                    f"scenario '{name}' is not run on '{variant}' (only on {runs_on}); "
+                    "prove the rule with a scenario of this variant or with dump facts",
+                    False,
+                )
+        for index, facts in enumerate(entry.proof.facts):
+            where = (*at, "dump") if isinstance(entry.proof.dump, DumpFacts) else (*at, "dump", index)
+            yield from _check_dump(spec, facts, where)
+
+
+# Keys of a dump fact that are not options of the subject's main attachment.
+_EXTRA_KEYS: dict[str, set[str]] = {
+    "units": {"attachments"},
+    "territories": {"attachments", "owner", "units", "connections"},
+    "territory_effects": {"attachments"},
+    "technologies": {"attachments"},
+    "relationship_types": {"attachments"},
+}
+_MAIN_CLASS = {
+    "units": MAIN_ATTACHMENT["unitType"][1],
+    "territories": MAIN_ATTACHMENT["territory"][1],
+    "territory_effects": MAIN_ATTACHMENT["territoryEffect"][1],
+    "technologies": MAIN_ATTACHMENT["technology"][1],
+    "relationship_types": MAIN_ATTACHMENT["relationship"][1],
+}
+_PLAYER_KEYS = {"attachments", "production_frontier", "resources", "alliances", "tech_categories"}
+_STEP_KEYS = {"delegate", "player", "maxRunCount", "display"}
+
+
+def _check_dump(spec: Spec, facts: DumpFacts, at: Path) -> Iterator[Problem]:
+    known: dict[str, dict[str, Any]] = {
+        "units": dict(spec.units),
+        "territories": dict(spec.territories),
+        "territory_effects": dict(spec.territory_effects),
+        "technologies": dict(spec.technologies or {}),
+        "relationship_types": dict(spec.relationship_types),
+    }
+    kinds = {
+        "units": "unit",
+        "territories": "territory",
+        "territory_effects": "territory effect",
+        "technologies": "technology",
+        "relationship_types": "relationship type",
+    }
+    for collection, kind in kinds.items():
+        for name, claims in getattr(facts, collection).items():
+            where = (*at, collection, name)
+            # The engine's own advances need no spec entry when the variant keeps the built-in six.
+            if name not in known[collection] and not (collection == "technologies" and spec.technologies is None):
+                yield where, f"unknown {kind} '{name}'{did_you_mean(name, known[collection])}", True
+                continue
+            entry = known[collection].get(name)
+            for key, value in claims.items():
+                if key == "attachments":
+                    yield from _check_attachments(value, getattr(entry, "attachments", {}), (*where, key))
+                elif key in _EXTRA_KEYS[collection]:
+                    yield from _check_territory_extra(spec, key, value, (*where, key))
+                else:
+                    yield from _check_option(_MAIN_CLASS[collection], key, (*where, key))
+    for name, claims in facts.players.items():
+        where = (*at, "players", name)
+        if name not in spec.players:
+            yield where, f"unknown player '{name}'{did_you_mean(name, spec.players)}", True
+            continue
+        for key, value in claims.items():
+            if key not in _PLAYER_KEYS:
+                yield (*where, key), f"unknown player fact '{key}'{did_you_mean(key, _PLAYER_KEYS)}", True
+            elif key == "attachments":
+                yield from _check_attachments(value, spec.players[name].attachments, (*where, key))
+    for name in facts.production_rules:
+        if name not in spec.production_rules:
+            where = (*at, "production_rules", name)
+            yield where, f"unknown production rule '{name}'{did_you_mean(name, spec.production_rules)}", True
+    for name, rules in facts.production_frontiers.items():
+        where = (*at, "production_frontiers", name)
+        if name not in spec.production_frontiers:
+            yield where, f"unknown production frontier '{name}'{did_you_mean(name, spec.production_frontiers)}", True
+            continue
+        for index, rule in enumerate(rules):
+            if rule not in spec.production_rules:
+                message = f"unknown production rule '{rule}'{did_you_mean(rule, spec.production_rules)}"
+                yield (*where, index), message, False
+    for name in facts.properties:
+        if name not in spec.properties:
+            message = f"unknown game property '{name}'{did_you_mean(name, spec.properties)}"
+            yield (*at, "properties", name), message, True
+    for index, step in enumerate(facts.steps):
+        if step not in spec.sequence:
+            yield (*at, "steps", index), f"unknown step '{step}'{did_you_mean(step, spec.sequence)}", False
+    for step, claims in facts.sequence.items():
+        where = (*at, "sequence", step)
+        if step not in spec.sequence:
+            yield where, f"unknown step '{step}'{did_you_mean(step, spec.sequence)}", True
+        for key in claims:
+            if key not in _STEP_KEYS:
+                yield (*where, key), f"unknown step fact '{key}'{did_you_mean(key, _STEP_KEYS)}", True
+
+
+def _check_territory_extra(spec: Spec, key: str, value: Any, where: Path) -> Iterator[Problem]:
+    if key == "owner" and value is not None and value not in spec.players:
+        yield where, f"unknown player '{value}'{did_you_mean(str(value), spec.players)}", False
+    if key == "connections":
+        for index, other in enumerate(value if isinstance(value, list) else []):
+            if other not in spec.territories:
+                yield (*where, index), f"unknown territory '{other}'{did_you_mean(str(other), spec.territories)}", False
+    if key == "units":
+        if not isinstance(value, dict):
+            yield where, "units are {owner: {unit: count}}", False
+            return
+        for owner, counts in value.items():
+            if owner != "Neutral" and owner not in spec.players:
+                yield (*where, owner), f"unknown player '{owner}'{did_you_mean(owner, spec.players)}", True
+            for unit in counts if isinstance(counts, dict) else {}:
+                if unit not in spec.units:
+                    yield (*where, owner, unit), f"unknown unit '{unit}'{did_you_mean(unit, spec.units)}", True
+
+
+def _check_attachments(value: Any, declared: dict[str, Any], where: Path) -> Iterator[Problem]:
+    """{attachment name: {option: value}}: each option known to the attachment's class."""
+    if not isinstance(value, dict):
+        yield where, "attachments are {name: {option: value}}", False
+        return
+    for name, options in value.items():
+        attachment = declared.get(name)
+        java = attachment.java_class(name) if attachment is not None else None
+        if java is None:
+            short = next((c for p, c in CLASS_BY_NAME_PREFIX.items() if str(name).startswith(p)), None)
+        else:
+            short = java.rsplit(".", 1)[-1]
+        if short is None:
+            yield (*where, name), f"cannot tell the class of attachment '{name}' from its name", True
+            continue
+        for option in options if isinstance(options, dict) else {}:
+            yield from _check_option(short, option, (*where, name, option))
+
+
+def _check_option(cls: str, option: str, where: Path) -> Iterator[Problem]:
+    if any(resolve_option(engine, cls, option) is not None for engine in ("1.9", "2.x")):
+        return
+    known = load_catalog("1.9")["attachments"].get(cls, {}).get("options", {})
+    yield where, f"unknown option '{option}' for {cls}{did_you_mean(option, known)}", True

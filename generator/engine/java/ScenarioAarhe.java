@@ -1,0 +1,273 @@
+package forge;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+import games.strategy.engine.data.GameStep;
+import games.strategy.engine.data.PlayerID;
+import games.strategy.engine.data.Territory;
+import games.strategy.engine.data.Unit;
+import games.strategy.triplea.attachments.TechAttachment;
+import games.strategy.triplea.attachments.TerritoryAttachment;
+import games.strategy.triplea.delegate.EndRoundDelegate;
+
+/**
+ * Scenarios that prove AARHE rules (rules/aarhe and its earlier revisions) in the real engine.
+ * Steps are found by player and suffix (ScenarioPlay.stepOf), so a scenario runs on every
+ * revision whose turn it can find; facts a revision does not have are left out.
+ */
+final class ScenarioAarhe {
+  private ScenarioAarhe() {}
+
+  private static final String RU = "Russians";
+  private static final String GE = "Germans";
+  private static final String UK = "British";
+  private static final String JP = "Japanese";
+  private static final String US = "Americans";
+
+  /** The Soviet opening turn, the nations' order, government in exile and research without a capital. */
+  static ScenarioJson.Obj turnOrder(final String file) throws Exception {
+    final ScenarioGame g = new ScenarioGame(file);
+    final ScenarioJson.Obj out = ScenarioJson.obj();
+    // Moscow falls during the German turn of round 1.
+    ScenarioPlay.enter(g, GE, "Battle", 1);
+    g.setOwner("Russia", GE);
+    ScenarioPlay.enter(g, RU, "Purchase", 1);
+    out.put("techCostWithoutCapital", techCost(g, RU));
+    final int before = g.pus(RU);
+    out.put("buyWithoutCapital", String.valueOf(ScenarioPlay.buy(g, "buyInfantry", 1)));
+    out.put("spentWithoutCapital", before - g.pus(RU));
+    // Income is collected as the income step starts.
+    final int beforeIncome = g.pus(RU);
+    ScenarioPlay.enter(g, RU, "EndTurn", 1);
+    out.put("incomeWithoutCapital", g.pus(RU) - beforeIncome);
+    out.put("productionWithoutCapital", production(g, RU));
+    // Moscow is retaken before the next Soviet turn: research costs 5 again.
+    ScenarioPlay.enter(g, UK, "Purchase", 1);
+    g.setOwner("Russia", RU);
+    ScenarioPlay.enter(g, RU, "Purchase", 2);
+    out.put("techCostWithCapital", techCost(g, RU));
+    final String endRound = endRoundStep(g);
+    g.enter(endRound, 2);
+    out.put("started", g.started);
+    g.stop();
+    return out;
+  }
+
+  private static int techCost(final ScenarioGame g, final String player) {
+    return TechAttachment.get(g.player(player)).getTechCost();
+  }
+
+  static int production(final ScenarioGame g, final String player) {
+    int total = 0;
+    for (final Territory t : g.data.getMap().getTerritories()) {
+      if (t.getOwner().equals(g.player(player)) && TerritoryAttachment.get(t) != null) {
+        total += TerritoryAttachment.get(t).getProduction();
+      }
+    }
+    return total;
+  }
+
+  static String endRoundStep(final ScenarioGame g) {
+    for (final GameStep step : g.data.getSequence()) {
+      if (step.getDelegate() instanceof EndRoundDelegate) {
+        return step.getName();
+      }
+    }
+    throw new IllegalStateException("no end-of-round step");
+  }
+
+  /** A lone fighter attacks a complex with an AA gun: the ID dice the engine rolls. */
+  static ScenarioJson.Obj aaDice(final String file) throws Exception {
+    final ScenarioGame g = new ScenarioGame(file);
+    final ScenarioJson.Obj out = ScenarioJson.obj();
+    ScenarioPlay.enter(g, UK, "CombatMove", 1);
+    g.addUnits("5 Sea Zone", "fighter", UK, 1);
+    out.put("germany", unitsOf(g, "Germany", GE));
+    out.put("attack", String.valueOf(ScenarioPlay.move(g, UK, "fighter", 1, "5 Sea Zone", "Germany")));
+    out.put("pendingAfterMove", String.valueOf(games.strategy.triplea.delegate.DelegateFinder.battleDelegate(g.data)
+        .getBattleTracker().getPendingBattleSites(false)));
+    // The battle step fights the battle as it starts (no choice is left to the players).
+    final int from = g.rolls.size();
+    ScenarioPlay.enter(g, UK, "Battle", 1);
+    out.put("pendingAfterBattleStep", String.valueOf(games.strategy.triplea.delegate.DelegateFinder.battleDelegate(g.data)
+        .getBattleTracker().getPendingBattleSites(false)));
+    final List<ScenarioJson.Obj> aa = new ArrayList<>();
+    for (final ScenarioJson.Obj roll : g.rolls.subList(from, g.rolls.size())) {
+      if (Integer.valueOf(36).equals(roll.get("sides"))) {
+        aa.add(roll);
+      }
+    }
+    out.put("aaRolls", aa);
+    g.stop();
+    return out;
+  }
+
+  static Map<String, Integer> unitsOf(final ScenarioGame g, final String territory, final String owner) {
+    final Map<String, Integer> counts = new TreeMap<>();
+    for (final Unit u : g.territory(territory).getUnits().getUnits()) {
+      if (u.getOwner().equals(g.player(owner))) {
+        counts.merge(u.getType().getName(), 1, Integer::sum);
+      }
+    }
+    return counts;
+  }
+
+  /** Total Victory (holding everything) and City Victory (victory city points) at the end of a round. */
+  static ScenarioJson.Obj victory(final String file) throws Exception {
+    final ScenarioJson.Obj out = ScenarioJson.obj();
+    out.put("everything", victoryCase(file, "Allies", true, 0));
+    out.put("everythingButOne", victoryCase(file, "Allies", true, 1));
+    out.put("alliesCityBelow", victoryCase(file, "Allies", false, -1));
+    out.put("alliesCityAt", victoryCase(file, "Allies", false, 0));
+    out.put("axisCityBelow", victoryCase(file, "Axis", false, -1));
+    out.put("axisCityAt", victoryCase(file, "Axis", false, 0));
+    return out;
+  }
+
+  /**
+   * One end of round 1. ALL: the side takes every territory owned by the other (but SPARE of them),
+   * with the victory city option off. Otherwise it takes the other side's victory cities, largest
+   * first, until it reaches its threshold (SPARE 0) or stays just below it (SPARE -1).
+   */
+  private static ScenarioJson.Obj victoryCase(final String file, final String side, final boolean all, final int spare)
+      throws Exception {
+    final ScenarioGame g = new ScenarioGame(file);
+    final String endRound = endRoundStep(g);
+    final int index = indexOf(g, endRound);
+    g.enter(g.data.getSequence().getStep(index - 1).getName(), 1);
+    final String taker = side.equals("Allies") ? UK : GE;
+    final List<Territory> others = new ArrayList<>();
+    for (final Territory t : g.data.getMap().getTerritories()) {
+      if (!t.isWater() && !t.getOwner().isNull() && !alliance(g, t.getOwner()).equals(side)) {
+        others.add(t);
+      }
+    }
+    if (all) {
+      ScenarioPlay.setProperty(g, "Total Victory", Boolean.FALSE);
+
+      for (int i = spare; i < others.size(); i++) {
+        g.setOwner(others.get(i).getName(), taker);
+      }
+    } else {
+      final int threshold = g.data.getProperties().get(side + " Total Victory VCs", 0);
+      others.removeIf(t -> TerritoryAttachment.get(t) == null || TerritoryAttachment.get(t).getVictoryCity() == 0);
+      others.sort((a, b) -> TerritoryAttachment.get(b).getVictoryCity() - TerritoryAttachment.get(a).getVictoryCity());
+      for (final Territory t : others) {
+        final int now = victoryCities(g).getOrDefault(side, 0);
+        final int next = now + TerritoryAttachment.get(t).getVictoryCity();
+        if (now >= threshold || (spare < 0 && next >= threshold)) {
+          continue;
+        }
+        g.setOwner(t.getName(), taker);
+      }
+    }
+    final ScenarioJson.Obj run = ScenarioJson.obj();
+    if (all && spare > 0) {
+      run.put("notTaken", others.get(0).getName());
+    }
+    run.put("victoryCities", victoryCities(g));
+    run.put("cityVictoryOption", g.data.getProperties().get("Total Victory", true));
+    run.put("threshold", g.data.getProperties().get(side + " Total Victory VCs", 0));
+    g.leave();
+    g.enter(endRound, 1);
+    final EndRoundDelegate delegate = g.delegate();
+    run.put("gameOver", g.gameOver());
+    run.put("winners", delegate.getWinners() == null ? null : new TreeSet<>(ScenarioGame.names(delegate.getWinners())));
+    g.stop();
+    return run;
+  }
+
+  private static int indexOf(final ScenarioGame g, final String step) {
+    for (int i = 0; i < g.data.getSequence().size(); i++) {
+      if (g.data.getSequence().getStep(i).getName().equals(step)) {
+        return i;
+      }
+    }
+    throw new IllegalArgumentException(step);
+  }
+
+  private static String alliance(final ScenarioGame g, final PlayerID player) {
+    return g.data.getAllianceTracker().getAlliancesPlayerIsIn(player).iterator().next();
+  }
+
+  static Map<String, Integer> victoryCities(final ScenarioGame g) {
+    final Map<String, Integer> byAlliance = new TreeMap<>();
+    for (final Territory t : g.data.getMap().getTerritories()) {
+      final TerritoryAttachment ta = TerritoryAttachment.get(t);
+      if (ta == null || ta.getVictoryCity() == 0 || t.getOwner().isNull()) {
+        continue;
+      }
+      byAlliance.merge(alliance(g, t.getOwner()), ta.getVictoryCity(), Integer::sum);
+    }
+    return byAlliance;
+  }
+
+  /** Stalinist xenophobia, Axis co-operation, naval fighters on carriers, bombers carrying infantry. */
+  static ScenarioJson.Obj movement(final String file) throws Exception {
+    final ScenarioGame g = new ScenarioGame(file);
+    final ScenarioJson.Obj out = ScenarioJson.obj();
+    // Japanese infantry next to German land may not enter it while the Axis distrust each other.
+    ScenarioPlay.enter(g, JP, "NonCombatMove", 1);
+    g.addUnits("Eastern Europe", "infantry", JP, 1);
+    out.put("relationGermanyJapan", relation(g, GE, JP));
+    out.put("japaneseIntoGermany", String.valueOf(ScenarioPlay.move(g, JP, "infantry", 1, "Eastern Europe", "Germany")));
+    // Only naval fighters land on carriers.
+    g.addUnits("Japan", "fighter", JP, 1);
+    g.addUnits("Japan", "navalFighter", JP, 1);
+    g.addUnits("60 Sea Zone", "carrier", JP, 1);
+    out.put("fighterOntoCarrier", String.valueOf(ScenarioPlay.move(g, JP, "fighter", 1, "Japan", "60 Sea Zone")));
+    out.put("navalFighterOntoCarrier",
+        String.valueOf(ScenarioPlay.move(g, JP, "navalFighter", 1, "Japan", "60 Sea Zone")));
+    // The engine lets aircraft end the move at sea and removes those that cannot land when it ends.
+    g.leave();
+    out.put("atSeaAfterMove", ScenarioAarhe.unitsOf(g, "60 Sea Zone", JP));
+    // British units may not enter Soviet land while the Axis have not taken Moscow.
+    ScenarioPlay.enter(g, UK, "NonCombatMove", 1);
+    g.addUnits("Persia", "infantry", UK, 1);
+    out.put("britishIntoCaucasus", String.valueOf(ScenarioPlay.move(g, UK, "infantry", 1, "Persia", "Caucasus")));
+    // A bomber carries a marine two territories, where a marine alone cannot go; the engine does
+    // not count the load (two marines fly too).
+    ScenarioPlay.enter(g, US, "NonCombatMove", 1);
+    out.put("marinesInEasternUsAtStart", g.count("Eastern United States", "marine", US));
+    out.put("carryOne", carry(g, 1, "Western United States", "Central United States", "Eastern United States"));
+    out.put("marinesInEasternUs", g.count("Eastern United States", "marine", US));
+    out.put("carryTwo", carry(g, 2, "Alaska", "Western Canada", "Western United States"));
+    out.put("marinesInWesternUs", g.count("Western United States", "marine", US));
+    g.addUnits("Central United States", "marine", US, 1);
+    out.put("marineAloneTwoSpaces", String.valueOf(ScenarioPlay.move(g, US, "marine", 1, "Central United States",
+        "Western United States", "Western Canada")));
+    // Round 2: the Axis hold Moscow when the British turn begins, the Allies hold Germany when the
+    // German turn begins: both bans end.
+    ScenarioPlay.enter(g, GE, "Purchase", 2);
+    g.setOwner("Germany", RU);
+    ScenarioPlay.enter(g, GE, "CombatMove", 2);
+    out.put("relationAfterGermanyFalls", relation(g, GE, JP));
+    ScenarioPlay.enter(g, UK, "Purchase", 2);
+    g.setOwner("Russia", GE);
+    ScenarioPlay.enter(g, UK, "NonCombatMove", 2);
+    out.put("britishIntoCaucasusLater",
+        String.valueOf(ScenarioPlay.move(g, UK, "infantry", 1, "Persia", "Caucasus")));
+    g.stop();
+    return out;
+  }
+
+  private static String relation(final ScenarioGame g, final String a, final String b) {
+    return g.data.getRelationshipTracker().getRelationshipType(g.player(a), g.player(b)).getName();
+  }
+
+  /** A new bomber carries MARINES new marines from ROUTE[0] two territories on. */
+  private static String carry(final ScenarioGame g, final int marines, final String... route) {
+    final List<Unit> cargo = g.addUnits(route[0], "marine", US, marines);
+    final Unit bomber = g.addUnits(route[0], "bomber", US, 1).get(0);
+    final Map<Unit, Collection<Unit>> dependents = new HashMap<>();
+    dependents.put(bomber, cargo);
+    return String.valueOf(ScenarioPlay.moveWith(g, Collections.singletonList(bomber), dependents, route));
+  }
+}

@@ -1,0 +1,174 @@
+package forge;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+import games.strategy.engine.data.Territory;
+import games.strategy.engine.data.Unit;
+import games.strategy.triplea.TripleAUnit;
+import games.strategy.triplea.attachments.TerritoryAttachment;
+import games.strategy.triplea.delegate.Matches;
+
+/** AARHE scenarios of money and production: convoys, lend-lease, repairs, scorched earth, builds. */
+final class ScenarioAarheEconomy {
+  private ScenarioAarheEconomy() {}
+
+  private static final String RU = "Russians";
+  private static final String GE = "Germans";
+  private static final String UK = "British";
+  private static final String JP = "Japanese";
+  private static final String US = "Americans";
+  private static final String IT = "Italians";
+
+  /** Convoy raids, lend-lease delivery, repairs at the income step, scorched earth. */
+  static ScenarioJson.Obj economy(final String file) throws Exception {
+    final ScenarioGame g = new ScenarioGame(file);
+    final ScenarioJson.Obj out = ScenarioJson.obj();
+    // Repairs: a damaged German heavy tank and a damaged British battleship are whole after the
+    // owner's income step.
+    ScenarioPlay.enter(g, GE, "Purchase", 1);
+    final Unit tank = g.addUnits("Germany", "heavyTank", GE, 1).get(0);
+    ScenarioPlay.damage(g, tank, 1);
+    out.put("heavyTankHitsBefore", ((TripleAUnit) tank).getHits());
+    ScenarioPlay.enter(g, GE, "EndTurn", 1);
+    out.put("heavyTankHitsAfter", ((TripleAUnit) tank).getHits());
+    // Scorched earth: after its purchase the Soviet Union destroys its complex in the Caucasus.
+    ScenarioPlay.enter(g, RU, "UserActions", 1);
+    out.put("scorchOffered", g.validActions());
+    out.put("caucasusFactoriesBefore", g.count("Caucasus", "factory", RU));
+    g.act("userActionAttachmentScorchCaucasus");
+    out.put("caucasusFactoriesAfter", g.count("Caucasus", "factory", RU));
+    out.put("scorchOfferedAfter", g.validActions());
+    // Convoys: a German battleship and a transport next to the UK; Germany immune to a British
+    // destroyer next to Germany.
+    ScenarioPlay.enter(g, UK, "Purchase", 1);
+    final Unit battleship = ScenarioPlay.units(g, "2 Sea Zone", UK, "battleship", 1).get(0);
+    ScenarioPlay.damage(g, battleship, 1);
+    out.put("battleshipHitsBefore", ((TripleAUnit) battleship).getHits());
+    g.addUnits("3 Sea Zone", "battleship", GE, 1);
+    g.addUnits("6 Sea Zone", "transport", GE, 1);
+    out.put("raidersNextToUk", raiders(g, UK));
+    out.put("britishProduction", ScenarioAarhe.production(g, UK));
+    ScenarioPlay.enter(g, UK, "UserActions", 1);
+    final int before = g.pus(UK);
+    final int from = g.rolls.size();
+    ScenarioPlay.enter(g, UK, "EndTurn", 1);
+    out.put("britishIncome", g.pus(UK) - before);
+    out.put("convoyRolls", ScenarioPlay.rollsSince(g, from, "Convoy"));
+    out.put("battleshipHitsAfter", ((TripleAUnit) battleship).getHits());
+    // Lend-lease: cargo in sea zone 4 pays the Soviet Union, two cargoes in 34 the UK, when the US
+    // non-combat move ends; after the US placement two free cargoes stand in the Eastern US.
+    ScenarioPlay.enter(g, US, "NonCombatMove", 1);
+    g.addUnits("4 Sea Zone", "transport", US, 1);
+    g.addUnits("4 Sea Zone", "lendLeaseCargo", US, 1);
+    g.addUnits("34 Sea Zone", "transport", US, 2);
+    g.addUnits("34 Sea Zone", "lendLeaseCargo", US, 2);
+    final int soviets = g.pus(RU);
+    final int british = g.pus(UK);
+    g.leave();
+    out.put("sovietsPaid", g.pus(RU) - soviets);
+    out.put("britishPaid", g.pus(UK) - british);
+    out.put("cargoLeftAtSea", g.count("4 Sea Zone", "lendLeaseCargo", US) + g.count("34 Sea Zone", "lendLeaseCargo", US));
+    final int cargoBefore = g.count("Eastern United States", "lendLeaseCargo", US);
+    ScenarioPlay.enter(g, US, "Place", 1);
+    g.leave();
+    out.put("freeCargo", g.count("Eastern United States", "lendLeaseCargo", US) - cargoBefore);
+    // Germany's income with a British destroyer next to it.
+    ScenarioPlay.enter(g, GE, "Purchase", 2);
+    g.addUnits("5 Sea Zone", "destroyer", UK, 1);
+    out.put("germanProduction", ScenarioAarhe.production(g, GE));
+    final int german = g.pus(GE);
+    ScenarioPlay.enter(g, GE, "EndTurn", 2);
+    out.put("germanIncome", g.pus(GE) - german);
+    g.stop();
+    return out;
+  }
+
+  /** Enemy units in the sea zones next to PLAYER's land, by zone and type. */
+  private static Map<String, Map<String, Integer>> raiders(final ScenarioGame g, final String player) {
+    final Map<String, Map<String, Integer>> found = new TreeMap<>();
+    for (final Territory zone : g.data.getMap().getTerritories()) {
+      if (!zone.isWater()) {
+        continue;
+      }
+      boolean nextToVictim = false;
+      for (final Territory land : g.data.getMap().getNeighbors(zone)) {
+        nextToVictim |= land.getOwner().equals(g.player(player)) && TerritoryAttachment.get(land) != null
+            && TerritoryAttachment.get(land).getProduction() > 0;
+      }
+      if (!nextToVictim) {
+        continue;
+      }
+      for (final Unit u : zone.getUnits().getMatches(Matches.enemyUnit(g.player(player), g.data))) {
+        found.computeIfAbsent(zone.getName(), k -> new TreeMap<>()).merge(u.getType().getName(), 1, Integer::sum);
+      }
+    }
+    return found;
+  }
+
+  /** National builds, heavy units by research, national attacks and terrain bonuses. */
+  static ScenarioJson.Obj builds(final String file) throws Exception {
+    final ScenarioGame g = new ScenarioGame(file);
+    final ScenarioJson.Obj out = ScenarioJson.obj();
+    // Soviet T-34s: one bundle a turn, placed in Russia only, ordinary tanks afterwards.
+    ScenarioPlay.enter(g, RU, "Purchase", 1);
+    out.put("sovietFrontier", g.frontier(RU));
+    int pus = g.pus(RU);
+    out.put("buyT34", String.valueOf(ScenarioPlay.buy(g, "buyT34", 1)));
+    out.put("t34Price", pus - g.pus(RU));
+    out.put("buyT34Again", String.valueOf(ScenarioPlay.buy(g, "buyT34", 1)));
+    ScenarioPlay.enter(g, RU, "Place", 1);
+    out.put("placeT34InCaucasus", String.valueOf(ScenarioPlay.place(g, "t34Armour", 1, "Caucasus")));
+    final int armour = g.count("Russia", "armour", RU);
+    out.put("placeT34InRussia", String.valueOf(ScenarioPlay.place(g, "t34Armour", 2, "Russia")));
+    g.leave();
+    out.put("russiaArmourGained", g.count("Russia", "armour", RU) - armour);
+    out.put("t34Left", g.count("Russia", "t34Armour", RU));
+    // Japan, Patriotism: 3 infantry for the bundle's price (round 2: in the full rules Japan plays
+    // before the Soviet Union, in the earlier revisions after).
+    ScenarioPlay.enter(g, JP, "Purchase", 2);
+    out.put("japaneseFrontier", g.frontier(JP));
+    pus = g.pus(JP);
+    out.put("buyPatriotism", String.valueOf(ScenarioPlay.buy(g, "buyPatriotism", 1)));
+    out.put("patriotismPrice", pus - g.pus(JP));
+    ScenarioPlay.enter(g, JP, "Place", 2);
+    final int infantry = g.count("Japan", "infantry", JP);
+    out.put("placePatriots", String.valueOf(ScenarioPlay.place(g, "patriotInfantry", 3, "Japan")));
+    g.leave();
+    out.put("japanInfantryGained", g.count("Japan", "infantry", JP) - infantry);
+    // Round 3: the Soviet Union may buy another bundle; the national attacks are in force.
+    ScenarioPlay.enter(g, RU, "Purchase", 3);
+    out.put("buyT34NextTurn", String.valueOf(ScenarioPlay.buy(g, "buyT34", 1)));
+    final ScenarioJson.Obj strengths = ScenarioJson.obj();
+    strengths.put("germanFighterInFrance", ScenarioPlay.strengths(g, GE, "fighter", "Western Europe", false));
+    strengths.put("britishFighterInFrance", ScenarioPlay.strengths(g, UK, "fighter", "Western Europe", false));
+    strengths.put("japaneseFighterAtSea", ScenarioPlay.strengths(g, JP, "fighter", "61 Sea Zone", false));
+    strengths.put("britishFighterInUk", ScenarioPlay.strengths(g, UK, "fighter", "United Kingdom", false));
+    strengths.put("britishFighterInIndia", ScenarioPlay.strengths(g, UK, "fighter", "India", false));
+    strengths.put("marineLanding", ScenarioPlay.strengths(g, US, "marine", "Western Europe", true));
+    strengths.put("marineOverland", ScenarioPlay.strengths(g, US, "marine", "Western Europe", false));
+    if (g.data.getPlayerList().getPlayerId(IT) != null) {
+      strengths.put("italianInfantryInBalkans", ScenarioPlay.strengths(g, IT, "infantry", "Balkans", false));
+      strengths.put("germanInfantryInGermany", ScenarioPlay.strengths(g, GE, "infantry", "Germany", false));
+    }
+    out.put("strengths", strengths);
+    // Heavy artillery and heavy tanks come with their techs (the full rules only).
+    if (g.data.getTechnologyFrontier().getAdvanceByName("HeavyArtilleryTech") != null) {
+      ScenarioPlay.enter(g, GE, "Tech", 4);
+      ScenarioPlay.addTech(g, GE, "HeavyArtilleryTech");
+      ScenarioPlay.enter(g, GE, "Purchase", 5);
+      final List<String> heavy = new ArrayList<>();
+      for (final String rule : g.frontier(GE).keySet()) {
+        if (rule.startsWith("buyHeavy")) {
+          heavy.add(rule);
+        }
+      }
+      out.put("germanHeavyRulesAfterTech", heavy);
+      out.put("britishHasHeavyArtillery", g.frontier(UK).containsKey("buyHeavyArtillery"));
+    }
+    g.stop();
+    return out;
+  }
+}

@@ -1,0 +1,145 @@
+package forge;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import games.strategy.engine.data.Territory;
+import games.strategy.engine.data.Unit;
+import games.strategy.triplea.delegate.DiceRoll;
+import games.strategy.triplea.delegate.TerritoryEffectHelper;
+import games.strategy.util.Tuple;
+
+/** Expansion Edition rules in the engine: Italy's turn, free units, lend-lease, the treaty, units. */
+final class ScenarioExpansion {
+  private ScenarioExpansion() {}
+
+  private static final String RU = "Russians";
+  private static final String GE = "Germans";
+  private static final String IT = "Italians";
+  private static final String UK = "British";
+  private static final String JP = "Japanese";
+  private static final String US = "Americans";
+
+  /** Italy's turn after Germany's, the free units of round 1, SS Panzers placed in Germany only. */
+  static ScenarioJson.Obj turn(final String file) throws Exception {
+    final ScenarioGame g = new ScenarioGame(file);
+    final ScenarioJson.Obj out = ScenarioJson.obj();
+    g.enter("germanPlace", 1);
+    out.put("germanyBeforeFreeUnits", ScenarioAarhe.unitsOf(g, "Germany", GE));
+    out.put("sz5BeforeFreeUnits", ScenarioAarhe.unitsOf(g, "5 Sea Zone", GE));
+    g.leave();
+    out.put("germanyAfterFreeUnits", ScenarioAarhe.unitsOf(g, "Germany", GE));
+    out.put("sz5AfterFreeUnits", ScenarioAarhe.unitsOf(g, "5 Sea Zone", GE));
+    g.enter("italianPurchase", 1);
+    out.put("italianFrontier", g.frontier(IT));
+    final int pus = g.pus(IT);
+    out.put("italianBuy", String.valueOf(ScenarioPlay.buy(g, "buyInfantry", 2)));
+    out.put("italianSpent", pus - g.pus(IT));
+    g.enter("italianPlace", 1);
+    final int infantry = g.count("Southern Europe", "infantry", IT);
+    out.put("italianPlace", String.valueOf(ScenarioPlay.place(g, "infantry", 2, "Southern Europe")));
+    g.leave();
+    // Italy's free mechanized infantry come after its placement.
+    out.put("southernEuropeInfantryGained", g.count("Southern Europe", "infantry", IT) - infantry);
+    out.put("southernEuropeMechInfantry", g.count("Southern Europe", "mechInfantry", IT));
+    // Round 2: an SS Panzer may be placed in Germany, not at a complex elsewhere.
+    g.enter("germanPurchase", 2);
+    g.addUnits("Western Europe", "factory", GE, 1);
+    out.put("buySsPanzers", String.valueOf(ScenarioPlay.buy(g, "buySSPanzer", 2)));
+    g.enter("germanPlace", 2);
+    out.put("placeSsPanzerInWesternEurope", String.valueOf(ScenarioPlay.place(g, "ssPanzer", 1, "Western Europe")));
+    out.put("placeSsPanzerInGermany", String.valueOf(ScenarioPlay.place(g, "ssPanzer", 1, "Germany")));
+    out.put("started", g.started);
+    g.stop();
+    return out;
+  }
+
+  /** Lend-lease tokens: granted after the US placement, paid in sea zone 4 or 34. */
+  static ScenarioJson.Obj lendLease(final String file) throws Exception {
+    final ScenarioGame g = new ScenarioGame(file);
+    final ScenarioJson.Obj out = ScenarioJson.obj();
+    g.enter("americanNonCombatMove", 1);
+    g.addUnits("4 Sea Zone", "transport", US, 1);
+    g.addUnits("4 Sea Zone", "lendLease", US, 1);
+    final int soviets = g.pus(RU);
+    final int british = g.pus(UK);
+    g.leave();
+    out.put("sovietsPaid", g.pus(RU) - soviets);
+    out.put("britishPaid", g.pus(UK) - british);
+    out.put("tokensLeftInSz4", g.count("4 Sea Zone", "lendLease", US));
+    final int before = g.count("Eastern United States", "lendLease", US);
+    g.enter("americanPlace", 1);
+    g.leave();
+    out.put("tokensGranted", g.count("Eastern United States", "lendLease", US) - before);
+    g.stop();
+    return out;
+  }
+
+  /** The Russia-Japan treaty ended by Russia: war, and four infantry for Japan. */
+  static ScenarioJson.Obj treaty(final String file) throws Exception {
+    final ScenarioGame g = new ScenarioGame(file);
+    final ScenarioJson.Obj out = ScenarioJson.obj();
+    g.enter("russianUserActions", 1);
+    out.put("relationAtStart", relation(g));
+    out.put("offered", g.validActions().contains("userActionAttachmentRuEndTreaty"));
+    final int japan = g.count("Japan", "infantry", JP);
+    g.act("userActionAttachmentRuEndTreaty");
+    out.put("relationAfter", relation(g));
+    out.put("japanInfantryGained", g.count("Japan", "infantry", JP) - japan);
+    out.put("offeredAfter", g.validActions().contains("userActionAttachmentRuEndTreaty"));
+    g.stop();
+    return out;
+  }
+
+  private static String relation(final ScenarioGame g) {
+    return g.data.getRelationshipTracker().getRelationshipType(g.player(RU), g.player(JP)).getName();
+  }
+
+  /** Destroyers against submarines, and a tank taking an infantry along. */
+  static ScenarioJson.Obj units(final String file) throws Exception {
+    final ScenarioGame g = new ScenarioGame(file);
+    final ScenarioJson.Obj out = ScenarioJson.obj();
+    g.enter("germanCombatMove", 1);
+    out.put("destroyerAlone", strength(g, UK, "destroyer", "7 Sea Zone", GE, null));
+    out.put("destroyerAgainstSubmarine", strength(g, UK, "destroyer", "7 Sea Zone", GE, "submarine"));
+    g.enter("germanNonCombatMove", 1);
+    // A submarine may not pass a sea zone holding an enemy destroyer.
+    g.addUnits("7 Sea Zone", "submarine", GE, 2);
+    out.put("subThroughEmptyZone", String.valueOf(ScenarioPlay.move(g, GE, "submarine", 1, "7 Sea Zone", "6 Sea Zone",
+        "5 Sea Zone")));
+    g.addUnits("6 Sea Zone", "destroyer", UK, 1);
+    out.put("subThroughDestroyer", String.valueOf(ScenarioPlay.move(g, GE, "submarine", 1, "7 Sea Zone", "6 Sea Zone",
+        "5 Sea Zone")));
+    // A tank takes one infantry two territories along.
+    final List<Unit> tank = g.addUnits("Germany", "armour", GE, 1);
+    final List<Unit> infantry = g.addUnits("Germany", "infantry", GE, 2);
+    final Map<Unit, java.util.Collection<Unit>> carried = new HashMap<>();
+    carried.put(tank.get(0), Collections.singletonList(infantry.get(0)));
+    out.put("tankWithInfantry", String.valueOf(ScenarioPlay.moveWith(g, tank, carried, "Germany", "Eastern Europe",
+        "Ukraine S.S.R.")));
+    out.put("infantryAloneTwoSpaces", String.valueOf(ScenarioPlay.moveWith(g,
+        Collections.singletonList(infantry.get(1)), Collections.emptyMap(), "Germany", "Eastern Europe", "Ukraine S.S.R.")));
+    g.stop();
+    return out;
+  }
+
+  /** The strength of a PLAYER unit in WHERE facing an ENEMY unit of type ENEMY_UNIT (or none). */
+  private static ScenarioJson.Obj strength(final ScenarioGame g, final String player, final String unit,
+      final String where, final String enemy, final String enemyUnit) {
+    final Unit u = g.unitType(unit).create(g.player(player));
+    final List<Unit> units = new ArrayList<>(Collections.singletonList(u));
+    final List<Unit> enemies = new ArrayList<>();
+    if (enemyUnit != null) {
+      enemies.add(g.unitType(enemyUnit).create(g.player(enemy)));
+    }
+    final Territory t = g.territory(where);
+    final Map<Unit, Tuple<Integer, Integer>> attack = DiceRoll.getUnitPowerAndRollsForNormalBattles(units, enemies,
+        false, false, g.data, t, TerritoryEffectHelper.getEffects(t), false, Collections.emptyList());
+    final Map<Unit, Tuple<Integer, Integer>> defence = DiceRoll.getUnitPowerAndRollsForNormalBattles(units, enemies,
+        true, false, g.data, t, TerritoryEffectHelper.getEffects(t), false, Collections.emptyList());
+    return ScenarioJson.obj().put("attack", attack.get(u).getFirst()).put("defence", defence.get(u).getFirst());
+  }
+}

@@ -1,0 +1,188 @@
+"""Check a ledger's proofs against the real engine: dump facts, and the game a scenario runs on.
+
+`check_facts` compares the facts a ledger entry claims (`proof: {dump: ...}`, see
+generator/spec/model.py DumpFacts) with the engine's own dump of the built game
+(generator/engine/java/GameDump.java) and words every difference.
+
+A variant made for TripleA 2.x only cannot be loaded by the installed engine 1.9: `readable_by_19`
+writes the same game without what only 2.x reads (its `<triplea minimumVersion>` and the options
+1.9 has no setter for; EMPTY_ATTACHMENT is the DTD message an attachment left without options
+makes). The rules that stand on those options are the ones the ledger grades
+differently for 2.x, and are never counted as proven (generator/emit/coverage.py); everything else
+of the game is what 1.9 reads, so its proofs are checked there.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from lxml import etree
+
+from generator.catalog import resolve_option
+from generator.safe_xml import safe_parser
+from generator.spec.model import DumpFacts
+
+__all__ = ["EMPTY_ATTACHMENT", "check_facts", "readable_by_19"]
+
+EMPTY_ATTACHMENT = 'The content of element type "attachment" is incomplete'
+
+
+JsonDict = dict[str, Any]
+_MISSING = object()
+# Dump collections holding each kind of object, and its main attachment's name there.
+_OBJECTS = {
+    "units": ("unitTypes", "unitAttachment"),
+    "territories": ("territories", "territoryAttachment"),
+    "territory_effects": ("territoryEffects", "territoryEffectAttachment"),
+    "technologies": ("technologies", "techAbilityAttachment"),
+    "relationship_types": ("relationshipTypes", "relationshipTypeAttachment"),
+}
+_PLAYER_FIELDS = {"production_frontier": "productionFrontier", "resources": "resources", "alliances": "alliances"}
+
+
+def readable_by_19(xml: bytes) -> bytes:
+    """The game XML without what only engine 2.x reads: the version gate and 2.x-only options."""
+    root = etree.fromstring(xml, safe_parser())
+    for gate in root.findall("triplea"):
+        root.remove(gate)
+    for attachment in root.iter("attachment"):
+        cls = (attachment.get("javaClass") or "").rsplit(".", 1)[-1]
+        for option in attachment.findall("option"):
+            if resolve_option("1.9", cls, option.get("name") or "") is None:
+                attachment.remove(option)
+        # An attachment left without options stays: 1.9 looks a territory effect's attachment up
+        # by name. Its DTD prints that an attachment needs an option, and loads it all the same.
+    tree = etree.ElementTree(root)
+    doctype = '<!DOCTYPE game SYSTEM "game.dtd">'
+    return bytes(etree.tostring(tree, xml_declaration=True, encoding="UTF-8", doctype=doctype))
+
+
+def write_readable_by_19(game: Path, target: Path) -> Path:
+    target.write_bytes(readable_by_19(game.read_bytes()))
+    return target
+
+
+def check_facts(facts: DumpFacts, dump: JsonDict) -> list[str]:
+    """Every fact that the engine's dump contradicts, in words (empty: all hold)."""
+    wrong: list[str] = []
+    for collection, (dumped, main) in _OBJECTS.items():
+        for name, claims in getattr(facts, collection).items():
+            found = _find(dump, dumped, name)
+            if found is None:
+                wrong.append(f"{collection} '{name}': not in the engine's game")
+                continue
+            for key, expected in claims.items():
+                if key == "attachments":
+                    wrong += _attachments(f"{collection} '{name}'", found, expected)
+                elif key == "owner":
+                    wrong += _compare(f"territory '{name}' owner", found.get(key, _MISSING), expected)
+                elif key == "units":  # the counts named, of the owners named
+                    held = found.get("units", {})
+                    for owner, counts in expected.items():
+                        what = f"territory '{name}' units of {owner}"
+                        wrong += _compare(what, held.get(owner, {}), counts, subset=True)
+                elif key == "connections":
+                    missing = [t for t in expected if t not in found.get("connections", [])]
+                    if missing:
+                        wrong.append(f"territory '{name}' does not border {', '.join(missing)} in the engine's game")
+                else:
+                    actual = _option(found, main, key)
+                    wrong += _compare(f"{collection} '{name}' {main}.{key}", actual, expected)
+    players = {p.get("name"): p for p in dump.get("players", [])}
+    for name, claims in facts.players.items():
+        player = players.get(name)
+        if player is None:
+            wrong.append(f"player '{name}': not in the engine's game")
+            continue
+        for key, expected in claims.items():
+            if key == "attachments":
+                wrong += _attachments(f"player '{name}'", player, expected)
+            elif key == "tech_categories":  # each category named holds exactly these techs (engine names)
+                held = {c.get("name"): c.get("techs") for c in player.get("techFrontiers", [])}
+                wrong += _compare(f"player '{name}' tech categories", held, expected, subset=True)
+            else:
+                actual = player.get(_PLAYER_FIELDS[key], _MISSING)
+                wrong += _compare(f"player '{name}' {key}", actual, expected, subset=key == "resources")
+    for name, rule in facts.production_rules.items():
+        found = dump.get("productionRules", {}).get(name)
+        if found is None:
+            wrong.append(f"production rule '{name}': not in the engine's game")
+            continue
+        if rule.cost is not None:
+            wrong += _compare(f"production rule '{name}' cost", found.get("costs"), rule.cost)
+        if rule.result is not None:
+            wrong += _compare(f"production rule '{name}' result", found.get("results"), rule.result)
+    for name, rules in facts.production_frontiers.items():
+        held = dump.get("productionFrontiers", {}).get(name)
+        if held is None:
+            wrong.append(f"production frontier '{name}': not in the engine's game")
+            continue
+        missing = [r for r in rules if r not in held]
+        if missing:
+            wrong.append(f"production frontier '{name}' lacks {', '.join(missing)}")
+    for name, expected in facts.properties.items():
+        actual = dump.get("properties", {}).get(name, _MISSING)
+        wrong += _compare(f"property '{name}'", actual, expected)
+    order = [step.get("name") for step in dump.get("sequence", [])]
+    wrong += _step_order(facts.steps, order)
+    steps = {step.get("name"): step for step in dump.get("sequence", [])}
+    for name, claims in facts.sequence.items():
+        step = steps.get(name)
+        if step is None:
+            wrong.append(f"step '{name}': not in the engine's game")
+            continue
+        for key, expected in claims.items():
+            wrong += _compare(f"step '{name}' {key}", step.get(key, _MISSING), expected)
+    return wrong
+
+
+def _find(dump: JsonDict, collection: str, name: str) -> JsonDict | None:
+    entries: JsonDict = dump.get(collection, {})
+    if name in entries:
+        return dict(entries[name])
+    # A technology is dumped under the engine's name ("Jet Power"); its property is the spec's name.
+    return next((dict(e) for e in entries.values() if isinstance(e, dict) and e.get("property") == name), None)
+
+
+def _option(found: JsonDict, attachment: str, option: str) -> Any:
+    options = found.get("attachments", {}).get(attachment, {}).get("options", {})
+    return options.get(option, _MISSING)
+
+
+def _attachments(subject: str, found: JsonDict, expected: dict[str, dict[str, Any]]) -> list[str]:
+    wrong: list[str] = []
+    held = found.get("attachments", {})
+    for name, options in expected.items():
+        if name not in held:
+            wrong.append(f"{subject}: no attachment '{name}' in the engine's game")
+            continue
+        for option, value in options.items():
+            actual = held[name].get("options", {}).get(option, _MISSING)
+            wrong += _compare(f"{subject} {name}.{option}", actual, value)
+    return wrong
+
+
+def _compare(what: str, actual: Any, expected: Any, *, subset: bool = False) -> list[str]:
+    if actual is _MISSING:
+        return [f"{what}: the engine's dump has no such value"]
+    if subset and isinstance(actual, dict) and isinstance(expected, dict):
+        wrong: list[str] = []
+        for key, value in expected.items():
+            wrong += _compare(f"{what}.{key}", actual.get(key, _MISSING), value)
+        return wrong
+    if actual != expected:
+        return [f"{what}: the engine reads {actual!r}, the proof claims {expected!r}"]
+    return []
+
+
+def _step_order(claimed: list[str], order: list[str]) -> list[str]:
+    position = -1
+    for step in claimed:
+        if step not in order:
+            return [f"step '{step}': not in the engine's sequence"]
+        later = [i for i, name in enumerate(order) if name == step and i > position]
+        if not later:
+            return [f"steps: '{step}' does not come after the steps before it in the proof"]
+        position = later[0]
+    return []

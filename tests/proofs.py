@@ -1,0 +1,73 @@
+"""Scenario tests as ledger proofs: `@proves(SCENARIO, *VARIANTS)` ties a test to the rules it shows.
+
+A ledger entry's `proof: {scenario: NAME}` is only as good as a test that runs NAME on the variant's
+built game and asserts the rule's outcome. A test decorated with `@proves` runs once per variant,
+gets the facts the engine reported (`generator.engine.scenario.run_scenario` on
+`output/games/<variant>.xml`; for a variant made for 2.x only, the same game as engine 1.9 reads it,
+see generator/engine/proof.py), and is recorded in `PROVEN`, which `tests/test_proofs.py` holds
+against every ledger's scenario proofs. A scenario runs once per variant and test session.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from collections.abc import Callable
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from generator.engine.proof import write_readable_by_19
+from generator.engine.scenario import run_scenario
+from generator.release.properties import encode, format_entry
+from generator.spec.model import xml_value
+from tests.conftest import ROOT, variant_spec
+
+Facts = dict[str, Any]
+# (scenario, variant) -> the tests that run the scenario on the variant and assert on its facts.
+PROVEN: dict[tuple[str, str], list[str]] = {}
+_TMP = Path(tempfile.mkdtemp(prefix="forge-proofs-"))
+
+
+def game_for_engine(variant: str) -> Path:
+    """The built game of VARIANT as engine 1.9 loads it (2.x-only variants without their 2.x parts)."""
+    game = ROOT / "output" / "games" / f"{variant}.xml"
+    if variant_spec(variant).game.target != "2.x":
+        return game
+    return write_readable_by_19(game, _TMP / f"{variant}.xml")
+
+
+def map_files_for_engine(variant: str) -> Path:
+    """The variant's map .properties files (notifications, actionstext...) as its package writes them."""
+    folder = _TMP / f"{variant}-map"
+    folder.mkdir(exist_ok=True)
+    for name, entries in variant_spec(variant).map_files.items():
+        lines = [format_entry(key, xml_value(value)) for key, value in entries.items()]
+        (folder / f"{name}.properties").write_bytes(encode(lines))
+    return folder
+
+
+@cache
+def scenario_facts(scenario: str, variant: str) -> Facts:
+    return run_scenario(scenario, game_for_engine(variant), map_files=map_files_for_engine(variant))
+
+
+def proves(scenario: str, *variants: str) -> Callable[[Callable[[Facts], None]], Callable[..., None]]:
+    """Run the decorated test on the facts of SCENARIO for each of VARIANTS (an engine test)."""
+
+    def decorate(test: Callable[[Facts], None]) -> Callable[..., None]:
+        for variant in variants:
+            PROVEN.setdefault((scenario, variant), []).append(f"{test.__module__}.{test.__name__}")
+
+        def run(variant: str) -> None:
+            test(scenario_facts(scenario, variant))
+
+        run.__name__ = test.__name__
+        run.__qualname__ = test.__qualname__
+        run.__doc__ = test.__doc__
+        run.__module__ = test.__module__
+        marked = pytest.mark.parametrize("variant", variants)(run)
+        return pytest.mark.engine(marked)
+
+    return decorate

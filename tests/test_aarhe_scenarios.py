@@ -1,0 +1,150 @@
+"""AARHE rules proven in the real TripleA 1.9 engine (generator/engine/java/ScenarioAarhe*.java).
+
+Each test runs one scenario on the built game of each variant it names (`@proves`, tests/proofs.py)
+and asserts the outcome the ledger entries naming that scenario claim: the Soviet opening turn and
+the nations' order, government in exile, research without the capital, the ID dice a lone fighter
+meets, Total and City Victory, xenophobia, Axis co-operation, carriers, air transport, scorched
+earth, repairs, convoys, lend-lease, national builds and attacks, heavy units and terrain bonuses.
+"""
+
+from __future__ import annotations
+
+from tests.proofs import Facts, proves
+
+AARHE = ("aarhe", "aarhe-2x")  # aarhe-2x: the same game as engine 1.9 reads it
+
+
+@proves("aarhe-turn-order", *AARHE)
+def test_opening_turn_order_exile_and_research(f: Facts) -> None:
+    purchases = [step for step in f["started"] if step.endswith("Purchase")]
+    assert purchases == [
+        "1:russianOpeningPurchase",
+        "1:germanTurnPurchase",
+        "1:japaneseTurnPurchase",
+        "1:italianTurnPurchase",
+        "1:russianTurnPurchase",
+        "1:britishTurnPurchase",
+        "1:americanTurnPurchase",
+        "2:germanTurnPurchase",
+        "2:japaneseTurnPurchase",
+        "2:italianTurnPurchase",
+        "2:russianTurnPurchase",
+        "2:britishTurnPurchase",
+        "2:americanTurnPurchase",
+    ]
+    german = [step.split(":")[1] for step in f["started"] if step.startswith("2:germanTurn")]
+    assert german == [
+        "germanTurnPurchase",
+        "germanTurnUserActions",
+        "germanTurnEndTurn",
+        "germanTurnCombatMove",
+        "germanTurnBattle",
+        "germanTurnNonCombatMove",
+        "germanTurnPlace",
+        "germanTurnTech",
+        "germanTurnTechActivation",
+    ]
+    # Government in exile: without Moscow the Soviet Union still buys and collects its income.
+    assert f["buyWithoutCapital"] == "null" and f["spentWithoutCapital"] == 3
+    assert f["incomeWithoutCapital"] == f["productionWithoutCapital"] > 0
+    # No research that turn: the dice cost 999; with Moscow back, 5 again.
+    assert f["techCostWithoutCapital"] == 999
+    assert f["techCostWithCapital"] == 5
+
+
+@proves("aarhe-aa-dice", *AARHE, "aarhe-draft")
+def test_a_lone_fighter_meets_one_die_per_gun_and_three_per_complex(f: Facts) -> None:
+    assert f["germany"]["aaGun"] == 1 and f["germany"]["factory"] == 1
+    assert f["attack"] == "null"
+    assert f["aaRolls"], "no anti-aircraft dice were rolled"
+    # Without mayOverStackAA the engine would cap the dice at the one attacking aircraft.
+    assert {(roll["sides"], roll["count"]) for roll in f["aaRolls"]} == {(36, 4)}
+
+
+@proves("aarhe-victory", *AARHE, "aarhe-draft", "aarhe-phase1")
+def test_total_victory_and_victory_city_points_end_the_round(f: Facts) -> None:
+    allies = ["Americans", "British", "Russians"]
+    # Total Victory with the victory city option off: everything wins, everything but one does not.
+    assert f["everything"]["cityVictoryOption"] is False
+    assert f["everything"]["gameOver"] is True and f["everything"]["winners"] == allies
+    assert f["everythingButOne"]["gameOver"] is False
+    # City Victory: the threshold, not one point less.
+    for side in ("allies", "axis"):
+        below, at = f[f"{side}CityBelow"], f[f"{side}CityAt"]
+        name = "Allies" if side == "allies" else "Axis"
+        assert below["victoryCities"][name] < below["threshold"] and below["gameOver"] is False
+        assert at["victoryCities"][name] >= at["threshold"] and at["gameOver"] is True
+    assert f["alliesCityAt"]["threshold"] == 55 and f["axisCityAt"]["threshold"] == 45
+    assert f["alliesCityAt"]["winners"] == allies
+    assert set(f["axisCityAt"]["winners"]) >= {"Germans", "Japanese"}
+
+
+@proves("aarhe-movement", *AARHE)
+def test_movement_limits(f: Facts) -> None:
+    # Axis co-operation: Japan may not enter German land, until the Allies take Germany.
+    assert f["relationGermanyJapan"] == "CoBelligerent"
+    assert "may not move land units over land owned by Germans" in f["japaneseIntoGermany"]
+    assert f["relationAfterGermanyFalls"] == "Allied"
+    # Naval fighters land on carriers; a fighter flown onto one is lost when the move ends.
+    assert f["navalFighterOntoCarrier"] == "null"
+    assert f["atSeaAfterMove"].get("navalFighter") == 1 and "fighter" not in f["atSeaAfterMove"]
+    # Stalinist xenophobia, until the Axis hold Moscow.
+    assert f["britishIntoCaucasus"] == "Cannot move to restricted territories"
+    assert f["britishIntoCaucasusLater"] == "null"
+    # Air transport: a bomber flies a marine two territories, which a marine cannot walk.
+    assert f["carryOne"] == "null"
+    assert f["marinesInEasternUs"] == f["marinesInEasternUsAtStart"] + 1
+    assert f["marineAloneTwoSpaces"] == "Not all units have enough movement"
+    assert f["carryTwo"] == "null"  # the engine does not count the load (the ledger says so)
+
+
+@proves("aarhe-economy", *AARHE)
+def test_scorched_earth_repairs_convoys_and_lend_lease(f: Facts) -> None:
+    assert "userActionAttachmentScorchCaucasus" in f["scorchOffered"]
+    assert (f["caucasusFactoriesBefore"], f["caucasusFactoriesAfter"]) == (1, 0)
+    assert "userActionAttachmentScorchCaucasus" not in f["scorchOfferedAfter"]
+    # Damaged heavy tanks and battleships are whole after the owner's income step.
+    assert (f["heavyTankHitsBefore"], f["heavyTankHitsAfter"]) == (1, 0)
+    assert (f["battleshipHitsBefore"], f["battleshipHitsAfter"]) == (1, 0)
+    # Convoys: one die per warship next to British land (not for the transport); 1-3 costs that much.
+    zones = {roll["annotation"].rsplit(" in ", 1)[1]: roll["dice"] for roll in f["convoyRolls"]}
+    warships = {zone: units for zone, units in f["raidersNextToUk"].items() if set(units) != {"transport"}}
+    assert set(zones) == set(warships)
+    assert all(len(dice) == sum(warships[zone].values()) for zone, dice in zones.items())
+    lost = sum(d for dice in zones.values() for d in dice if d <= 3)
+    assert f["britishIncome"] == f["britishProduction"] - lost
+    assert f["germanIncome"] == f["germanProduction"]  # Germany's income travels by land
+    # Lend-lease: 6 PUs a cargo in sea zone 4 (Soviets) or 34 (UK); two free cargoes a turn.
+    assert (f["sovietsPaid"], f["britishPaid"], f["cargoLeftAtSea"]) == (6, 12, 0)
+    assert f["freeCargo"] == 2
+
+
+@proves("aarhe-builds", *AARHE, "aarhe-draft")
+def test_national_builds_heavy_units_and_bonuses(f: Facts) -> None:
+    # T-34: 2 tanks for 8, one bundle at a time, placed in Russia only, ordinary tanks afterwards.
+    assert f["buyT34"] == "null" and f["t34Price"] == 8
+    assert "may only build 2 total" in f["buyT34Again"]
+    assert f["placeT34InCaucasus"].startswith("Cannot place")
+    assert f["placeT34InRussia"] == "null"
+    assert (f["russiaArmourGained"], f["t34Left"]) == (2, 0)
+    assert f["buyT34NextTurn"] == "null"
+    # Patriotism: 3 infantry in Japan for the bundle's price (5, or 7 in the draft).
+    assert f["buyPatriotism"] == "null" and f["placePatriots"] == "null"
+    assert f["japanInfantryGained"] == 3
+    assert f["patriotismPrice"] in (5, 7)
+    s = f["strengths"]
+    # Blitzkrieg and Lance Torpedo: German and Japanese fighters attack at 4.
+    assert s["germanFighterInFrance"]["attack"] == 4 and s["britishFighterInFrance"]["attack"] == 3
+    assert s["japaneseFighterAtSea"]["attack"] == 4
+    # UK Radar: fighters defend at 5 in the UK and India, 4 elsewhere.
+    assert s["britishFighterInUk"]["defence"] == s["britishFighterInIndia"]["defence"] == 5
+    assert s["britishFighterInFrance"]["defence"] == 4
+    # Marines: +1 attacking from a transport.
+    assert (s["marineLanding"]["attack"], s["marineOverland"]["attack"]) == (2, 1)
+    if "italianInfantryInBalkans" in s:  # Italy's Home Defence (the full rules only)
+        assert s["italianInfantryInBalkans"]["defence"] == 3
+        assert s["germanInfantryInGermany"]["defence"] == 2
+    if "germanHeavyRulesAfterTech" in f:  # Heavy Artillery by research (the full rules only)
+        assert f["germanHeavyRulesAfterTech"] == ["buyHeavyArtillery"]
+        assert f["britishHasHeavyArtillery"] is False
+        assert "buyHeavyArtillery" not in f["sovietFrontier"]
