@@ -212,7 +212,8 @@ Conditions (1)
   ~ conditionAttachmentHoldsAlpha (Reds): directOwnershipTerritories Alpha → Alpha:T1
 
 Rule ledger (1)
-  ~ r-1: summary: Infantry [-walk.-] {+walk one territory a turn.+}; re-graded exact → approximate; note added
+  ~ r-1: summary: Infantry [-walk.-] {+walk one territory a turn.+}; re-graded exact → approximate; \
+note added: the engine counts moves
 """
 
 
@@ -231,7 +232,9 @@ def test_reviewer_words_renames_reorders_and_collapsed_runs(tmp_path: Path) -> N
     assert brief == BOARD_TEXT.replace(
         "production 1 → 2\n      T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12",
         "production 1 → 2: T1, T2, T3, T4, T5, and 7 more",
-    ).replace("summary: Infantry [-walk.-] {+walk one territory a turn.+}", "summary reworded (14 → 35 characters)")
+    ).replace(
+        "summary: Infantry [-walk.-] {+walk one territory a turn.+}", "summary reworded (14 → 35 characters)"
+    ).replace("note added: the engine counts moves", "note added")
     report = json.loads(run_cli("diff", "old", "new", "--format", "json", cwd=tmp_path).out)
     jsonschema.validate(report, SCHEMA)
     changes = {(c["domain"], c["key"]): c for c in report["changes"]}
@@ -275,7 +278,7 @@ def test_markdown_is_a_pull_request_comment(tmp_path: Path) -> None:
     assert "- **conditionAttachmentHoldsAlpha (Reds)**: directOwnershipTerritories Alpha → Alpha:T1" in lines
     assert (
         "- **r-1**: summary: Infantry ~~walk.~~ **walk one territory a turn.**; re-graded exact → approximate;"
-        " note added" in lines
+        " note added: the engine counts moves" in lines
     )
     assert not any("more" in ln for ln in lines)
 

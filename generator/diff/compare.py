@@ -177,18 +177,29 @@ def _domain_changes(
     for key, entity in new.items():
         if key not in old:
             out.append(Change(domain.id, "added", text(key), fields=tuple(_field_changes({}, entity))))
-    moved: set[Key] = set()
+    old_order, new_order = list(old), list(new)
+    moved: dict[Key, list[Key]] = {}  # a step that moved -> the steps that moved along behind it
     if domain.ordered:
         common_new = [k for k in new if k in old]
-        moved = set(common_new) - _stable([k for k in old if k in new], common_new)
-    old_order, new_order = list(old), list(new)
+        unstable = set(common_new) - _stable([k for k in old if k in new], common_new)
+        head: Key | None = None
+        for key in common_new:
+            if key not in unstable:
+                head = None
+            elif _place(old_order, key, domain) != _place(new_order, key, domain):
+                head = key
+                moved[key] = []
+            elif head is not None:  # still behind the step it followed before: it moved with it, no move of its own
+                moved[head].append(key)
     for key, entity in new.items():
         if key not in old:
             continue
         fields = _field_changes(old[key], entity)
         if key in moved:
             fields.append(FieldChange("position", _place(old_order, key, domain), _place(new_order, key, domain)))
+            if moved[key]:
+                fields.append(FieldChange("moved with it", None, tuple(text(k) for k in moved[key])))
         if fields:
-            kind = "moved" if [f.field for f in fields] == ["position"] else "changed"
+            kind = "moved" if {f.field for f in fields} <= {"position", "moved with it"} else "changed"
             out.append(Change(domain.id, kind, text(key), fields=tuple(fields)))
     return out

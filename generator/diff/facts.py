@@ -405,6 +405,8 @@ def _ledger(spec: Spec, facts: Facts, n: Names) -> None:
                 entity["note 2.x"] = " ".join(entry.fidelity_2x.note.split())
         if entry.reading:
             entity["reading"] = " ".join(entry.reading.split())
+        if entry.rationale:
+            entity["rationale"] = " ".join(entry.rationale.split())
         if rule_id in claims:
             entity["claimed by"] = tuple(sorted(set(claims[rule_id])))
         facts["ledger"][(rule_id,)] = entity

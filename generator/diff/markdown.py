@@ -34,7 +34,7 @@ def _kinds(lines: list[Line]) -> str:
     """What a folded domain holds, in a few words: '40 renamed, 8 moved, 12 changed'."""
     counts: dict[str, int] = {}
     for ln in lines:
-        counts[ln.kind] = counts.get(ln.kind, 0) + max(1, len(ln.items))
+        counts[ln.kind] = counts.get(ln.kind, 0) + ln.changes
     return ", ".join(f"{n} {kind}" for kind, n in counts.items())
 
 

@@ -3,10 +3,11 @@
 Each change becomes one line ("destroyer: attack 3 → 2; gains canBombard"); a changed text reads
 as its changed words ("summary: … Patriotism [-5-]{+7+} IPC …"). A long run of alike changes in
 one domain is one line with every member under it (12 territories changed production: each
-listed; Markdown folds them), steps renamed without moving are one line, and a block of steps
-that moved together (a player's turn) is one move. Nothing is left out; `brief` gives the short
-form of before (runs named up to five, "and N more"). JSON always holds every change, one by one,
-with the same words in `text`; its layout is in the README and in generator/diff/schema.json.
+listed; Markdown folds them), steps renamed are one line, and a block of steps that moved
+together (a player's turn) is one move of its first step "with the N steps behind it". Nothing
+is left out; `brief` gives the short form of before (runs named up to five, "and N more"). JSON
+holds every change, one by one, with the same words in `text`; its layout is in the README and
+in generator/diff/schema.json.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ SCHEMA_ID = "triplea-forge-diff"
 SCHEMA_VERSION = 1
 COLLAPSE_OVER = 6  # a run of more alike changes than this is one line...
 SHOWN = 5  # ...naming this many of them
-LONG = 60  # text longer than this is "reworded", not quoted
+LONG = 60  # with --brief, a text longer than this is cut (prose: counted)
 # Yes/no fields that read better as words than as true/false.
 FLAG_WORDS = {
     "editable": ("now editable", "no longer editable"),
@@ -38,7 +39,8 @@ FLAG_WORDS = {
 }
 GRADES = {"grade": "re-graded", "grade 2.x": "re-graded for 2.x"}
 # Prose: a change reads as its changed words, whatever its length (JSON holds both texts).
-PROSE = frozenset({"summary", "note", "note 2.x", "reading"})
+PROSE = frozenset({"summary", "note", "note 2.x", "reading", "rationale"})
+PROSE_ENTRIES = frozenset({("game", "notes")})  # entries whose value is prose
 
 
 @dataclass(frozen=True)
@@ -54,6 +56,7 @@ class Line:
     rest: str
     items: tuple[str, ...] = ()
     rest_md: str | None = None
+    changes: int = 1  # how many changes the line stands for
 
     @property
     def text(self) -> str:
@@ -76,23 +79,40 @@ def _is_long(change: FieldChange) -> bool:
     return any(isinstance(v, str) and len(v) > LONG for v in (change.old, change.new))
 
 
-def phrase(domain: Domain, change: FieldChange, md: bool = False, brief: bool = False) -> str:
-    """One field's change in words (`md`: a changed text's words marked up for Markdown)."""
+def _prose(change: FieldChange) -> bool:
+    return change.field in PROSE or _is_long(change)
+
+
+def phrase(domain: Domain, change: FieldChange, md: bool = False, brief: bool = False, prose: bool = False) -> str:
+    """One field's change in words (`md`: a changed text's words marked up for Markdown).
+
+    `prose`: the field is a text whatever its name or length (the game notes)."""
     name, old, new = change.field, change.old, change.new
+    prose = prose or _prose(change)
     if name == "position":
         return f"moved {new} (was {old})"
+    if name == "moved with it":  # the steps that followed it before and still do
+        along = _items(new)
+        return (
+            f"with the {len(along)} {domain.plural} behind it ({along[0]} {ELLIPSIS} {along[-1]})"
+            if len(along) > 1
+            else f"with {along[0]} behind it"
+        )
     if name in FLAG_WORDS:
         return FLAG_WORDS[name][0 if new == "true" else 1]
     if isinstance(old, tuple) or isinstance(new, tuple):
         return f"{name} {_list_change(name, _items(old), _items(new))}"
     label = "" if name == "value" else f"{name} "
-    if (_is_long(change) or name in PROSE) and isinstance(old, str) and isinstance(new, str):
+    if prose and isinstance(old, str) and isinstance(new, str):
         if brief:
             return f"{label}reworded ({len(old)} {ARROW} {len(new)} characters)"
         pieces = word_diff(old, new)
         return (f"{label.rstrip()}: " if label else "") + (as_markdown(pieces, _md) if md else as_text(pieces))
-    if _is_long(change) or name in PROSE:
-        return f"{label}{'added' if new else 'removed'}"
+    if prose:  # a text set or unset: the whole of it (brief: that it was)
+        if brief:
+            return f"{label}{'added' if new else 'removed'}"
+        text = (_md if md else str)(new or old or "")
+        return f"{label}added: {text}" if new else f"{label}removed (was: {text})"
     if name in GRADES:
         return f"{GRADES[name]} {old or 'none'} {ARROW} {new or 'none'}"
     if domain.options and {old, new} <= {None, "true", "false"} and "true" in (old, new):
@@ -143,9 +163,10 @@ def line(change: Change, brief: bool = False) -> Line:
     if change.domain == "game" and change.key == "turn order" and change.fields:  # read whole, as a sentence
         was, now = change.fields[0].old or "none", change.fields[0].new or "none"
         return Line("changed", "Turn order", f": {was} {ARROW} {now}")
-    rest = ": " + "; ".join(phrase(domain, f, brief=brief) for f in change.fields)
-    marked = any(f.field in PROSE or _is_long(f) for f in change.fields)
-    rest_md = ": " + "; ".join(phrase(domain, f, md=True) if f.field in PROSE or _is_long(f) else _md(phrase(domain, f))
+    notes = (change.domain, change.key) in PROSE_ENTRIES
+    rest = ": " + "; ".join(phrase(domain, f, brief=brief, prose=notes) for f in change.fields)
+    marked = notes or any(_prose(f) for f in change.fields)
+    rest_md = ": " + "; ".join(phrase(domain, f, md=True, prose=notes) if notes or _prose(f) else _md(phrase(domain, f))
                                for f in change.fields) if marked else None  # fmt: skip
     return Line(change.kind, change.key, rest, rest_md=rest_md)
 
@@ -162,36 +183,27 @@ def _group(kind: str, head: str, items: list[str], brief: bool, names: bool = Fa
 
     `names`: the members are bare names sharing the head's words, so they read as one list line."""
     under = (", ".join(items),) if names else tuple(items)
-    return Line(kind, "", head + _named(items, brief), () if brief else under)
+    return Line(kind, "", head + _named(items, brief), () if brief else under, changes=len(items))
 
 
 def _step_lines(domain: Domain, changes: list[Change], brief: bool) -> tuple[list[Line], set[int]]:
-    """Steps: the renames as one line; steps that moved together (a player's turn) as one move."""
-    out: list[Line] = []
-    done: set[int] = set()
+    """Steps: the renames as one line, saying how many of them moved (alone or along with another)."""
     renames = [c for c in changes if c.kind == "renamed"]
-    moved = [c for c in changes if c.kind == "moved"]
-    if len(renames) > 1:
-        still = {c.key for c in renames} - {c.key for c in moved}
-        where = "none moved" if len(still) == len(renames) else f"{len(renames) - len(still)} of them moved"
-        items = [f"{c.old_key} {ARROW} {c.key}" for c in renames]
-        out.append(_group("renamed", f"{len(renames)} {domain.plural} renamed, {where}", items, brief))
-        done.update(id(c) for c in renames)
-    run: list[Change] = []
-    for change in [*moved, None]:  # runs of moves, each after the one before it
-        position = change.fields[-1] if change is not None else None
-        follows = run and position is not None and position.new == f"after {run[-1].key}"
-        if change is not None and follows:
-            run.append(change)
-            continue
-        if len(run) > 1:
-            first = run[0].fields[-1]
-            names = [c.key for c in run]
-            head = f"{len(run)} {domain.plural} ({names[0]} {ELLIPSIS} {names[-1]}) moved {first.new} (was {first.old})"
-            out.append(Line("moved", "", head))
-            done.update(id(c) for c in run)
-        run = [change] if change is not None and [f.field for f in change.fields] == ["position"] else []
-    return out, done
+    if len(renames) <= 1:
+        return [], set()
+    moved: set[str] = set()
+    for c in changes:
+        for f in c.fields:
+            if f.field == "position":
+                moved.add(c.key)
+            elif f.field == "moved with it":
+                moved.update(_items(f.new))
+    count = sum(1 for c in renames if c.key in moved)
+    where = "none moved" if not count else f"{count} of them moved"
+    items = [f"{c.old_key} {ARROW} {c.key}" for c in renames]
+    return [_group("renamed", f"{len(renames)} {domain.plural} renamed, {where}", items, brief)], {
+        id(c) for c in renames
+    }
 
 
 def domain_lines(domain: Domain, changes: list[Change], brief: bool = False) -> list[Line]:

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from rich.console import Console
 from rich.table import Table
 
+from generator.checks.proofs import shown_on
 from generator.spec.model import LedgerEntry, Spec
 
 GRADES: tuple[str, ...] = ("exact", "approximate", "notes-only")
@@ -81,9 +82,9 @@ def grade_for(entry: LedgerEntry, engine: str) -> str:
     return entry.fidelity.grade
 
 
-def is_proven(entry: LedgerEntry, engine: str) -> bool:
+def is_proven(entry: LedgerEntry, engine: str, variant: str | None = None) -> bool:
     """The rule is enforced on `engine` and its grade there is shown in the engine (engine 1.9)."""
-    if entry.proof is None or grade_for(entry, engine) == "notes-only":
+    if entry.proof is None or grade_for(entry, engine) == "notes-only" or not shown_on(entry.proof, variant):
         return False
     return grade_for(entry, engine) == entry.fidelity.grade and (engine == "1.9" or entry.fidelity_2x is None)
 
@@ -99,7 +100,7 @@ def coverage(variant: str, spec: Spec) -> Coverage:
             result.sections.append(section)
         for engine in ENGINES:
             grade = grade_for(entry, engine)
-            proven = is_proven(entry, engine)
+            proven = is_proven(entry, engine, variant)
             section.by_engine[engine].add(grade, proven)
             result.total[engine].add(grade, proven)
         if grade_for(entry, "2.x") != entry.fidelity.grade:

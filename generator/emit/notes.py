@@ -27,6 +27,7 @@ class RuleNote:
     grade_2x: str | None  # words for the 2.x grade where it differs
     note_2x: str
     reading: str | None
+    rationale: str | None
 
 
 @dataclass
@@ -56,6 +57,7 @@ def ledger_sections(spec: Spec) -> list[SectionNotes]:
             _words(later) if later and later.grade != entry.fidelity.grade else None,
             later.note if later else "",
             entry.reading,
+            entry.rationale,
         )
         target = section.by_players if entry.fidelity.grade == "notes-only" else section.enforced
         target.append(note)

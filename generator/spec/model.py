@@ -330,6 +330,7 @@ class LedgerEntry(Strict):
     fidelity: Fidelity
     fidelity_2x: Fidelity | None = None  # when current TripleA enforces it better than 1.9
     reading: str | None = None  # where the seed is wrong or ambiguous: the reading chosen
+    rationale: str | None = None  # the designer's stated reason for the rule, in our words
     proof: Proof | None = None  # how the grade is shown in the real engine (exact/approximate rules)
 
 
