@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from markdown_it import MarkdownIt
 
 from tests.conftest import BASE_MAP, ROOT, run_cli
 
@@ -63,6 +64,15 @@ def test_the_workflow_runs_in_a_fresh_clone(mod: Path, tmp_path: Path) -> None:
     _git(mod, "commit", "-q", "-m", "mymod")
     clone = tmp_path / "clone"
     subprocess.run(["git", "clone", "-q", str(mod), str(clone)], check=True)
+    # The pull request: seven production rules repriced, committed with its output on a branch.
+    _git(clone, "checkout", "-q", "-b", "cheaper")
+    game = clone / "rules" / "mymod" / "game.yaml"
+    spec = yaml.safe_load(game.read_text(encoding="utf-8"))
+    units = ("Infantry", "Artillery", "Armour", "Fighter", "Bomber", "Transport", "Submarine")
+    spec["production_rules"] = {f"buy{unit}": {"cost": {"PUs": 2}} for unit in units}
+    game.write_text(yaml.safe_dump(spec, sort_keys=False), encoding="utf-8")
+    assert run_cli("build", cwd=clone).code == 0
+    _git(clone, "commit", "-q", "-am", "cheaper")
     workflow = yaml.safe_load((mod / ".github" / "workflows" / "triplea-forge.yml").read_text(encoding="utf-8"))
     assert workflow["permissions"] == {"contents": "read"}
     assert workflow["jobs"]["release"]["permissions"] == {"contents": "write"}
@@ -88,4 +98,12 @@ def test_the_workflow_runs_in_a_fresh_clone(mod: Path, tmp_path: Path) -> None:
         assert proc.returncode == 0, f"step {step.get('name', step['run'][:40])!r}:\n{proc.stdout}\n{proc.stderr}"
         ran.append(step.get("name", step["run"]))
     assert "Games play in the real engine" in ran and "Rule changes against the base branch" in ran
-    assert "## Rule changes against main" in summary.read_text(encoding="utf-8")
+    text = summary.read_text(encoding="utf-8")
+    head = "## Rule changes against main\n### triplea-forge diff: `mymod@origin/main` → `mymod (working tree)`"
+    assert text.startswith(head)
+    # GitHub renders the summary as Markdown: the seven changes fold under one summary line and
+    # each is a list item (a fold without its blank line would show them as raw text).
+    assert "<details><summary>7 production rules: 7 changed</summary>\n\n" in text
+    html = MarkdownIt("commonmark").render(text)
+    assert html.count("<li>") == 8 and "<li>7 production rules changed cost\n<ul>" in html
+    assert all(re.search(f"<li>buy{unit} \\d+ PUs → 2 PUs</li>", html) for unit in units)
