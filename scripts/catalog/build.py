@@ -327,6 +327,9 @@ def build_2x(raw: dict[str, Any], common: dict[str, Any], own: dict[str, Any], w
                     entry = {"type": "string", "unverified": True, "typedBy": "none"}
                     warnings.append(f"2.x {cls}.{opt}: untyped ({factory})")
             entry["declaredIn"] = declared
+            default = option_default(s.get("start"), entry, f"2.x {cls}.{opt}", warnings)
+            if default is not None:
+                entry["default"] = default
             rewrites = {r["from"]: r["to"] for r in legacy["valueRewrites"] if r["option"] == opt}
             if rewrites:
                 entry["valueRewrites"] = dict(sorted(rewrites.items()))
