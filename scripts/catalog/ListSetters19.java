@@ -17,6 +17,8 @@
 // own raw property read (PropertyUtil.getPropertyFieldObject: field m_<option> or <option>) or,
 // when there is no such field, through its public no-argument getter (get<Option>/is<Option>).
 // A value that differs between the two instances (e.g. the attachment's name) is "varies".
+// For a value with a text, "writesNoChange" tells whether passing that text to the option's string
+// setter on a third fresh instance leaves every field of it as it was (the default is a no-op).
 // Output is deterministic JSON (sorted keys), no external JSON library needed.
 
 import games.strategy.engine.data.GameData;
@@ -212,8 +214,40 @@ public class ListSetters19 {
     return new String[] {"none", "unreadable:noFieldOrGetter", null};
   }
 
+  /** Every instance field of the attachment (up to DefaultAttachment), as text. */
+  static Map<String, String> state(final Object inst) throws IllegalAccessException {
+    final Map<String, String> out = new TreeMap<>();
+    for (Class<?> k = inst.getClass(); k != null && k != Object.class; k = k.getSuperclass()) {
+      for (final java.lang.reflect.Field f : k.getDeclaredFields()) {
+        if (!Modifier.isStatic(f.getModifiers())) {
+          f.setAccessible(true);
+          out.put(k.getSimpleName() + "." + f.getName(), String.valueOf(f.get(inst)));
+        }
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Whether giving the option its starting value as text, through the string setter the parser
+   * calls, leaves a fresh instance exactly as it was ("true"), changes it ("false"), or throws.
+   */
+  static String writesNoChange(final Class<?> c, final String option, final String text) {
+    try {
+      final IAttachment fresh = newAttachment(c, "probeA");
+      final Map<String, String> before = state(fresh);
+      final String setter = "set" + Character.toUpperCase(option.charAt(0)) + option.substring(1);
+      c.getMethod(setter, String.class).invoke(fresh, text);
+      return String.valueOf(before.equals(state(fresh)));
+    } catch (final java.lang.reflect.InvocationTargetException e) {
+      return "throws " + e.getCause().getClass().getSimpleName();
+    } catch (final Exception e) {
+      return "throws " + e.getClass().getSimpleName();
+    }
+  }
+
   /** JSON object describing the starting value of option on two independently made instances. */
-  static String startJson(final Object a, final Object b, final String option) {
+  static String startJson(final Class<?> c, final Object a, final Object b, final String option) {
     final String[] sa = startOf(a, option);
     final String[] sb = startOf(b, option);
     final boolean same = java.util.Objects.equals(sa[1], sb[1]) && java.util.Objects.equals(sa[2], sb[2]);
@@ -221,6 +255,7 @@ public class ListSetters19 {
     o.append(", \"kind\": ").append(quote(same ? sa[1] : "varies"));
     if (same && sa[2] != null) {
       o.append(", \"value\": ").append(quote(sa[2]));
+      o.append(", \"writesNoChange\": ").append(quote(writesNoChange(c, option, sa[2])));
     }
     return o.append('}').toString();
   }
@@ -286,7 +321,7 @@ public class ListSetters19 {
         }
         o.append("]");
         final String option = decapitalize(m.getName().substring(3));
-        o.append(", \"start\": ").append(startJson(probeA, probeB, option)).append('}');
+        o.append(", \"start\": ").append(startJson(c, probeA, probeB, option)).append('}');
         opts.put(option, o.toString());
       }
       final java.util.TreeSet<String> supertypes = new java.util.TreeSet<>();

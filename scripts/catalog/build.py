@@ -207,6 +207,10 @@ def option_default(start: dict[str, Any] | None, spec: dict[str, Any], where: st
     kind = start["kind"]
     if spec["type"] in ("int", "bool") and kind != spec["type"]:
         warnings.append(f"{where}: {spec['type']} option starts at a {kind} value {value!r}")
+    # 1.9: the dump also tried writing the value back through the string setter
+    no_change = start.get("writesNoChange", "true")
+    if no_change != "true" and not (spec["type"] == "never" and no_change.startswith("throws")):
+        warnings.append(f"{where}: writing the starting value {value!r} is not a no-op ({no_change})")
     return value
 
 
