@@ -439,7 +439,7 @@ def option_field(classes: dict[str, JavaClass], cls: str, info: dict[str, Any]) 
                 getter_field = lombok[0]
     written: list[set[str]] = []
     for key, params in (
-        ("setter", r"(?:final\s+)?(?:@\w+\s+)*(?!String\b)[\w<>, ?\[\]]+\s+\w+"),
+        ("setter", r"(?:final\s+)?(?:@\w+\s+)*(?!(?:final|String)\b)\w[\w.]*(?:\s*<[^()]*>)?(?:\[\])*\s+\w+"),
         ("stringSetter", r"(?:final\s+)?(?:@\w+\s+)*String\s+\w+"),
         ("resetter", ""),
     ):
@@ -534,7 +534,37 @@ def option_start(
         start["why"] = "assigned in a constructor"
         return start
     start.update(evaluate(f, {**constants, **classes[f.owner].constants}, int_constants))
+    if how == "setters" and "value" in start and not stores_plainly(classes, cls, info, name):
+        # e.g. isTwoHit: hitPoints = value ? 2 : 1; the field's start is not the option's text
+        start.pop("value")
+        start["kind"] = "unknown"
+        start["why"] = f"the setters store a transformed value in {name}"
     return start
+
+
+def stores_plainly(classes: dict[str, JavaClass], cls: str, info: dict[str, Any], name: str) -> bool:
+    """Whether a setter of the option stores its argument as is (`field = value;`,
+    `field = getInt(value);`), assigning the field nowhere else (other statements may follow)."""
+    plain = re.compile(
+        r"(?:this\.)?" + re.escape(name) + r"\s*=\s*(?:(?:DefaultAttachment\.)?get(?:Int|Bool)\(\s*\w+\s*\)|\w+)"
+    )
+    assign = re.compile(r"(?<![\w.])(?:this\.)?" + re.escape(name) + r"\s*=(?!=)")
+    for key in ("setter", "stringSetter"):
+        if info.get(key):
+            for cname in _chain(classes, cls):
+                for _params, body in classes[cname].method_bodies(info[key]):
+                    stores = [st for st in body.split(";") if plain.fullmatch(st.strip())]
+                    if len(stores) == 1 and len(assign.findall(body)) == 1:
+                        return True
+    return False
+
+
+def _chain(classes: dict[str, JavaClass], cls: str | None) -> list[str]:
+    out = []
+    while cls is not None and cls in classes:
+        out.append(cls)
+        cls = classes[cls].parent
+    return out
 
 
 def parse_legacy(src: str, constants: dict[str, str]) -> dict[str, Any]:
