@@ -91,6 +91,76 @@ def test_properties_have_type_and_default(engine: str) -> None:
     assert props["{player} Income Percentage"]["perPlayer"] is True
 
 
+# Starting values: 1.9 read from instances of the jar's classes, 2.x from the source's field initialisers.
+KNOWN_DEFAULTS = [
+    ("UnitAttachment", "movement", "0", "0"),
+    ("UnitAttachment", "isSea", "false", "false"),
+    ("UnitAttachment", "hitPoints", "1", "1"),
+    ("UnitAttachment", "attackAA", "1", "1"),
+    ("UnitAttachment", "maxAAattacks", "-1", "-1"),
+    ("UnitAttachment", "transportCost", "-1", "-1"),
+    ("UnitAttachment", "typeAA", "AA", "AA"),
+    ("UnitAttachment", "isMarine", "0", "0"),
+    ("UnitAttachment", "bombingBonus", "-1", "0"),  # differs between the engines
+    ("TerritoryAttachment", "blockadeZone", "false", "false"),
+    ("TerritoryAttachment", "victoryCity", "0", "0"),
+    ("RulesAttachment", "switch", "true", "true"),
+    ("RulesAttachment", "conditionType", "AND", "AND"),
+    ("RulesAttachment", "uses", "-1", "-1"),
+    ("TriggerAttachment", "chance", "1:1", "1:1"),
+    ("RelationshipTypeAttachment", "archeType", "war", "war"),
+    ("RelationshipTypeAttachment", "canMoveThroughCanals", "default", "default"),
+    ("TechAbilityAttachment", "rocketNumberPerTerritory", "0", "1"),  # differs between the engines
+    ("CanalAttachment", "canalName", None, ""),  # 1.9 starts at null
+]
+
+
+@pytest.mark.parametrize(("cls", "option", "default_19", "default_2x"), KNOWN_DEFAULTS)
+def test_known_option_defaults(cls: str, option: str, default_19: str | None, default_2x: str) -> None:
+    for engine, expected in (("1.9", default_19), ("2.x", default_2x)):
+        assert load_catalog(engine)["attachments"][cls]["options"][option].get("default") == expected, engine
+
+
+@pytest.mark.parametrize(
+    ("engine", "cls", "option"),
+    [
+        ("1.9", "UnitAttachment", "name"),  # the attachment's own name: not a constant
+        ("1.9", "TerritoryAttachment", "capital"),  # null
+        ("1.9", "UnitAttachment", "requiresUnits"),  # an empty list: no value text means "empty"
+        ("1.9", "UnitAttachment", "isAA"),  # sets other fields; nothing to read
+        ("1.9", "RulesAttachment", "rounds"),  # stored in m_turns, not readable under its name
+        ("2.x", "UnitAttachment", "canRetreatOnStalemate"),  # Boolean without initialiser: null
+        ("2.x", "UnitAttachment", "requiresUnits"),  # null collection
+        ("2.x", "UnitAttachment", "placementLimit"),  # its getter reads movementLimit: field uncertain
+        ("2.x", "RulesAttachment", "atWarPlayers"),  # its setter writes two fields
+        ("2.x", "UnitAttachment", "isTwoHit"),  # stores hitPoints = 2 or 1: not the option's text
+        ("2.x", "UserActionAttachment", "costPU"),  # getter reads costPu, the setter writes costResources
+    ],
+)
+def test_no_default_when_unknown(engine: str, cls: str, option: str) -> None:
+    assert "default" not in load_catalog(engine)["attachments"][cls]["options"][option]
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_defaults_have_the_option_syntax(engine: str) -> None:
+    count = 0
+    for cls, att in load_catalog(engine)["attachments"].items():
+        for opt, spec in att["options"].items():
+            if "default" not in spec:
+                continue
+            count += 1
+            default, where = spec["default"], f"{engine} {cls}.{opt}"
+            assert isinstance(default, str), where
+            if spec["type"] == "int":
+                assert -(2**31) <= int(default) < 2**31, where
+            if spec["type"] == "bool":
+                assert default in ("true", "false"), where
+            # what the engine starts at is a value the option accepts (except where nothing is)
+            if not spec.get("readOnly") and spec["type"] != "never":
+                assert check_value(engine, cls, opt, default) is None, where
+    assert count > 150
+
+
 def test_unverified_options_are_few() -> None:
     unverified = [
         (engine, cls, opt)

@@ -4,11 +4,12 @@ Inputs (all committed, so a rebuild needs neither the jar, nor Java, nor network
 
 * ``raw/engine-1.9.reflect.json`` - output of ``ListSetters19.java`` run against the 1.9 jar
   (public ``set*(String)`` methods of every concrete attachment class, their declaring class,
-  the ``@GameProperty(adds=...)`` flag, typed overloads, and the game properties read by
-  ``games.strategy.triplea.Properties`` with their defaults);
+  the ``@GameProperty(adds=...)`` flag, typed overloads, each option's starting value read from a
+  freshly made instance, and the game properties read by ``games.strategy.triplea.Properties``
+  with their defaults);
 * ``raw/engine-2.x.source.json`` - output of ``extract_2x.py`` over the 2.x source
-  (``getPropertyOrEmpty`` cases, string-setter bodies' first type guess, legacy aliases,
-  game properties);
+  (``getPropertyOrEmpty`` cases, string-setter bodies' first type guess, the initialiser of the
+  field each option sets, legacy aliases, game properties);
 * ``types-common.yaml``, ``types-1.9.yaml``, ``types-2.x.yaml`` - the hand-maintained typing tables.
 
 Usage::
@@ -190,6 +191,29 @@ def finish_option(entry: dict[str, Any]) -> dict[str, Any]:
     return entry
 
 
+# Starting values that have the text an <option value> would carry (the raw dumps' "kind").
+SCALAR_KINDS = {"bool", "int", "string", "decimal"}
+
+
+def option_default(start: dict[str, Any] | None, spec: dict[str, Any], where: str, warnings: list[str]) -> str | None:
+    """The `default` of an option from the raw dump's starting value, or None when unknown.
+
+    Only scalar starting values count: null, empty or filled collections, objects and values that
+    differ between two instances (the attachment's own name) give no default.
+    """
+    if not start or start.get("kind") not in SCALAR_KINDS or "value" not in start:
+        return None
+    value = str(start["value"])
+    kind = start["kind"]
+    if spec["type"] in ("int", "bool") and kind != spec["type"]:
+        warnings.append(f"{where}: {spec['type']} option starts at a {kind} value {value!r}")
+    # 1.9: the dump also tried writing the value back through the string setter
+    no_change = start.get("writesNoChange", "true")
+    if no_change != "true" and not (spec["type"] == "never" and no_change.startswith("throws")):
+        warnings.append(f"{where}: writing the starting value {value!r} is not a no-op ({no_change})")
+    return value
+
+
 def build_19(raw: dict[str, Any], common: dict[str, Any], own: dict[str, Any], warnings: list[str]) -> dict[str, Any]:
     attachments: dict[str, Any] = {}
     for cls, info in sorted(raw["classes"].items()):
@@ -218,6 +242,9 @@ def build_19(raw: dict[str, Any], common: dict[str, Any], own: dict[str, Any], w
                     warnings.append(f"1.9 {cls}.{opt}: untyped (hints {s.get('typeHints')})")
                 entry["repeatable"] = bool(s.get("adds", False))
             entry["declaredIn"] = declared
+            default = option_default(s.get("start"), entry, f"1.9 {cls}.{opt}", warnings)
+            if default is not None:
+                entry["default"] = default
             options[opt] = finish_option(entry)
         attach_to = common["attachTo"].get(cls)
         if attach_to is None:
@@ -304,6 +331,9 @@ def build_2x(raw: dict[str, Any], common: dict[str, Any], own: dict[str, Any], w
                     entry = {"type": "string", "unverified": True, "typedBy": "none"}
                     warnings.append(f"2.x {cls}.{opt}: untyped ({factory})")
             entry["declaredIn"] = declared
+            default = option_default(s.get("start"), entry, f"2.x {cls}.{opt}", warnings)
+            if default is not None:
+                entry["default"] = default
             rewrites = {r["from"]: r["to"] for r in legacy["valueRewrites"] if r["option"] == opt}
             if rewrites:
                 entry["valueRewrites"] = dict(sorted(rewrites.items()))

@@ -15,6 +15,10 @@ What is extracted (regular expressions over the source, no Java parser):
 * the body of that string setter (searched in the class and its superclasses), used for a first
   guess of the value type (``getInt`` -> int, ``getBool`` -> bool, plain assignment -> string);
 * the class hierarchy (``extends``), so inherited options can be folded into concrete classes;
+* the field each option stores its value in (from the getter's ``return field;`` or Lombok
+  ``@Getter`` field, confirmed by the fields the setters and the resetter assign) and that field's
+  declaration: its Java type and initialiser, evaluated when it is a literal or a named constant
+  (``start``: what the option is before any ``<option>`` sets it);
 * legacy option-name aliases and value rewrites from ``gameparser/LegacyPropertyMapper.java``;
 * the game properties read by ``games.strategy.triplea.Properties`` (name, Java type, default).
 
@@ -100,6 +104,7 @@ class JavaClass:
     abstract: bool
     constants: dict[str, str] = field(default_factory=dict)
     interfaces: list[str] = field(default_factory=list)
+    fields: dict[str, Any] = field(default_factory=dict)
 
     def method_bodies(self, name: str) -> list[tuple[str, str]]:
         """(parameter list, body) of every method called `name`."""
@@ -312,6 +317,256 @@ def find_string_setter(classes: dict[str, JavaClass], cls: str | None, name: str
     return None
 
 
+@dataclass
+class JavaField:
+    name: str
+    type: str
+    init: str | None  # the initialiser's source text, None when there is none
+    annotations: str
+    owner: str
+
+
+FIELD_DECL = re.compile(
+    r"((?:@\w+(?:\.\w+)*(?:\s*\([^()]*\))?\s+|(?:private|protected|public|final|transient|volatile)\s+)*)"
+    r"([\w.]+(?:\s*<[\w<>, ?.\[\]]*>)?(?:\s*\[\s*\])*)\s+(\w+)\s*(?:=\s*(.+))?",
+    re.S,
+)
+
+
+def parse_fields(cls: JavaClass) -> dict[str, JavaField]:
+    """Instance fields declared directly in the class body (static ones and nested classes skipped)."""
+    m = re.search(r"\b(?:class|interface)\s+" + cls.name + r"\b[^{]*\{", cls.src)
+    if not m:
+        return {}
+    body_end = block_end(cls.src, m.end() - 1) - 1
+    fields: dict[str, JavaField] = {}
+    i, start, n = m.end(), m.end(), body_end
+    src = cls.src
+    while i < n:
+        c = src[i]
+        if c == '"':
+            i += 1
+            while src[i] != '"':
+                i += 2 if src[i] == "\\" else 1
+            i += 1
+            continue
+        if c == "'" and (lit := CHAR_LITERAL.match(src, i)):
+            i = lit.end()
+            continue
+        if c == "{":  # a method, initializer or nested class body: skip it and what precedes it
+            i = block_end(src, i)
+            if src[i:].lstrip().startswith(";"):  # an array or anonymous-class initialiser: not simple
+                seg = src[start:i]
+                fm = FIELD_DECL.fullmatch(seg.strip())
+                if fm and "=" in seg and not re.search(r"\bstatic\b", fm.group(1) or ""):
+                    fields[fm.group(3)] = JavaField(
+                        fm.group(3), fm.group(2), fm.group(4).strip(), fm.group(1), cls.name
+                    )
+                i = src.index(";", i) + 1
+            start = i
+            continue
+        if c == ";":
+            seg = src[start:i].strip()
+            start = i + 1
+            fm = FIELD_DECL.fullmatch(seg)
+            if fm and not re.search(r"\bstatic\b", fm.group(1) or "") and fm.group(2) not in ("return", "package"):
+                init = fm.group(4)
+                fields[fm.group(3)] = JavaField(
+                    fm.group(3),
+                    " ".join(fm.group(2).split()),
+                    " ".join(init.split()) if init else None,
+                    fm.group(1) or "",
+                    cls.name,
+                )
+        i += 1
+    return fields
+
+
+def lombok_getter(f: JavaField) -> str | None:
+    """Name of the getter Lombok generates for a @Getter field."""
+    if not re.search(r"@Getter\b(?!\s*\(\s*(?:AccessLevel\.)?NONE)", f.annotations):
+        return None
+    if re.search(r"@Accessors\s*\(\s*fluent\s*=\s*true", f.annotations):
+        return f.name
+    cap = f.name[:1].upper() + f.name[1:]
+    if f.type == "boolean":
+        return f.name if re.fullmatch(r"is[A-Z]\w*", f.name) else "is" + cap
+    return "get" + cap
+
+
+ASSIGNED = re.compile(r"(?<![\w.])(?:this\.)?(\w+)\s*=(?!=)")
+
+
+def assigned_fields(body: str, fields: dict[str, JavaField]) -> set[str]:
+    local_vars = set(re.findall(r"\b(?:[A-Z]\w*(?:<[^;()]*>)?(?:\[\])?|int|boolean)\s+(\w+)\s*[;=:]", body))
+    return {f for f in ASSIGNED.findall(body) if f in fields and f not in local_vars}
+
+
+def method_body(classes: dict[str, JavaClass], cls: str | None, name: str, params: str | None) -> str | None:
+    """Body of `name` found from cls upwards; params: None any, "" none, else a regex on the parameter list."""
+    while cls is not None and cls in classes:
+        for plist, body in classes[cls].method_bodies(name):
+            if params is None or (params == "" and not plist) or (params and re.fullmatch(params, plist)):
+                return body
+        cls = classes[cls].parent
+    return None
+
+
+def chain_fields(classes: dict[str, JavaClass], cls: str) -> dict[str, JavaField]:
+    """Instance fields visible in cls (subclass declarations shadow superclass ones)."""
+    out: dict[str, JavaField] = {}
+    c: str | None = cls
+    while c is not None and c in classes:
+        for name, f in classes[c].fields.items():
+            out.setdefault(name, f)
+        c = classes[c].parent
+    return out
+
+
+def option_field(classes: dict[str, JavaClass], cls: str, info: dict[str, Any]) -> tuple[str | None, str]:
+    """The field an option reads and writes, and how it was found (or why not)."""
+    fields = chain_fields(classes, cls)
+    getter_field = None
+    if info.get("getter"):
+        body = method_body(classes, cls, info["getter"], "")
+        if body is not None:
+            rm = re.fullmatch(r"\s*return\s+(?:this\.)?(\w+)\s*;\s*", body)
+            if rm and rm.group(1) in fields:
+                getter_field = rm.group(1)
+        else:
+            lombok = [f.name for f in fields.values() if lombok_getter(f) == info["getter"]]
+            if len(lombok) == 1:
+                getter_field = lombok[0]
+    written: list[set[str]] = []
+    for key, params in (
+        ("setter", r"(?:final\s+)?(?:@\w+\s+)*(?!(?:final|String)\b)\w[\w.]*(?:\s*<[^()]*>)?(?:\[\])*\s+\w+"),
+        ("stringSetter", r"(?:final\s+)?(?:@\w+\s+)*String\s+\w+"),
+        ("resetter", ""),
+    ):
+        if info.get(key):
+            body = method_body(classes, cls, info[key], params)
+            if body is not None:
+                found = assigned_fields(body, fields)
+                if found:
+                    written.append(found)
+    if getter_field is not None:
+        if all(getter_field in w for w in written):
+            return getter_field, "getter"
+        return None, f"getter reads {getter_field}, setters write {sorted(set().union(*written))}"
+    singles = {next(iter(w)) for w in written if len(w) == 1}
+    if len(singles) == 1 and all(w == {next(iter(singles))} for w in written):
+        return next(iter(singles)), "setters"
+    if not written:
+        return None, "no getter returning a field and no setter assigning one"
+    return None, f"setters write {sorted(set().union(*written))}"
+
+
+INT_TYPES = {"int", "Integer", "long", "Long", "short", "Short", "byte", "Byte"}
+BOOL_TYPES = {"boolean", "Boolean"}
+EMPTY_NEW = re.compile(
+    r"new\s+(\w+)\s*<[^()]*>\s*\(\s*\)|(?:List|Set|Map|ImmutableList|ImmutableSet|ImmutableMap)\.of\(\s*\)"
+)
+
+
+def evaluate(f: JavaField, constants: dict[str, str], int_constants: dict[str, str]) -> dict[str, Any]:
+    """Kind (bool, int, string, null, empty:..., computed) and text of a field's starting value."""
+    t = re.sub(r"@\w+\s*", "", f.type).strip()
+    init = f.init
+    if init is None:  # the Java default of the type
+        if t == "boolean":
+            return {"kind": "bool", "value": "false"}
+        if t in ("int", "long", "short", "byte"):
+            return {"kind": "int", "value": "0"}
+        if t in ("double", "float", "char"):
+            return {"kind": "computed"}
+        return {"kind": "null"}
+    init = init.strip()
+    if init == "null":
+        return {"kind": "null"}
+    const = re.fullmatch(r"(?:\w+\.)*([A-Z][A-Z0-9_]*)", init)
+    if const and t == "String" and const.group(1) in constants:
+        return {"kind": "string", "value": constants[const.group(1)]}
+    if const and t in INT_TYPES and const.group(1) in int_constants:
+        return {"kind": "int", "value": int_constants[const.group(1)]}
+    if t in BOOL_TYPES and init in ("true", "false"):
+        return {"kind": "bool", "value": init}
+    if t in INT_TYPES and re.fullmatch(r"-?\s*\d+", init):
+        return {"kind": "int", "value": str(int(init.replace(" ", "")))}
+    if t == "String" and re.fullmatch(r'"(?:[^"\\]|\\.)*"', init):
+        return {"kind": "string", "value": json.loads(init)}
+    em = EMPTY_NEW.fullmatch(init)
+    if em:
+        return {"kind": "empty:" + (em.group(1) or t)}
+    return {"kind": "computed"}
+
+
+def constructor_assigns(classes: dict[str, JavaClass], cls: str, field_name: str) -> bool:
+    """Whether a constructor of cls or of a superclass assigns the field (then it is not a literal start)."""
+    c: str | None = cls
+    while c is not None and c in classes:
+        for _params, body in classes[c].method_bodies(c):
+            if re.search(r"(?<![\w.])(?:this\.)?" + re.escape(field_name) + r"\s*=(?!=)", body):
+                return True
+        c = classes[c].parent
+    return False
+
+
+STRING_ALIAS = re.compile(r"\bString\s+([A-Z][A-Z0-9_]*)\s*=\s*(?:\w+\.)*([A-Z][A-Z0-9_]*)\s*;")
+INT_CONST = re.compile(r"\bstatic\s+final\s+int\s+([A-Z][A-Z0-9_]*)\s*=\s*(-?\d+)\s*;")
+
+
+def option_start(
+    classes: dict[str, JavaClass],
+    cls: str,
+    info: dict[str, Any],
+    constants: dict[str, str],
+    int_constants: dict[str, str],
+) -> dict[str, Any]:
+    name, how = option_field(classes, cls, info)
+    if name is None:
+        return {"kind": "unknown", "why": how}
+    f = chain_fields(classes, cls)[name]
+    start: dict[str, Any] = {"field": name, "fieldIn": f.owner, "javaType": f.type, "foundBy": how}
+    if f.init is not None:
+        start["initializer"] = f.init
+    if constructor_assigns(classes, cls, name):
+        start["kind"] = "computed"
+        start["why"] = "assigned in a constructor"
+        return start
+    start.update(evaluate(f, {**constants, **classes[f.owner].constants}, int_constants))
+    if how == "setters" and "value" in start and not stores_plainly(classes, cls, info, name):
+        # e.g. isTwoHit: hitPoints = value ? 2 : 1; the field's start is not the option's text
+        start.pop("value")
+        start["kind"] = "unknown"
+        start["why"] = f"the setters store a transformed value in {name}"
+    return start
+
+
+def stores_plainly(classes: dict[str, JavaClass], cls: str, info: dict[str, Any], name: str) -> bool:
+    """Whether a setter of the option stores its argument as is (`field = value;`,
+    `field = getInt(value);`), assigning the field nowhere else (other statements may follow)."""
+    plain = re.compile(
+        r"(?:this\.)?" + re.escape(name) + r"\s*=\s*(?:(?:DefaultAttachment\.)?get(?:Int|Bool)\(\s*\w+\s*\)|\w+)"
+    )
+    assign = re.compile(r"(?<![\w.])(?:this\.)?" + re.escape(name) + r"\s*=(?!=)")
+    for key in ("setter", "stringSetter"):
+        if info.get(key):
+            for cname in _chain(classes, cls):
+                for _params, body in classes[cname].method_bodies(info[key]):
+                    stores = [st for st in body.split(";") if plain.fullmatch(st.strip())]
+                    if len(stores) == 1 and len(assign.findall(body)) == 1:
+                        return True
+    return False
+
+
+def _chain(classes: dict[str, JavaClass], cls: str | None) -> list[str]:
+    out = []
+    while cls is not None and cls in classes:
+        out.append(cls)
+        cls = classes[cls].parent
+    return out
+
+
 def parse_legacy(src: str, constants: dict[str, str]) -> dict[str, Any]:
     aliases: dict[str, str] = {}
     m = re.search(r"mapLegacyOptionName\([^)]*\)\s*\{", src)
@@ -458,10 +713,23 @@ def main(argv: list[str] | None = None) -> int:
         classes[name] = JavaClass(name, src, cm.group(2), bool(cm.group(1)) or "interface " + name in src)
         classes[name].interfaces = [i.strip() for i in (cm.group(3) or "").split(",") if i.strip()]
         classes[name].constants = parse_constants(src)
+        classes[name].fields = parse_fields(classes[name])
     all_constants = dict(constants)
+    int_constants = dict(INT_CONST.findall(constants_src))
     for jc in classes.values():
         for key, val in jc.constants.items():
             all_constants.setdefault(key, val)
+        for key, val in INT_CONST.findall(jc.src):
+            int_constants.setdefault(key, val)
+    # String constants defined as another constant (`String A = Constants.B;`), resolved transitively
+    aliases = dict(STRING_ALIAS.findall(constants_src))
+    for jc in classes.values():
+        for key, val in STRING_ALIAS.findall(jc.src):
+            aliases.setdefault(key, val)
+    for _ in range(len(aliases)):
+        for key, val in aliases.items():
+            if key not in all_constants and val in all_constants:
+                all_constants[key] = all_constants[val]
 
     switches: dict[str, tuple[dict[str, dict[str, Any]], bool]] = {}
     for name, cls in sorted(classes.items()):
@@ -492,6 +760,7 @@ def main(argv: list[str] | None = None) -> int:
                         e["setterIn"] = found[0]
                         body = found[1]
                 e["guess"] = infer(body, info)
+                e["start"] = option_start(classes, name, info, all_constants, int_constants)
                 if body is not None:
                     e["guess"]["accumulates"] = accumulates(body)
                 if info.get("getter"):
