@@ -213,3 +213,24 @@ def test_the_edits_hold_the_document_before_each_edit() -> None:
     assert (EDITS / "edit4" / "game.yaml").read_text(encoding="utf-8").count("extends: aarhe-draft") == 1
     same = run_cli("diff", "--rules", "rules/aarhe-draft/edits", "edit4", "aarhe-draft", cwd=ROOT)
     assert same.out == "edit4 → aarhe-draft: no changes\n"
+
+
+def test_a_value_the_engine_assumes_anyway_is_no_change(tmp_path: Path) -> None:
+    # Both engines' catalogs start these options at these values (read from the engines).
+    old, new = _tiny(), _tiny()
+    new["units"]["infantry"].update({"isSea": False, "attackAA": 1, "transportCost": 2})
+    new["territories"]["Alpha"]["blockadeZone"] = False
+    new["territories"]["Beta"]["blockadeZone"] = True
+    _write(tmp_path / "rules", "old", old)
+    _write(tmp_path / "rules", "new", new)
+    result = run_cli("diff", "old", "new", cwd=tmp_path)
+    assert (result.code, result.err) == (0, "")
+    assert result.out == (
+        "old → new: 2 changes (1 unit, 1 territory)\n\n"
+        "Units (1)\n  ~ infantry: transportCost set to 2\n\n"
+        "Territories (1)\n  ~ Beta: gains blockadeZone\n"
+    )
+    # The other way round too: a default unset is no change.
+    back = run_cli("diff", "new", "old", cwd=tmp_path)
+    assert "isSea" not in back.out and "attackAA" not in back.out and "Alpha" not in back.out
+    assert "Beta: loses blockadeZone" in back.out

@@ -14,6 +14,7 @@ import re
 from bisect import bisect_left
 from dataclasses import dataclass, field
 
+from generator.diff.defaults import attachment_class, is_default
 from generator.diff.facts import (
     DOMAINS,
     Domain,
@@ -121,9 +122,17 @@ def _renames(domain: Domain, old: Facts, new: Facts) -> list[tuple[Key, Key]]:
     return [(was[0], now[0]) for was, now in by_print.values() if len(was) == 1 and len(now) == 1]
 
 
-def _field_changes(old: Entity, new: Entity) -> list[FieldChange]:
+def _field_changes(old: Entity, new: Entity, attachment: str | None = None) -> list[FieldChange]:
+    """Fields that differ; an option set to the engine's default on one side and unset on the
+    other is the same game, so it is no change."""
     names = list(new) + [f for f in old if f not in new]
-    return [FieldChange(f, old.get(f), new.get(f)) for f in names if old.get(f) != new.get(f)]
+    out = []
+    for f in names:
+        was, now = old.get(f), new.get(f)
+        if was == now or (None in (was, now) and is_default(attachment, f, was if now is None else now)):
+            continue
+        out.append(FieldChange(f, was, now))
+    return out
 
 
 def _stable(old: list[Key], new: list[Key]) -> set[Key]:
@@ -194,7 +203,7 @@ def _domain_changes(
     for key, entity in new.items():
         if key not in old:
             continue
-        fields = _field_changes(old[key], entity)
+        fields = _field_changes(old[key], entity, attachment_class(domain.id, key, entity))
         if key in moved:
             fields.append(FieldChange("position", _place(old_order, key, domain), _place(new_order, key, domain)))
             if moved[key]:
