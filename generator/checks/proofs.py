@@ -20,7 +20,7 @@ from typing import Any
 
 from generator.catalog import load_catalog, resolve_option
 from generator.diagnostics import did_you_mean
-from generator.spec.model import CLASS_BY_NAME_PREFIX, MAIN_ATTACHMENT, DumpFacts, Proof, Spec
+from generator.spec.model import CLASS_BY_NAME_PREFIX, MAIN_CLASS_OF_COLLECTION, DumpFacts, Proof, Spec
 
 Path = tuple[str | int, ...]
 Problem = tuple[Path, str, bool]  # (key path, message, whether it points at the key)
@@ -154,13 +154,7 @@ _EXTRA_KEYS: dict[str, set[str]] = {
     "technologies": {"attachments"},
     "relationship_types": {"attachments"},
 }
-_MAIN_CLASS = {
-    "units": MAIN_ATTACHMENT["unitType"][1],
-    "territories": MAIN_ATTACHMENT["territory"][1],
-    "territory_effects": MAIN_ATTACHMENT["territoryEffect"][1],
-    "technologies": MAIN_ATTACHMENT["technology"][1],
-    "relationship_types": MAIN_ATTACHMENT["relationship"][1],
-}
+_MAIN_CLASS = MAIN_CLASS_OF_COLLECTION
 _PLAYER_KEYS = {"attachments", "production_frontier", "resources", "alliances", "tech_categories"}
 _STEP_KEYS = {"delegate", "player", "maxRunCount", "display"}
 

@@ -12,15 +12,11 @@ from functools import cache
 
 from generator.catalog import ENGINES, load_catalog
 from generator.diff.facts import Entity, Key
-from generator.spec.model import CLASS_BY_NAME_PREFIX, MAIN_ATTACHMENT
+from generator.spec.model import CLASS_BY_NAME_PREFIX, MAIN_CLASS_OF_COLLECTION
 
 # The attachment class whose options an entry of an options domain holds.
 _CLASS_OF_DOMAIN = {
-    "units": MAIN_ATTACHMENT["unitType"][1],
-    "territories": MAIN_ATTACHMENT["territory"][1],
-    "relationship_types": MAIN_ATTACHMENT["relationship"][1],
-    "territory_effects": MAIN_ATTACHMENT["territoryEffect"][1],
-    "technologies": MAIN_ATTACHMENT["technology"][1],
+    **MAIN_CLASS_OF_COLLECTION,  # a diff domain has its collection's name
     "conditions": "RulesAttachment",
     "triggers": "TriggerAttachment",
     "user_actions": "UserActionAttachment",

@@ -52,6 +52,14 @@ MAIN_ATTACHMENT: dict[str, tuple[str, str]] = {
     "territoryEffect": ("territoryEffectAttachment", "TerritoryEffectAttachment"),
     "technology": ("techAbilityAttachment", "TechAbilityAttachment"),
 }
+# The spec collection whose entries' flat keys are options of that main attachment.
+MAIN_CLASS_OF_COLLECTION: dict[str, str] = {
+    "units": MAIN_ATTACHMENT["unitType"][1],
+    "territories": MAIN_ATTACHMENT["territory"][1],
+    "relationship_types": MAIN_ATTACHMENT["relationship"][1],
+    "territory_effects": MAIN_ATTACHMENT["territoryEffect"][1],
+    "technologies": MAIN_ATTACHMENT["technology"][1],
+}
 LedgerClaims = list[str]
 
 
