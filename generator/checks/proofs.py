@@ -14,7 +14,7 @@ naming a scenario is checked without starting one.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -100,11 +100,6 @@ def scenario_names() -> list[str]:
     return list(SCENARIOS)
 
 
-# The variants the tests run scenarios on. Another variant (a mod extending a shipped one, the
-# draft's edits) inherits its parent's proofs; a scenario run on the parent says nothing of it.
-SCENARIO_VARIANTS = frozenset(v for info in SCENARIOS.values() for v in info.variants)
-
-
 def shown_on(proof: Proof, variant: str | None) -> bool:
     """The proof shows its rule on `variant`: dump facts (checked on the built game), or a
     scenario the tests play on that variant (any variant when `variant` is not known)."""
@@ -113,8 +108,10 @@ def shown_on(proof: Proof, variant: str | None) -> bool:
     return any(variant in SCENARIOS[name].variants for name in proof.scenarios if name in SCENARIOS)
 
 
-def check_proofs(spec: Spec, variant: str | None) -> Iterator[Problem]:
-    """Every problem of the ledger's proofs; a variant the tests play scenarios on names only its own."""
+def check_proofs(spec: Spec, variant: str | None, written_here: Callable[[Path], bool] = bool) -> Iterator[Problem]:
+    """Every problem of the ledger's proofs. A scenario must run on `variant` where the variant's own
+    files name it (`written_here`); one inherited from a parent (a mod extending a shipped variant,
+    the draft's edits) is no error, but proves nothing of the child (see `shown_on`)."""
     for rule_id, entry in spec.rule_ledger.items():
         if entry.proof is None:
             continue
@@ -133,7 +130,7 @@ def check_proofs(spec: Spec, variant: str | None) -> Iterator[Problem]:
             info = SCENARIOS.get(name)
             if info is None:
                 yield where, f"unknown scenario '{name}'{did_you_mean(name, SCENARIOS)}", False
-            elif variant in SCENARIO_VARIANTS and variant not in info.variants:
+            elif variant is not None and variant not in info.variants and written_here(where):
                 runs_on = ", ".join(info.variants)
                 yield (
                     where,

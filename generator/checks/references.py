@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
+from pathlib import PurePath
 from typing import Any
 
 from pydantic import BaseModel
@@ -137,7 +138,12 @@ def check_spec(spec: Spec, tree: Any, target: str = "portable", variant: str | N
         if spec.game.version is None:
             c.error(("game",), 'engine 1.9 needs game.version (e.g. version: "1.0")')
     _check_ledger(c)
-    for path, message, key in check_proofs(spec, variant):
+
+    def written_here(path: tuple[str | int, ...]) -> bool:
+        mark = locate(tree, path)
+        return mark is not None and PurePath(mark.file).parent.name == variant
+
+    for path, message, key in check_proofs(spec, variant, written_here):
         c.error(path, message, key=key)
     return c.found
 
