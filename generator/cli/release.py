@@ -142,6 +142,7 @@ def package(
     OUT/<map>-master.zip, which TripleA 1.9 and 2.6+ both take as it is in downloadedMaps/.
     With --overlay: the games are added to an installed map; only its games/ and map.yml change.
     """
+    from generator.installed_map import MapLookup
     from generator.release import package as stage
     from generator.spec.resolve import Rules
 
@@ -153,10 +154,11 @@ def package(
     names = list(variants) or rules.variants()
     if not names:
         raise click.ClickException(f"no variants found in {_display(rules_dir)}/ (expected <variant>/*.yaml)")
-    compiled, problems = stage.compile_variants(rules, names, target)
+    maps = MapLookup(base_map=overlay or base_map, search=[])
+    compiled, problems = stage.compile_variants(rules, names, target, maps)
     _report(problems, strict)
     if overlay is not None:
-        plan, found = stage.plan_overlay(overlay, compiled, force)
+        plan, found = stage.plan_overlay(overlay, compiled, force, rules)
         _report(found, strict)
         written = stage.apply_overlay(plan)
         for path in written:
@@ -164,7 +166,7 @@ def package(
         click.echo(f"{len(written)} file{'s' if len(written) != 1 else ''} written into {_display(overlay)}")
         return
     assert base_map is not None
-    built, found = stage.standalone(base_map, compiled, previous, release)
+    built, found = stage.standalone(base_map, compiled, previous, release, rules)
     found += stage.check_folder_target(built, out_dir, force) if built is not None else []
     _report(found, strict)
     assert built is not None
