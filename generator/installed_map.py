@@ -159,6 +159,21 @@ class InstalledMap:
                 board.places[name] = _points(line)
         return board
 
+    def as_folder(self, work: Path) -> Path:
+        """The map as a folder: itself, or a zip's content unpacked into `work` (no name leaves it)."""
+        if self._zip is None:
+            return self.location
+        top = work / self.name
+        for info in self._zip.infolist():
+            rel = info.filename[len(self._prefix) :] if info.filename.startswith(self._prefix) else None
+            parts = rel.split("/") if rel else []
+            if not parts or info.is_dir() or any(p in ("", ".", "..") for p in parts) or "\\" in rel:
+                continue
+            target = top / "map" / Path(*parts)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(self._zip.read(info))
+        return top
+
     def close(self) -> None:
         if self._zip is not None:
             self._zip.close()
@@ -191,6 +206,32 @@ class MapLookup:
                         if found.valid:
                             return found
         return None
+
+    def consulted(self) -> list[str]:
+        """The map names looked up so far."""
+        return sorted(self._found)
+
+    def stamp(self, map_name: str) -> str:
+        """What a board check of `map_name` read, cheaply: where the map is, its files' sizes and times.
+
+        Two equal stamps mean the same answer, so a build cache can tell a map installed, removed
+        or edited since (the engine's stock art counts too).
+        """
+        found = self._locate(map_name)
+        parts = [f"stock:{stock_units_folder()}"]
+        if found is None:
+            return "\0".join([*parts, "missing"])
+        parts.append(str(found.location.resolve()))
+        root = found.root
+        if root is None:
+            stat = found.location.stat()
+            return "\0".join([*parts, f"{stat.st_size}:{stat.st_mtime_ns}"])
+        for rel in ("polygons.txt", "centers.txt", "place.txt", "map.properties"):
+            path = root / rel
+            stat = path.stat() if path.is_file() else None
+            parts.append(f"{rel}:{stat.st_size}:{stat.st_mtime_ns}" if stat else f"{rel}:-")
+        parts += [f"{p}/{n}" for p, n in sorted(found.unit_pictures)]
+        return "\0".join(parts)
 
     @cached_property
     def stock(self) -> frozenset[tuple[str, str]] | None:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from generator.cli.group import OUTPUT_OPTION, RULES_OPTION, TARGET_OPTION, _display, _report, cli
+from generator.cli.group import BOARD_OPTION, OUTPUT_OPTION, RULES_OPTION, TARGET_OPTION, _display, _report, cli
 from generator.diagnostics import Diagnostic
 
 
@@ -273,16 +273,31 @@ def coverage(variants: tuple[str, ...], fmt: str, rules_dir: Path) -> None:
     help="text: coloured terminal view; markdown: for a PR comment or CI summary; json: for tools.",
 )
 @click.option("--exit-code", is_flag=True, help="Exit 1 when there are changes (like git diff --exit-code).")
+@click.option(
+    "--picture",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Also draw NEW's board with every territory that changed outlined, numbered and listed (PNG).",
+)
+@BOARD_OPTION
 @RULES_OPTION
 def diff(
-    sides: tuple[str, ...], from_rev: str | None, to_rev: str | None, fmt: str, exit_code: bool, rules_dir: Path
+    sides: tuple[str, ...],
+    from_rev: str | None,
+    to_rev: str | None,
+    fmt: str,
+    exit_code: bool,
+    picture: Path | None,
+    base_map: Path | None,
+    rules_dir: Path,
 ) -> None:
     """What changed between two rule sets, in words a reviewer reads, grouped by domain.
 
     OLD and NEW are variants of the rules folder or TripleA game XML files (*.xml), in any mix.
     With --from REV, give one VARIANT: it is compared at REV and at --to REV (default: the
     working tree), reading the rules folder from git. Reordering is never a change, except the
-    steps' play order and a frontier's display order.
+    steps' play order and a frontier's display order. --picture draws where on the board the two
+    differ (owners, production, units, attachments, borders), on --base-map or the installed map.
     """
     from generator.diff.compare import DiffError
     from generator.diff.render import json_text, markdown, print_text
@@ -303,6 +318,8 @@ def diff(
             result = diff_sides(sides[0], sides[1], Rules(rules_dir, _display(rules_dir)), shown)
     except DiffError as exc:
         raise click.ClickException(str(exc)) from exc
+    if picture is not None:
+        _diff_picture(result, picture, base_map)
     if fmt == "json":
         click.echo(json_text(result), nl=False)
     elif fmt == "markdown":
@@ -311,3 +328,20 @@ def diff(
         print_text(result)
     if exit_code and result.changes:
         sys.exit(1)
+
+
+def _diff_picture(result: object, picture: Path, base_map: Path | None) -> None:
+    from generator.diff.compare import Diff
+    from generator.emit.write import write_file
+    from generator.installed_map import MapLookup
+    from generator.release.diff_picture import diff_picture
+    from generator.release.pictures import png_bytes
+
+    assert isinstance(result, Diff) and result.specs is not None
+    old, new = result.specs
+    installed = MapLookup(base_map=base_map).find(new.game.map)
+    if installed is None:
+        raise click.ClickException(f"--picture: map '{new.game.map}' not found: give --base-map (its folder or zip)")
+    title = f"{result.old.label} -> {result.new.label}: where the board differs"
+    write_file(picture, png_bytes(diff_picture(old, new, installed, title)))
+    click.echo(f"wrote {_display(picture)}", err=True)

@@ -8,6 +8,7 @@ drawn with those territories outlined and numbered (release.board_picture).
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Any
 
 from generator.installed_map import InstalledMap
@@ -35,10 +36,15 @@ def _shown(value: Any) -> str:
     return "none" if value is None else str(value).lower() if isinstance(value, bool) else str(value)
 
 
+def _natural(name: str) -> list[tuple[int, str]]:
+    """Sort key that puts '2 Sea Zone' before '10 Sea Zone'."""
+    return [(int(part), "") if part.isdigit() else (0, part) for part in re.split(r"(\d+)", name)]
+
+
 def territory_changes(old: Spec, new: Spec) -> list[Highlight]:
     """Every territory whose owner, options, units, attachments or borders differ, in name order."""
     found: list[Highlight] = []
-    for name in sorted(set(old.territories) | set(new.territories)):
+    for name in sorted(set(old.territories) | set(new.territories), key=_natural):
         before, after = old.territories.get(name), new.territories.get(name)
         words: list[str] = []
         if before is None or after is None:
