@@ -165,9 +165,9 @@ class InstalledMap:
             return self.location
         top = work / self.name
         for info in self._zip.infolist():
-            rel = info.filename[len(self._prefix) :] if info.filename.startswith(self._prefix) else None
-            parts = rel.split("/") if rel else []
-            if not parts or info.is_dir() or any(p in ("", ".", "..") for p in parts) or "\\" in rel:
+            rel = info.filename[len(self._prefix) :] if info.filename.startswith(self._prefix) else ""
+            parts = rel.split("/")
+            if not rel or info.is_dir() or any(p in ("", ".", "..") for p in parts) or "\\" in rel:
                 continue
             target = top / "map" / Path(*parts)
             target.parent.mkdir(parents=True, exist_ok=True)
@@ -228,8 +228,8 @@ class MapLookup:
             return "\0".join([*parts, f"{stat.st_size}:{stat.st_mtime_ns}"])
         for rel in ("polygons.txt", "centers.txt", "place.txt", "map.properties"):
             path = root / rel
-            stat = path.stat() if path.is_file() else None
-            parts.append(f"{rel}:{stat.st_size}:{stat.st_mtime_ns}" if stat else f"{rel}:-")
+            held = path.stat() if path.is_file() else None
+            parts.append(f"{rel}:{held.st_size}:{held.st_mtime_ns}" if held else f"{rel}:-")
         parts += [f"{p}/{n}" for p, n in sorted(found.unit_pictures)]
         return "\0".join(parts)
 

@@ -306,7 +306,8 @@ def test_the_checks_fail_on_a_unit_without_pictures(
     archive = next(dist.glob("*-master.zip"))
     package = next(p for p in dist.iterdir() if p.is_dir())
     broken = _broken_copy(archive, tmp_path / "broken", drop=r"/units/[^/]+/heavyTank\.png$")
-    seen = _look(_home(tmp_path, broken), _game_names(package)["expansion"], display, screenshots, "broken-art", tmp_path)
+    game = _game_names(package)["expansion"]
+    seen = _look(_home(tmp_path, broken), game, display, screenshots, "broken-art", tmp_path)
     assert "broken-art: no picture: purchase Germans heavyTank none" in seen.problems, seen.problems
     assert "broken-art: no picture: board Germans heavyTank none" not in seen.problems  # none on the board at start
     assert all("heavyTank" in p for p in seen.problems), seen.problems
@@ -319,7 +320,8 @@ def test_the_checks_fail_on_a_misspelled_territory(
     archive = next(dist.glob("*-master.zip"))
     package = next(p for p in dist.iterdir() if p.is_dir())
     broken = _broken_copy(archive, tmp_path / "broken", rename=("Karelia S.S.R.", "Karelia SSR"))
-    seen = _look(_home(tmp_path, broken), _game_names(package)["lhtr"], display, screenshots, "misspelled", tmp_path)
+    game = _game_names(package)["lhtr"]
+    seen = _look(_home(tmp_path, broken), game, display, screenshots, "misspelled", tmp_path)
     assert len(seen.problems) == 1 and "No data of type" in seen.problems[0], seen.problems
     assert "Karelia SSR" in seen.problems[0]
 

@@ -3,8 +3,9 @@
 A build is keyed by a fingerprint of everything it reads: every spec file and picture of every
 variant folder under rules/ (symlinked folders too), the templates, the generator's own code and
 catalogs, and the command's options; the maps it checked against are recorded with a stamp of
-what it read of them (installed_map.MapLookup.stamp) and must still give the same stamps. After a build, the key is taken again with the spec files' content as the
-build read it, so a file saved while the build ran never files new outputs under an old key.
+what it read of them (installed_map.MapLookup.stamp) and must still give the same stamps. After
+a build, the key is taken again with the spec files' content as the build read it, so a file
+saved while the build ran never files new outputs under an old key.
 What it made (each output file's SHA-256) and the warnings it printed are kept in the user's
 cache. When the same fingerprint comes again and every output file still has its recorded
 content, the build is already done: nothing is parsed or rendered. Standard library only, so the
