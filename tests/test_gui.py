@@ -17,6 +17,7 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 import time
 import zipfile
 from collections.abc import Iterator
@@ -313,9 +314,7 @@ def test_the_checks_fail_on_a_unit_without_pictures(
     assert all("heavyTank" in p for p in seen.problems), seen.problems
 
 
-def test_the_checks_fail_on_a_misspelled_territory(
-    dist: Path, display: str, screenshots: Path, tmp_path: Path
-) -> None:
+def test_the_checks_fail_on_a_misspelled_territory(dist: Path, display: str, screenshots: Path, tmp_path: Path) -> None:
     """A territory the map does not have: the client refuses to start the game, and the test says why."""
     archive = next(dist.glob("*-master.zip"))
     package = next(p for p in dist.iterdir() if p.is_dir())
@@ -351,3 +350,46 @@ def test_overlay_keeps_base_games_and_starts_in_the_1_9_client(
     assert not _exceptions(seen.log), "\n\n".join(_exceptions(seen.log))
     assert f"Loading map: {BASE_MAP.name}, from: {installed}" in seen.log
     assert _board_problems(seen, installed, variant) == []
+
+
+def test_play_starts_the_client_on_the_game_with_the_computer_for_the_others(
+    display: str, screenshots: Path, tmp_path: Path
+) -> None:
+    """`triplea-forge play lhtr --ai`: built, packaged, the client opened on the game; stopping it cleans up."""
+    env = {**os.environ, "DISPLAY": display, "TMPDIR": str(tmp_path)}
+    command = [sys.executable, "-m", "generator", "play", "lhtr", "--ai", "--base-map", str(BASE_MAP)]
+    play = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert play.stdout is not None
+        first = play.stdout.readline()
+        assert first.startswith("packaged lhtr into a TripleA home at "), first + (
+            play.stderr.read() if play.stderr else ""
+        )
+        started = play.stdout.readline()  # printed once the game window is there
+        assert started == (
+            "playing 'World War II Revised LHTR' in TripleA 1.9 (you play Russians, the Fast AI the others); "
+            "close its window to end\n"
+        ), started
+        home = Path(first.split(" at ", 1)[1].strip())
+        log = next(home.parent.glob("client.log")).read_text()
+        assert "FORGE-GUI player Russians: Human" in log and "FORGE-GUI player Germans: Fast (AI)" in log, log
+        _screenshot({**os.environ, "DISPLAY": display}, screenshots / "play-lhtr.png")
+        assert len(_histogram(screenshots / "play-lhtr.png")) > 2000  # the board is drawn
+    finally:
+        play.terminate()  # as a user's Ctrl-C or a closed terminal would
+        play.wait(timeout=60)
+    assert not home.exists()  # the throw-away home is gone, and the client with it
+    assert not subprocess.run(["pgrep", "-f", str(home)], capture_output=True).stdout
+
+
+def test_play_needs_a_display_and_a_known_player(tmp_path: Path) -> None:
+    env = {key: value for key, value in os.environ.items() if key != "DISPLAY"}
+    env["TMPDIR"] = str(tmp_path)
+    command = [sys.executable, "-m", "generator", "play", "lhtr", "--base-map", str(BASE_MAP)]
+    result = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+    assert result.returncode == 1
+    assert "Error: no display (DISPLAY is not set): run it on a desktop, or under xvfb-run" in result.stderr
+    assert not list(tmp_path.glob("triplea-forge-play-*"))  # nothing left behind
+    wrong = run_cli("play", "lhtr", "--ai", "--player", "Martians", "--base-map", str(BASE_MAP), cwd=ROOT)
+    assert wrong.code == 1 and "no player 'Martians' in lhtr (players: Russians, Germans" in wrong.err
+    assert run_cli("play", "lhtr", "--player", "Germans", cwd=ROOT).code == 2  # --player without --ai

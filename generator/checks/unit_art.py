@@ -97,7 +97,10 @@ class _Planner:
         """A drawn picture's path, checked once: inside the rules folder, a PNG of sensible size."""
         key = (unit, *map(str, path))
         if key not in self.files:
-            self.files[key] = self._check_file(["units", unit, "image", *path], value)
+            written = locate(self.tree, ["units", unit, "image"])
+            shorthand = path == ["file"] and written == locate(self.tree, ["units", unit, "image", "file"])
+            where: list[str | int] = ["units", unit, "image", *([] if shorthand else path)]  # `image: x.png`
+            self.files[key] = self._check_file(where, value)
         return self.files[key]
 
     def _check_file(self, path: list[str | int], value: str) -> Path | None:

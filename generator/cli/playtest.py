@@ -66,6 +66,10 @@ def play(variant: str, ai: bool, player: str | None, base_map: Path | None, targ
 
     if player is not None and not ai:
         raise click.UsageError("--player says whom you play against the computer: give --ai too")
+    try:
+        playtest.check_display()
+    except playtest.PlayError as exc:
+        raise click.ClickException(str(exc)) from exc
     work = playtest.temporary_folder()
     try:
         rules = Rules(rules_dir, _display(rules_dir))

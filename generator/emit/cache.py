@@ -81,9 +81,7 @@ def recall(key: str, output_dir: Path, stamp: Callable[[str], str] | None = None
     return record
 
 
-def remember(
-    key: str, files: Mapping[str, bytes], warnings: list[str], maps: Mapping[str, str] | None = None
-) -> None:
+def remember(key: str, files: Mapping[str, bytes], warnings: list[str], maps: Mapping[str, str] | None = None) -> None:
     record = {
         "files": {rel: hashlib.sha256(data).hexdigest() for rel, data in sorted(files.items())},
         "warnings": warnings,

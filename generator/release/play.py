@@ -76,10 +76,14 @@ def prepare(
     return Playtest(variant, spec.game.name, human, home), problems
 
 
-def run(playtest: Playtest, work: Path, echo: Callable[[str], None]) -> int:
-    """Start the client on the packaged game and wait until it closes; its exit code."""
+def check_display() -> None:
+    """The client needs a screen: say so before building anything."""
     if not os.environ.get("DISPLAY"):
         raise PlayError("no display (DISPLAY is not set): run it on a desktop, or under xvfb-run")
+
+
+def run(playtest: Playtest, work: Path, echo: Callable[[str], None]) -> int:
+    """Start the client on the packaged game and wait until it closes; its exit code."""
     started = real_client.start(playtest.home, playtest.game, work, human=playtest.human)
 
     def stop(signum: int, frame: FrameType | None) -> None:

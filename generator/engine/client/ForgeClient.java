@@ -13,6 +13,7 @@ import games.strategy.util.IntegerMap;
 import java.awt.Component;
 import java.awt.Container;
 import java.awt.Frame;
+import java.awt.GraphicsEnvironment;
 import java.awt.Window;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
@@ -81,6 +82,9 @@ public class ForgeClient {
       for (Frame f : Frame.getFrames()) if (f.isShowing() && f.getTitle().equals(title)) return f;
       return null;
     });
+    // The whole screen for the board: without a window manager (xvfb-run) the frame keeps its packed size.
+    SwingUtilities.invokeAndWait(() ->
+        frame.setBounds(GraphicsEnvironment.getLocalGraphicsEnvironment().getMaximumWindowBounds()));
     say("game window: " + title);
     if (look) {
       INPUT.readLine();  // the board is looked at first
