@@ -179,7 +179,7 @@ def _png(size: tuple[int, int], colour: tuple[int, int, int, int]) -> bytes:
         "long-mark",
         "both",
         "tint-type",
-    ],  # fmt: skip
+    ],
 )
 def test_image_mistakes(project: Path, image: str, files: dict[str, bytes], expected: str) -> None:
     spec = NEW_UNIT.replace("tank: {movement", f"tank: {{image: {image}, movement")
