@@ -119,11 +119,19 @@ public class ForgeClient {
     IUIContext ui = (IUIContext) field(TripleAFrame.class, "uiContext").get(frame);
     for (PlayerID player : data.getPlayerList().getPlayers()) {
       if (player.getProductionFrontier() == null || player.getProductionFrontier().getRules().isEmpty()) continue;
+      // The client opens its own purchase screen at a human's purchase step: ours is the new one.
+      List<Window> before = new ArrayList<>();
+      SwingUtilities.invokeAndWait(() -> before.addAll(List.of(Window.getWindows())));
       // The dialog is modal: opened later on the event thread, it runs its own event loop there.
       SwingUtilities.invokeLater(() ->
           TabbedProductionPanel.getProduction(player, frame, data, false, new IntegerMap<>(), ui));
-      JDialog dialog = await("the purchase screen of " + player.getName(), () ->
-          (JDialog) find(JDialog.class, c -> c.isShowing() && !labels((Container) c, "<html> x").isEmpty()));
+      JDialog dialog = await("the purchase screen of " + player.getName(), () -> {
+        for (Window window : Window.getWindows()) {
+          if (window instanceof JDialog && window.isShowing() && !before.contains(window)
+              && !labels(window, "<html> x").isEmpty()) return (JDialog) window;
+        }
+        return null;
+      });
       Thread.sleep(250);  // let it paint
       SwingUtilities.invokeAndWait(() -> {
         for (JLabel info : labels(dialog, "<html> x")) {
@@ -139,7 +147,7 @@ public class ForgeClient {
       });
       say("purchase screen open: " + player.getName());
       INPUT.readLine();  // the screenshot is taken
-      SwingUtilities.invokeAndWait(() -> dialog.setVisible(false));
+      SwingUtilities.invokeAndWait(() -> { dialog.setVisible(false); dialog.dispose(); });
     }
     TreeSet<String> board = new TreeSet<>();
     data.acquireReadLock();
