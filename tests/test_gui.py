@@ -364,3 +364,6 @@ def test_play_needs_a_display_and_a_known_player(tmp_path: Path) -> None:
     wrong = run_cli(*martians, cwd=ROOT, env={"DISPLAY": ":999", "TMPDIR": str(tmp_path)})
     assert wrong.code == 1 and "no player 'Martians' in lhtr (players: Russians, Germans" in wrong.err
     assert run_cli("play", "lhtr", "--player", "Germans", cwd=ROOT).code == 2  # --player without --ai
+    only_2x = run_cli("play", "aare-2x", "--base-map", str(BASE_MAP), cwd=ROOT, env={"DISPLAY": ":999"})
+    assert only_2x.code == 1
+    assert "aare-2x is made for TripleA 2.x (game.target); the installed client is 1.9" in only_2x.err

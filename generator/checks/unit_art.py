@@ -169,10 +169,10 @@ class _Planner:
                 if self.stock is not None:
                     missing.append(player)
             else:
-                for form in forms[1:]:
-                    if self.have(player, form.name) is None:
-                        source, damage = self.nearest(player, name, form) or (Source("map", player, name), "")
-                        self.plan.pictures[(player, form.name)] = Recipe(source, damage)
+                for form in forms[1:]:  # a tech or damage form the map and the stock art lack
+                    found = self.nearest(player, name, form) if self.have(player, form.name) is None else None
+                    if found is not None:
+                        self.plan.pictures[(player, form.name)] = Recipe(*found)
         if missing:
             self.missing(name, missing)
 

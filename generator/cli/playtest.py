@@ -56,8 +56,9 @@ def preview(variant: str, out: Path, base_map: Path | None, rules_dir: Path) -> 
 def play(variant: str, ai: bool, player: str | None, base_map: Path | None, target: str, rules_dir: Path) -> None:
     """Build VARIANT, package it and start the real TripleA client on it: a playtest in one command.
 
-    The package goes into a throw-away TripleA home (nothing of yours is read or changed) and the
-    client opens the game, ready to play; the command ends when you close it. Without --ai every
+    The package goes into a throw-away TripleA home (nothing of yours is changed; the base map is
+    --base-map or your installed copy) and the client opens the game, ready to play; the command
+    ends when you close it. Without --ai every
     player is human (hot-seat). Needs TripleA (apt-get install triplea) and a display.
     """
     from generator.installed_map import MapLookup

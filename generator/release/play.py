@@ -57,6 +57,8 @@ def prepare(
     if variant not in compiled:
         return None, problems
     spec = compiled[variant].spec
+    if spec.game.target == "2.x":
+        raise PlayError(f"{variant} is made for TripleA 2.x (game.target); the installed client is 1.9")
     if player is not None and player not in spec.players:
         raise PlayError(f"no player '{player}' in {variant} (players: {', '.join(spec.players)})")
     installed = maps.find(spec.game.map)
