@@ -107,22 +107,28 @@ class Seen:
 
 
 def _screenshot(env: dict[str, str], shot: Path, settle: bool = True) -> None:
-    """The whole screen, as a player sees it; with `settle`, once two grabs in a row are the same.
+    """The whole screen, as a player sees it; with `settle`, once the board is drawn and stays so.
 
     The whole screen: a step's dialog (AARe's national advantages) or a purchase screen sits over
-    the board, and grabbing the game window alone would show it as a black hole. Grabbed as raw
-    pixels (fast to compare) and kept as a PNG.
+    the board, and grabbing the game window alone would show it as a black hole. The client draws
+    the board's tiles in the background, slower on a busy machine: settled means drawn (many
+    colours, none covering half the screen) and the same in two grabs a second apart.
     """
     previous = b""
-    for _ in range(20 if settle else 1):
-        time.sleep(1.0 if settle else 0.1)  # the client draws the board's tiles in the background
+    for _ in range(40 if settle else 1):
+        time.sleep(1.0 if settle else 0.1)
         pixels = subprocess.run(
             ["import", "-window", "root", "-depth", "8", "rgb:-"], env=env, capture_output=True, check=True, timeout=30
         ).stdout
-        if not settle or pixels == previous:
+        if not settle or (pixels == previous and _drawn(Image.frombytes("RGB", SCREEN, pixels))):
             break
         previous = pixels
     Image.frombytes("RGB", SCREEN, pixels).save(shot, compress_level=1)
+
+
+def _drawn(image: Image.Image) -> bool:
+    counts = image.getcolors(1 << 24) or []
+    return len(counts) > 2000 and max(n for n, _ in counts) < image.width * image.height / 2
 
 
 def _look(home: Path, game: str, display: str, shots: Path, name: str, tmp: Path, look: bool = True) -> Seen:
