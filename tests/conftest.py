@@ -22,6 +22,8 @@ ROOT = Path(__file__).resolve().parents[1]
 # Reference material the tests read, kept in the repository (see tests/data/README.md).
 DATA = ROOT / "tests" / "data"
 BASE_MAP = DATA / "world_war_ii_revised"
+TINY = ROOT / "tests" / "fixtures" / "tiny"
+TINY_MAP = ROOT / "tests" / "fixtures" / "tiny_map"  # the tiny fixture's board and unit pictures
 OFFICIAL_GAMES = BASE_MAP / "map" / "games"
 REFERENCE_XMLS = sorted((DATA / "xml").glob("*.xml"))
 ENGINE_JAR = Path(os.environ.get("TRIPLEA_JAR", "/usr/share/games/triplea/bin/triplea.jar"))
@@ -52,10 +54,15 @@ class Result:
     err: str
 
 
-def run_cli(*args: str, cwd: Path) -> Result:
-    """Run `triplea-forge` as a user does: a separate process, real files."""
+def run_cli(*args: str, cwd: Path, env: dict[str, str] | None = None) -> Result:
+    """Run `triplea-forge` as a user does: a separate process, real files (`env`: variables to set)."""
     proc = subprocess.run(
-        [sys.executable, "-m", "generator", *args], cwd=cwd, capture_output=True, text=True, timeout=300
+        [sys.executable, "-m", "generator", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={**os.environ, **env} if env else None,
     )
     return Result(proc.returncode, proc.stdout, proc.stderr)
 

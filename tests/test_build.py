@@ -9,7 +9,7 @@ from pathlib import Path
 from lxml import etree
 
 from generator.checks.dtd import check_xml_against_dtd
-from tests.conftest import ENGINE_JAR, ROOT, Result, run_cli
+from tests.conftest import BASE_MAP, ENGINE_JAR, ROOT, Result, run_cli
 
 
 def _project_copy(tmp_path: Path) -> Path:
@@ -45,7 +45,7 @@ def test_check_names_stale_files_and_writes_nothing(tmp_path: Path) -> None:
     units = project / "rules" / "revised" / "units.yaml"
     units.write_text(units.read_text().replace("attack: 1, defense: 2", "attack: 2, defense: 2", 1))
     snapshot = {p: p.read_bytes() for p in (project / "output").rglob("*") if p.is_file()}
-    result = run_cli("build", "--check", cwd=project)
+    result = run_cli("build", "--check", "--base-map", str(BASE_MAP), cwd=project)
     assert result.code == 1
     stale = result.err.splitlines()
     # revised and every variant built on it read the changed stat; notes and map.yml do not change.
@@ -116,7 +116,7 @@ def test_files_of_a_removed_variant_are_stale_then_removed(tmp_path: Path) -> No
     project = _project_copy(tmp_path)
     assert run_cli("build", cwd=project).code == 0
     (project / "output" / "games" / "gone.xml").write_text("<game/>")
-    check = run_cli("build", "--check", cwd=project)
+    check = run_cli("build", "--check", "--base-map", str(BASE_MAP), cwd=project)
     assert check.code == 1
     assert check.err.splitlines() == ["stale: output/games/gone.xml (no variant makes it; a build removes it)"]
     result = run_cli("build", cwd=project)

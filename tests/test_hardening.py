@@ -36,8 +36,8 @@ def project(tmp_path: Path) -> Path:
 
 
 def _base_map(where: Path) -> Path:
-    """The smallest folder `package --base-map` takes: a map/ with polygons.txt."""
-    write_tree(where, {"map/polygons.txt": "Alpha  <  (0,0) (1,0) (1,1)  >\n", "map/map.properties": "a=b\n"})
+    """The tiny fixture's map (tests/fixtures/tiny_map): its board and unit pictures, which a package checks."""
+    shutil.copytree(ROOT / "tests" / "fixtures" / "tiny_map", where)
     return where
 
 

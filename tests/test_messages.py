@@ -376,4 +376,6 @@ def test_warning(tmp_path: Path, case: str) -> None:
     text, expected = WARNINGS[case]
     result = _build_broken(tmp_path, text)
     assert result.code == 0, result
-    assert [line for line in result.err.splitlines() if "warning" in line] == expected
+    # The tiny fixture's map is not installed: that the board was not checked is said on its own line.
+    found = [line for line in result.err.splitlines() if "warning" in line and "against the board" not in line]
+    assert found == expected

@@ -1,4 +1,4 @@
-"""The wheel carries everything the installed tool needs: templates and the Java harness source."""
+"""The wheel carries everything the installed tool needs: templates, the Java harness and client driver."""
 
 from __future__ import annotations
 
@@ -23,6 +23,7 @@ def test_wheel_contains_templates_and_harness(tmp_path: Path) -> None:
         assert f"generator/_templates/{template}" in names
     for source in sorted(p.name for p in (ROOT / "generator" / "engine" / "java").glob("*.java")):
         assert f"generator/engine/java/{source}" in names
+    assert "generator/engine/client/ForgeClient.java" in names  # the driver of `play`
     assert "generator/cli/__init__.py" in names
     # The shipped variants, so a mod repository of its own can extend them.
     for spec in sorted((ROOT / "rules").glob("*/*.yaml")):

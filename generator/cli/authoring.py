@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from generator.cli.group import OUTPUT_OPTION, RULES_OPTION, TARGET_OPTION, _display, _report, cli
+from generator.cli.group import BOARD_OPTION, OUTPUT_OPTION, RULES_OPTION, TARGET_OPTION, _display, _report, cli
 from generator.diagnostics import Diagnostic, Severity
 from generator.paths import template_dir
 
@@ -18,30 +18,48 @@ from generator.paths import template_dir
 @click.option("--check", is_flag=True, help="Write nothing; exit 1 and list the files that are stale.")
 @click.option("--strict", is_flag=True, help="Treat warnings as errors.")
 @TARGET_OPTION
+@BOARD_OPTION
 @RULES_OPTION
 @OUTPUT_OPTION
-def build(variants: tuple[str, ...], check: bool, strict: bool, target: str, rules_dir: Path, output_dir: Path) -> None:
+def build(
+    variants: tuple[str, ...],
+    check: bool,
+    strict: bool,
+    target: str,
+    base_map: Path | None,
+    rules_dir: Path,
+    output_dir: Path,
+) -> None:
     """Build VARIANTS (default: every variant in rules/) into the output folder.
 
     Writes games/<variant>.xml, games/<variant>.notes.html and map.yml. Writes are atomic and only
-    touch files whose content changed; a second build changes no byte.
+    touch files whose content changed; a second build changes no byte. Where the map is known, its
+    territories and unit pictures are checked too (see --base-map).
     """
-    build_variants(variants, check, strict, target, rules_dir, output_dir)
+    build_variants(variants, check, strict, target, rules_dir, output_dir, base_map)
 
 
 def build_variants(
-    variants: tuple[str, ...], check: bool, strict: bool, target: str, rules_dir: Path, output_dir: Path
+    variants: tuple[str, ...],
+    check: bool,
+    strict: bool,
+    target: str,
+    rules_dir: Path,
+    output_dir: Path,
+    base_map: Path | None = None,
 ) -> None:
     """The `build` command's work, also done by `check` before it plays what was built."""
     from generator.emit import cache as buildcache
     from generator.emit.write import orphans, settle, stale_files, write_files
+    from generator.installed_map import MapLookup
 
     out = _display(output_dir)
     if output_dir.is_dir():
         settle(output_dir)  # a build killed while switching its files is finished first
-    options = [*variants, "--", target, str(strict)]
+    maps = MapLookup(base_map=base_map)
+    options = [*variants, "--", target, str(strict), str(base_map.resolve() if base_map else "")]
     key = buildcache.fingerprint(rules_dir, template_dir(), options)
-    done = buildcache.recall(key, output_dir)
+    done = buildcache.recall(key, output_dir, maps.stamp)
     if done is not None and not (orphans(output_dir, done["files"]) if not variants else []):
         # Same inputs, same code, and every file it made is unchanged on disk: nothing to do.
         for warning in done["warnings"]:
@@ -55,8 +73,9 @@ def build_variants(
     rules = Rules(rules_dir, _display(rules_dir))
     if not rules.variants():
         raise click.ClickException(f"no variants found in {_display(rules_dir)}/ (expected <variant>/*.yaml)")
-    files, problems = build_outputs(rules, list(variants), target)
+    files, problems = build_outputs(rules, list(variants), target, maps)
     _report(problems, strict)
+    stamps = {name: maps.stamp(name) for name in maps.consulted()}
     warnings = [str(w) for w in sorted(set(problems), key=Diagnostic.sort_key)]
     key = buildcache.fingerprint(rules_dir, template_dir(), options, read=rules.digests)  # as read
     # Only a build of every variant knows which files in games/ no variant makes any more.
@@ -69,11 +88,11 @@ def build_variants(
             click.echo(f"stale: {out}/{rel} (no variant makes it; a build removes it)", err=True)
         if stale or leftovers:
             sys.exit(1)
-        buildcache.remember(key, files, warnings)
+        buildcache.remember(key, files, warnings, stamps)
         click.echo(f"{out}/ is up to date ({len(files)} files)")
         return
     written = write_files(output_dir, files, remove=leftovers)
-    buildcache.remember(key, files, warnings)
+    buildcache.remember(key, files, warnings, stamps)
     for rel in written:
         click.echo(f"wrote {out}/{rel}")
     for rel in leftovers:
@@ -115,17 +134,23 @@ def _why_stale(rules: Any, output_dir: Path, rel: str, made: bytes) -> str:
     help="Engines the game must load in (portable = both). Default: portable for variants; for a game "
     "XML, the one engine its options are meant for when only one takes them, else both.",
 )
+@BOARD_OPTION
 @RULES_OPTION
-def validate(targets: tuple[str, ...], strict: bool, target: str | None, rules_dir: Path) -> None:
+def validate(
+    targets: tuple[str, ...], strict: bool, target: str | None, base_map: Path | None, rules_dir: Path
+) -> None:
     """Check variants (default: all in rules/) or any TripleA game XML files; write nothing.
 
     Reports every problem at once, each at its file:line: spec errors, unknown or badly typed
-    options for the target engines, dangling references, and every DTD message of the XML.
+    options for the target engines, dangling references, every DTD message of the XML, and, where
+    the map is known, territories the map lacks and units without a picture.
     """
     from generator.emit.build import compile_variant
     from generator.importer.validate import validate_xml_file
+    from generator.installed_map import MapLookup
     from generator.spec.resolve import Rules
 
+    maps = MapLookup(base_map=base_map)
     rules = Rules(rules_dir, _display(rules_dir))
     problems: list[Diagnostic] = []
     checked = 0
@@ -136,7 +161,7 @@ def validate(targets: tuple[str, ...], strict: bool, target: str | None, rules_d
                 raise click.BadParameter(f"no such file: {item}", param_hint="TARGETS")
             problems += validate_xml_file(path, _display(path), target)
         else:
-            problems += compile_variant(rules, item, target or "portable")[1]
+            problems += compile_variant(rules, item, target or "portable", maps)[1]
         checked += 1
     _report(problems, strict)
     click.echo(f"{checked} checked for {target or 'portable'}: no errors")

@@ -28,6 +28,14 @@ TARGET_OPTION = click.option(
     show_default=True,
     help="Engines the game must load in: portable = both TripleA 1.9 and 2.x.",
 )
+BOARD_OPTION = click.option(
+    "--base-map",
+    "base_map",
+    default=None,
+    type=click.Path(exists=True, path_type=Path),
+    help="The map the games are played on (a downloadedMaps/<map> folder or zip): every territory and unit "
+    "picture is checked against it. Default: game.map in ~/triplea/downloadedMaps, else a warning.",
+)
 OUTPUT_OPTION = click.option(
     "--output",
     "output_dir",

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from generator.cli.group import OUTPUT_OPTION, RULES_OPTION, TARGET_OPTION, _display, _report, cli
+from generator.cli.group import BOARD_OPTION, OUTPUT_OPTION, RULES_OPTION, TARGET_OPTION, _display, _report, cli
 from generator.diagnostics import Diagnostic, Severity
 
 
@@ -153,6 +153,7 @@ def package(
     OUT/<map>-master.zip, which TripleA 1.9 and 2.6+ both take as it is in downloadedMaps/.
     With --overlay: the games are added to an installed map; only its games/ and map.yml change.
     """
+    from generator.installed_map import MapLookup
     from generator.release import maps
     from generator.release import package as stage
     from generator.spec.resolve import Rules
@@ -165,10 +166,13 @@ def package(
     names = list(variants) or rules.variants()
     if not names:
         raise click.ClickException(f"no variants found in {_display(rules_dir)}/ (expected <variant>/*.yaml)")
-    compiled, problems = stage.compile_variants(rules, names, target)
+    given = overlay or base_map
+    # A map given is checked against while compiling; one looked up is known only after.
+    lookup = MapLookup(base_map=given, search=[]) if given is not None else None
+    compiled, problems = stage.compile_variants(rules, names, target, lookup)
     _report(problems, strict)
     if overlay is not None:
-        plan, found = stage.plan_overlay(overlay, compiled, force)
+        plan, found = stage.plan_overlay(overlay, compiled, force, rules)
         _report(found, strict)
         written = stage.apply_overlay(plan)
         for path in written:
@@ -191,7 +195,9 @@ def package(
         click.echo(f"base map: {base_map}")
     try:
         with maps.opened(base_map) as base:
-            built, found = stage.standalone(base, compiled, previous, release)
+            if lookup is None:
+                _report(stage.board_problems(compiled, rules, base), strict)
+            built, found = stage.standalone(base, compiled, previous, release, rules)
             if built is not None and built.map_name == maps.own_name(base):
                 found.append(Diagnostic(
                     f"the package is named '{built.map_name}', as the map it is made from: a player who installs it "
@@ -318,6 +324,13 @@ def coverage(variants: tuple[str, ...], fmt: str, rules_dir: Path) -> None:
 )
 @click.option("--exit-code", is_flag=True, help="Exit 1 when there are changes (like git diff --exit-code).")
 @click.option("--brief", is_flag=True, help="The short form: long runs named up to five, nothing folded.")
+@click.option(
+    "--picture",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Also draw NEW's board with every territory that changed outlined, numbered and listed (PNG).",
+)
+@BOARD_OPTION
 @RULES_OPTION
 def diff(
     sides: tuple[str, ...],
@@ -326,6 +339,8 @@ def diff(
     fmt: str,
     exit_code: bool,
     brief: bool,
+    picture: Path | None,
+    base_map: Path | None,
     rules_dir: Path,
 ) -> None:
     """What changed between two rule sets, in words a reviewer reads, grouped by domain.
@@ -334,7 +349,8 @@ def diff(
     With --from REV, give one VARIANT: it is compared at REV and at --to REV (default: the
     working tree), reading the rules folder from git. Reordering is never a change, except the
     steps' play order and a frontier's display order. Every change is shown (long runs grouped,
-    folded in Markdown); --brief gives the short form.
+    folded in Markdown); --brief gives the short form. --picture draws where on the board the two
+    differ (owners, production, units, attachments, borders), on --base-map or the installed map.
     """
     from generator.diff.compare import DiffError
     from generator.diff.markdown import markdown
@@ -356,6 +372,8 @@ def diff(
             result = diff_sides(sides[0], sides[1], Rules(rules_dir, _display(rules_dir)), shown)
     except DiffError as exc:
         raise click.ClickException(str(exc)) from exc
+    if picture is not None:
+        _diff_picture(result, picture, base_map)
     if fmt == "json":
         click.echo(json_text(result), nl=False)
     elif fmt == "markdown":
@@ -364,3 +382,20 @@ def diff(
         print_text(result, brief)
     if exit_code and result.changes:
         sys.exit(1)
+
+
+def _diff_picture(result: object, picture: Path, base_map: Path | None) -> None:
+    from generator.diff.compare import Diff
+    from generator.emit.write import write_file
+    from generator.installed_map import MapLookup
+    from generator.release.diff_picture import diff_picture
+    from generator.release.pictures import png_bytes
+
+    assert isinstance(result, Diff) and result.specs is not None
+    old, new = result.specs
+    installed = MapLookup(base_map=base_map).find(new.game.map)
+    if installed is None:
+        raise click.ClickException(f"--picture: map '{new.game.map}' not found: give --base-map (its folder or zip)")
+    title = f"{result.old.label} -> {result.new.label}: where the board differs"
+    write_file(picture, png_bytes(diff_picture(old, new, installed, title)))
+    click.echo(f"wrote {_display(picture)}", err=True)

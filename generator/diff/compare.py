@@ -61,6 +61,8 @@ class Diff:
     old: Side
     new: Side
     changes: list[Change] = field(default_factory=list)
+    # The two sides as read, for what draws them (diff --picture); not part of the report.
+    specs: tuple[Spec, Spec] | None = field(default=None, repr=False, compare=False)
 
     def counts(self) -> dict[str, int]:
         """Changes per domain, in report order."""

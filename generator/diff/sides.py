@@ -60,7 +60,7 @@ def diff_sides(first: str, second: str, rules: Rules, display: dict[str, str] | 
         else:
             specs.append(load_variant(rules, item))
             sides.append(Side(item, "variant"))
-    return Diff(sides[0], sides[1], compare(specs[0], specs[1]))
+    return Diff(sides[0], sides[1], compare(specs[0], specs[1]), (specs[0], specs[1]))
 
 
 def diff_revisions(variant: str, rules_dir: Path, rules_display: str, old_rev: str, new_rev: str | None) -> Diff:
@@ -95,7 +95,7 @@ def _diff_revisions(variant: str, rules_dir: Path, rules_display: str, old_rev: 
                 raise DiffError(f"variant '{variant}' does not exist in {prefix or '.'}/ {where}")
             specs.append(load_variant(rules, variant))
             sides.append(Side(label, "revision" if rev is not None else "variant"))
-    return Diff(sides[0], sides[1], compare(specs[0], specs[1]))
+    return Diff(sides[0], sides[1], compare(specs[0], specs[1]), (specs[0], specs[1]))
 
 
 def describe(old_xml: bytes, new_xml: bytes) -> list[str]:

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 
 import yaml
 
+from generator.checks.board import check_board
 from generator.checks.dtd import check_xml_against_dtd
 from generator.checks.options import TARGET_ENGINES, check_options
 from generator.checks.properties import check_properties
@@ -18,6 +19,7 @@ from generator.checks.xml_options import check_xml_options
 from generator.diagnostics import Diagnostic, Severity, key_path
 from generator.emit.origin import in_spec
 from generator.emit.render import render_game_xml, render_notes
+from generator.installed_map import MapLookup
 from generator.spec.errors import build_spec
 from generator.spec.expand import expand_templates
 from generator.spec.model import Spec
@@ -33,8 +35,13 @@ class Compiled:
     files: dict[str, bytes] = field(default_factory=dict)
 
 
-def load_spec(rules: Rules, name: str, target: str = "portable") -> tuple[Compiled | None, list[Diagnostic]]:
-    """Resolve and type-check one variant, with its semantic checks for the `target` engines."""
+def load_spec(
+    rules: Rules, name: str, target: str = "portable", maps: MapLookup | None = None
+) -> tuple[Compiled | None, list[Diagnostic]]:
+    """Resolve and type-check one variant, with its semantic checks for the `target` engines.
+
+    With `maps`, also against the board: the map's territories and unit pictures (checks.board).
+    """
     resolved, problems = resolve(rules, name)
     if resolved is None:
         return None, problems
@@ -58,6 +65,8 @@ def load_spec(rules: Rules, name: str, target: str = "portable") -> tuple[Compil
     later = list(check_spec(checked, resolved.tree, target, name))
     for check in (check_options, check_properties, check_sanity):
         later += check(checked, resolved.tree, target)
+    if maps is not None:
+        later += check_board(checked, resolved, rules, maps)
     problems += [
         p for p in later
         if p.mark not in said and p.key_path not in holders and not (quiet and p.key_path.startswith(quiet))
@@ -67,9 +76,11 @@ def load_spec(rules: Rules, name: str, target: str = "portable") -> tuple[Compil
     return Compiled(name, spec, resolved), problems
 
 
-def compile_variant(rules: Rules, name: str, target: str = "portable") -> tuple[Compiled | None, list[Diagnostic]]:
+def compile_variant(
+    rules: Rules, name: str, target: str = "portable", maps: MapLookup | None = None
+) -> tuple[Compiled | None, list[Diagnostic]]:
     """All output files of one variant (games/<name>.xml and .notes.html), checked against the DTD."""
-    compiled, problems = load_spec(rules, name, target)
+    compiled, problems = load_spec(rules, name, target, maps)
     if compiled is None or any(p.severity is Severity.ERROR for p in problems):
         return None, problems
     target = compiled.spec.game.target or target
@@ -103,7 +114,7 @@ def map_yml(specs: dict[str, Spec]) -> tuple[bytes | None, list[Diagnostic]]:
 
 
 def build_outputs(
-    rules: Rules, names: list[str], target: str = "portable"
+    rules: Rules, names: list[str], target: str = "portable", maps: MapLookup | None = None
 ) -> tuple[dict[str, bytes], list[Diagnostic]]:
     """Every output file of `names` (default: all variants) plus map.yml, and all problems found.
 
@@ -114,7 +125,7 @@ def build_outputs(
     files: dict[str, bytes] = {}
     specs: dict[str, Spec] = {}
     for name in names or known:
-        compiled, found = compile_variant(rules, name, target)
+        compiled, found = compile_variant(rules, name, target, maps)
         problems += found
         if compiled is not None:
             files.update(compiled.files)

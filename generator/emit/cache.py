@@ -1,9 +1,11 @@
 """Remember finished builds, so a build whose inputs have not changed costs almost nothing.
 
-A build is keyed by a fingerprint of everything it reads: every spec file of every variant folder
-under rules/ (symlinked folders too), the templates, the generator's own code and catalogs, and
-the command's options. After a build, the key is taken again with the spec files' content as the
-build read it, so a file saved while the build ran never files new outputs under an old key.
+A build is keyed by a fingerprint of everything it reads: every spec file and picture of every
+variant folder under rules/ (symlinked folders too), the templates, the generator's own code and
+catalogs, and the command's options; the maps it checked against are recorded with a stamp of
+what it read of them (installed_map.MapLookup.stamp) and must still give the same stamps. After
+a build, the key is taken again with the spec files' content as the build read it, so a file
+saved while the build ran never files new outputs under an old key.
 What it made (each output file's SHA-256) and the warnings it printed are kept in the user's
 cache. When the same fingerprint comes again and every output file still has its recorded
 content, the build is already done: nothing is parsed or rendered. Standard library only, so the
@@ -15,7 +17,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -61,6 +63,9 @@ def fingerprint(
             for path in spec_files(folder):
                 digest.update(f"{label}/{folder.name}/{path.name}\0".encode())
                 digest.update((read.get(path) or _content_digest(path)).encode())
+            for path in sorted(folder.rglob("*.png")):  # unit pictures the specs name (`image:`)
+                digest.update(f"{label}/{path.relative_to(root).as_posix()}\0".encode())
+                digest.update(_content_digest(path).encode())
     for label, root, suffixes in (("templates", templates_dir, None), ("code", _PACKAGE, _CODE_SUFFIXES)):
         for path in _files(root, suffixes):
             digest.update(f"{label}/{path.relative_to(root).as_posix()}\0".encode())
@@ -69,12 +74,18 @@ def fingerprint(
     return digest.hexdigest()
 
 
-def recall(key: str, output_dir: Path) -> dict[str, Any] | None:
-    """The recorded build for `key`, if every file it made is still on disk unchanged."""
+def recall(key: str, output_dir: Path, stamp: Callable[[str], str] | None = None) -> dict[str, Any] | None:
+    """The recorded build for `key`, if every file it made is still on disk unchanged.
+
+    `stamp` gives a map's stamp now: every map the build checked against must give the one recorded.
+    """
     try:
         record: dict[str, Any] = json.loads((cache_dir("builds") / f"{key}.json").read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
+    for name, recorded in record.get("maps", {}).items():
+        if stamp is None or stamp(name) != recorded:
+            return None
     for rel, sha in record.get("files", {}).items():
         path = output_dir / rel
         if not path.is_file() or hashlib.sha256(path.read_bytes()).hexdigest() != sha:
@@ -82,10 +93,11 @@ def recall(key: str, output_dir: Path) -> dict[str, Any] | None:
     return record
 
 
-def remember(key: str, files: Mapping[str, bytes], warnings: list[str]) -> None:
+def remember(key: str, files: Mapping[str, bytes], warnings: list[str], maps: Mapping[str, str] | None = None) -> None:
     record = {
         "files": {rel: hashlib.sha256(data).hexdigest() for rel, data in sorted(files.items())},
         "warnings": warnings,
+        "maps": dict(maps or {}),
     }
     try:
         folder = cache_dir("builds")

@@ -8,7 +8,6 @@ the same care as any archive from elsewhere: no entry may leave it, and its size
 
 from __future__ import annotations
 
-import os
 import shutil
 import zipfile
 from collections.abc import Iterator
@@ -19,6 +18,7 @@ from tempfile import TemporaryDirectory
 import yaml
 
 from generator.emit.build import Compiled, load_spec
+from generator.installed_map import MapLookup, default_maps_folder
 from generator.spec.resolve import Rules
 
 MAX_UNPACKED = 2 * 1024 * 1024 * 1024  # the biggest real maps are a few hundred MB
@@ -30,20 +30,13 @@ class BaseMapError(Exception):
 
 def maps_folders() -> list[Path]:
     """Where TripleA keeps a player's maps ($TRIPLEA_MAPS, else ~/triplea/downloadedMaps)."""
-    given = os.environ.get("TRIPLEA_MAPS")
-    if given:
-        return [Path(given)]
-    return [Path.home() / "triplea" / "downloadedMaps"]
+    return [default_maps_folder()]
 
 
 def installed(map_name: str) -> Path | None:
     """The player's copy of a map, a folder or a `-master.zip`, if TripleA has it."""
-    normal = map_name.replace(" ", "_").lower()
-    for folder in maps_folders():
-        for candidate in (folder / map_name, folder / normal, folder / f"{normal}-master.zip"):
-            if candidate.exists():
-                return candidate
-    return None
+    found = MapLookup(search=maps_folders()).find(map_name)
+    return found.location if found is not None else None
 
 
 def own_name(base: Path) -> str:

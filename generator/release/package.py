@@ -26,11 +26,14 @@ from pathlib import Path
 
 import yaml
 
+from generator.checks.board import check_board
 from generator.diagnostics import Diagnostic, Severity
 from generator.emit.build import Compiled, compile_variant, map_yml
 from generator.emit.render import environment
 from generator.emit.write import transaction, write_files
+from generator.installed_map import InstalledMap, MapLookup, normalized_map_name
 from generator.release import changelog, properties
+from generator.release.package_art import previews, shared_unit_pictures
 from generator.spec.locate import locate
 from generator.spec.resolve import Rules
 
@@ -55,14 +58,23 @@ class Package:
         return (lambda: content) if isinstance(content, bytes) else content.read_bytes
 
 
+def board_problems(compiled: Mapping[str, Compiled], rules: Rules, base: Path) -> list[Diagnostic]:
+    """Every variant against the board of the map it is packaged on (territories, unit pictures)."""
+    maps = MapLookup(base_map=base, search=[])
+    return [p for _, item in sorted(compiled.items()) for p in check_board(item.spec, item.resolved, rules, maps)]
+
+
 def compile_variants(
-    rules: Rules, names: list[str], target: str = "portable"
+    rules: Rules, names: list[str], target: str = "portable", maps: MapLookup | None = None
 ) -> tuple[dict[str, Compiled], list[Diagnostic]]:
-    """Each variant through the same pipeline as `build` (resolve, model, render, DTD and XSD checks)."""
+    """Each variant through the same pipeline as `build` (resolve, model, render, DTD and XSD checks).
+
+    With `maps` (the map packaged with or into), also against its board (checks.board).
+    """
     compiled: dict[str, Compiled] = {}
     problems: list[Diagnostic] = []
     for name in names:
-        result, found = compile_variant(rules, name, target)
+        result, found = compile_variant(rules, name, target, maps)
         problems += found
         if result is not None:
             compiled[name] = result
@@ -71,8 +83,7 @@ def compile_variants(
 
 def normalized(map_name: str) -> str:
     """TripleA 1.9's normalised map name (ResourceLoader.normalizeMapName): the zip's file name."""
-    spaced = map_name.replace(" ", "_")
-    return re.sub(r"(?<=[a-z])(?=[A-Z])", "_", spaced).lower()
+    return normalized_map_name(map_name)
 
 
 @dataclass
@@ -125,14 +136,21 @@ def content_root(base: Path) -> Path | None:
 
 
 def standalone(
-    base_map: Path, compiled: Mapping[str, Compiled], previous: Path | None, release: str
+    base_map: Path, compiled: Mapping[str, Compiled], previous: Path | None, release: str, rules: Rules
 ) -> tuple[Package | None, list[Diagnostic]]:
-    """The package's files in memory (art as paths into the base map), CHANGELOG included."""
+    """The package's files in memory (art as paths into the base map), CHANGELOG included.
+
+    It adds the unit pictures the map lacks and a preview of each game (release.package_art).
+    """
     root = content_root(base_map)
     if root is None:
         return None, [Diagnostic(f"{base_map}: no polygons.txt in it or its map/ folder; not a TripleA map")]
     listing, problems = map_yml({n: c.spec for n, c in compiled.items()})
     wanted, found = wanted_properties(compiled)
+    problems += found
+    maps = MapLookup(base_map=base_map, search=[])
+    installed = InstalledMap(base_map.name, base_map)
+    pictures, found = shared_unit_pictures(compiled, rules, installed, maps)
     problems += found
     if listing is None or any(p.severity is Severity.ERROR for p in problems):
         return None, problems
@@ -151,6 +169,9 @@ def standalone(
     for _, item in sorted(compiled.items()):
         for rel, data in sorted(item.files.items()):
             package.files[f"map/{rel}"] = data
+    for rel, data in sorted(pictures.items()):
+        package.files[f"map/{rel}"] = data
+    package.files.update(previews(compiled, installed))
     package.files["map.yml"] = listing
     for file, keys in sorted(wanted.keys.items()):
         base_file = root / f"{file}.properties"
@@ -173,7 +194,7 @@ def standalone(
 
 def _description(map_name: str, base_name: str, compiled: Mapping[str, Compiled]) -> bytes:
     games = [
-        {"name": c.spec.game.name, "version": c.spec.game.version, "file": f"{n}.xml"}
+        {"name": c.spec.game.name, "version": c.spec.game.version, "file": f"{n}.xml", "preview": f"previews/{n}.png"}
         for n, c in sorted(compiled.items())
     ]
     template = environment().get_template("description.html.j2")
@@ -239,8 +260,10 @@ class OverlayPlan:
     files: dict[str, bytes]  # relative to root: the games, and map.yml when its list changes
 
 
-def plan_overlay(target: Path, compiled: Mapping[str, Compiled], force: bool) -> tuple[OverlayPlan, list[Diagnostic]]:
-    """What adding the games to an installed map changes; nothing else of that map is touched."""
+def plan_overlay(
+    target: Path, compiled: Mapping[str, Compiled], force: bool, rules: Rules
+) -> tuple[OverlayPlan, list[Diagnostic]]:
+    """What adding the games to an installed map changes: games, map.yml, the unit pictures it lacks."""
     problems: list[Diagnostic] = []
     games_dir = (target / "map" if (target / "map").is_dir() else target) / "games"
     yml_path = next((p for p in (target / "map.yml", target / "map" / "map.yml") if p.is_file()), target / "map.yml")
@@ -286,11 +309,31 @@ def plan_overlay(target: Path, compiled: Mapping[str, Compiled], force: bool) ->
             games[at] = entry
     problems += _properties_left_out(target, compiled)
     writes = {(games_dir / rel).relative_to(target).as_posix(): data for rel, data in files.items()}
+    writes.update(_overlay_pictures(target, compiled, force, rules, problems))
     if games != listing.get("games"):
         writes[yml_path.relative_to(target).as_posix()] = _listing_text(
             yml_path, {**listing, "map_name": map_name, "games": games}
         )
     return OverlayPlan(target, writes), problems
+
+
+def _overlay_pictures(
+    target: Path, compiled: Mapping[str, Compiled], force: bool, rules: Rules, problems: list[Diagnostic]
+) -> dict[str, bytes]:
+    """The unit pictures the games need and the installed map lacks; the map's own are kept."""
+    installed = InstalledMap(target.name, target)
+    pictures, found = shared_unit_pictures(compiled, rules, installed, MapLookup(base_map=target, search=[]))
+    problems += found
+    root = content_root(target) or target
+    writes: dict[str, bytes] = {}
+    for rel, data in sorted(pictures.items()):
+        path = root / rel
+        if path.is_file() and not force and path.read_bytes() != data:
+            message = f"{path}: the map has its own picture; kept (--force replaces it with the spec's `image:`)"
+            problems.append(Diagnostic(message, severity=Severity.WARNING))
+            continue
+        writes[path.relative_to(target).as_posix()] = data
+    return writes
 
 
 def _properties_left_out(target: Path, compiled: Mapping[str, Compiled]) -> list[Diagnostic]:

@@ -1,0 +1,87 @@
+"""`triplea-forge` commands that show a game as a player sees it: preview, play."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from generator.cli.group import BOARD_OPTION, RULES_OPTION, TARGET_OPTION, _display, _report, cli
+
+
+@cli.command()
+@click.argument("variant")
+@click.option(
+    "-o",
+    "--output",
+    "out",
+    required=True,
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="The PNG file to write.",
+)
+@BOARD_OPTION
+@RULES_OPTION
+def preview(variant: str, out: Path, base_map: Path | None, rules_dir: Path) -> None:
+    """Draw VARIANT's starting board as a picture (PNG), from the map's polygons.
+
+    Territories in their owner's colour, capitals (star) and victory cities (ring), production
+    values and unit counts where they fit, and a legend of the players. The map is --base-map or
+    the one game.map names in ~/triplea/downloadedMaps. The package ships the same picture.
+    """
+    from generator.emit.build import load_spec
+    from generator.emit.write import write_file
+    from generator.installed_map import MapLookup
+    from generator.release.package_art import preview as draw
+    from generator.spec.resolve import Rules
+
+    maps = MapLookup(base_map=base_map)
+    loaded, problems = load_spec(Rules(rules_dir, _display(rules_dir)), variant, maps=maps)
+    installed = maps.find(loaded.spec.game.map) if loaded is not None else None
+    if loaded is not None and installed is None:  # the error says it all: no warning that it is not checked
+        raise click.ClickException(f"map '{loaded.spec.game.map}' not found: give --base-map (its folder or zip)")
+    _report(problems)
+    assert loaded is not None and installed is not None
+    write_file(out, draw(loaded.spec, installed))
+    click.echo(f"wrote {_display(out)}")
+
+
+@cli.command()
+@click.argument("variant")
+@click.option("--ai", is_flag=True, help="Every player but one is computer-controlled (TripleA's Fast AI).")
+@click.option("--player", default=None, help="With --ai, the player you play (default: the first to move).")
+@BOARD_OPTION
+@TARGET_OPTION
+@RULES_OPTION
+def play(variant: str, ai: bool, player: str | None, base_map: Path | None, target: str, rules_dir: Path) -> None:
+    """Build VARIANT, package it and start the real TripleA client on it: a playtest in one command.
+
+    The package goes into a throw-away TripleA home (nothing of yours is changed; the base map is
+    --base-map or your installed copy) and the client opens the game, ready to play; the command
+    ends when you close it. Without --ai every
+    player is human (hot-seat). Needs TripleA (apt-get install triplea) and a display.
+    """
+    from generator.installed_map import MapLookup
+    from generator.release import play as playtest
+    from generator.spec.resolve import Rules
+
+    if player is not None and not ai:
+        raise click.UsageError("--player says whom you play against the computer: give --ai too")
+    try:
+        playtest.check_display()
+    except playtest.PlayError as exc:
+        raise click.ClickException(str(exc)) from exc
+    work = playtest.temporary_folder()
+    try:
+        rules = Rules(rules_dir, _display(rules_dir))
+        prepared, problems = playtest.prepare(rules, variant, target, MapLookup(base_map=base_map), work, ai, player)
+        _report(problems)
+        assert prepared is not None
+        click.echo(f"packaged {variant} into a TripleA home at {work / 'home'}")
+        code = playtest.run(prepared, work, click.echo)
+    except playtest.PlayError as exc:
+        raise click.ClickException(str(exc)) from exc
+    finally:
+        playtest.remove(work)
+    click.echo(f"the client closed (exit code {code})")
+    sys.exit(0 if code in (0, 143) else 1)

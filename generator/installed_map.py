@@ -1,0 +1,241 @@
+"""A TripleA map as a player has it installed: where it is, its board files, its unit pictures.
+
+Shared by the checks (every territory on the board, every unit with a picture), the package and
+the pictures of a game. A map is a folder or a zip (1.9 keeps `<map>-master.zip` as it is); its
+art sits in its content root, the folder holding `polygons.txt` (`map/` or the top), as both
+engines find it. The engine's stock unit art (the `assets/units/<player>/` folders installed
+beside its jar) is the fallback both engines use for a unit picture the map lacks.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import zipfile
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+
+from generator.paths import UnreadableFile, read_regular_file
+
+DEFAULT_JAR = Path("/usr/share/games/triplea/bin/triplea.jar")
+MAX_MAP_FILE = 64 << 20  # a board file or a picture; real maps' polygons.txt are a few MB
+_POINT = re.compile(r"\(\s*(-?\d+)\s*,\s*(-?\d+)\s*\)")
+Point = tuple[int, int]
+
+
+def normalized_map_name(map_name: str) -> str:
+    """TripleA 1.9's normalised map name (ResourceLoader.normalizeMapName), as in its zips' names."""
+    spaced = map_name.replace(" ", "_")
+    return re.sub(r"(?<=[a-z])(?=[A-Z])", "_", spaced).lower()
+
+
+def default_maps_folder() -> Path:
+    """Where both engines keep downloaded maps: $TRIPLEA_MAPS, else ~/triplea/downloadedMaps."""
+    given = os.environ.get("TRIPLEA_MAPS")
+    return Path(given) if given else Path.home() / "triplea" / "downloadedMaps"
+
+
+def stock_units_folder() -> Path | None:
+    """The engine's stock unit art (`assets/units` beside `bin/triplea.jar`), if installed."""
+    jar = Path(os.environ.get("TRIPLEA_JAR") or DEFAULT_JAR)
+    folder = jar.parent.parent / "assets" / "units"
+    return folder if folder.is_dir() else None
+
+
+def unit_pictures(folder: Path | None) -> frozenset[tuple[str, str]]:
+    """(player, picture name without .png) of every `<player>/<name>.png` under `folder`."""
+    if folder is None:
+        return frozenset()
+    found: set[tuple[str, str]] = set()
+    for player in folder.iterdir():
+        if player.is_dir():
+            found.update((player.name, p.name[:-4]) for p in player.iterdir() if p.name.endswith(".png"))
+    return frozenset(found)
+
+
+def _name_before(line: str, mark: str) -> str:
+    # As the engine's point-file reader: the name is everything before the first marker.
+    return line[: line.index(mark)].strip() if mark in line else ""
+
+
+def _points(text: str) -> list[Point]:
+    return [(int(x), int(y)) for x, y in _POINT.findall(text)]
+
+
+@dataclass
+class Board:
+    """The map's geometry by territory name, as the engines read it from the content root."""
+
+    polygons: dict[str, list[list[Point]]] = field(default_factory=dict)
+    centers: dict[str, Point] = field(default_factory=dict)
+    places: dict[str, list[Point]] = field(default_factory=dict)
+    victory_cities: dict[str, Point] = field(default_factory=dict)
+    capitals: dict[str, Point] = field(default_factory=dict)
+    production_places: dict[str, Point] = field(default_factory=dict)
+
+    def territories(self) -> set[str]:
+        return set(self.polygons)
+
+
+class InstalledMap:
+    """One installed map: a folder (its content root found as the engines find it) or a zip."""
+
+    def __init__(self, name: str, location: Path) -> None:
+        self.name = name
+        self.location = location
+        self._zip: zipfile.ZipFile | None = None
+        self._prefix = ""  # the content root inside a zip, with a trailing '/'
+        self.root: Path | None = None  # the content root of a folder
+        self.valid = False  # whether it is a map at all (it has a polygons.txt)
+        if location.is_dir():
+            self.root = next((c for c in (location / "map", location) if (c / "polygons.txt").is_file()), None)
+            self.valid = self.root is not None
+        elif location.is_file() and zipfile.is_zipfile(location):
+            self._zip = zipfile.ZipFile(location)
+            found = sorted(
+                (n for n in self._zip.namelist() if n.endswith("polygons.txt") and n.count("/") <= 3),
+                key=lambda n: (n.count("/"), n),
+            )
+            self._prefix = found[0][: -len("polygons.txt")] if found else ""
+            self.valid = bool(found)
+
+    def read(self, rel: str) -> bytes | None:
+        """A file of the content root, or None when the map has none."""
+        if self.root is not None:
+            try:
+                return read_regular_file(self.root / rel, MAX_MAP_FILE)
+            except UnreadableFile:
+                return None
+        if self._zip is not None:
+            try:
+                info = self._zip.getinfo(self._prefix + rel)
+            except KeyError:
+                return None
+            return self._zip.read(info) if info.file_size <= MAX_MAP_FILE else None
+        return None
+
+    def text(self, rel: str) -> str:
+        data = self.read(rel)
+        return data.decode("utf-8", "replace") if data is not None else ""
+
+    @cached_property
+    def unit_pictures(self) -> frozenset[tuple[str, str]]:
+        """(player, picture name) of every `units/<player>/<name>.png` of the map."""
+        if self.root is not None:
+            return unit_pictures(self.root / "units" if (self.root / "units").is_dir() else None)
+        if self._zip is None:
+            return frozenset()
+        found: set[tuple[str, str]] = set()
+        for name in self._zip.namelist():
+            parts = name[len(self._prefix) :].split("/") if name.startswith(self._prefix) else []
+            if len(parts) == 3 and parts[0] == "units" and parts[2].endswith(".png"):
+                found.add((parts[1], parts[2][:-4]))
+        return frozenset(found)
+
+    def picture(self, player: str, name: str) -> bytes | None:
+        return self.read(f"units/{player}/{name}.png")
+
+    @cached_property
+    def board(self) -> Board:
+        board = Board()
+        for line in self.text("polygons.txt").splitlines():
+            name = _name_before(line, "<")
+            if name:
+                shapes = [_points(part) for part in line[line.index("<") :].split(">")]
+                board.polygons[name] = [s for s in shapes if len(s) >= 3]
+        for rel, target in (
+            ("centers.txt", board.centers),
+            ("vc.txt", board.victory_cities),
+            ("capitols.txt", board.capitals),
+            ("pu_place.txt", board.production_places),
+        ):
+            for line in self.text(rel).splitlines():
+                name, points = _name_before(line, "("), _points(line)
+                if name and points:
+                    target[name] = points[0]
+        for line in self.text("place.txt").splitlines():
+            name = _name_before(line, "(")
+            if name:
+                board.places[name] = _points(line)
+        return board
+
+    def as_folder(self, work: Path) -> Path:
+        """The map as a folder: itself, or a zip's content unpacked into `work` (no name leaves it)."""
+        if self._zip is None:
+            return self.location
+        top = work / self.name
+        for info in self._zip.infolist():
+            rel = info.filename[len(self._prefix) :] if info.filename.startswith(self._prefix) else ""
+            parts = rel.split("/")
+            if not rel or info.is_dir() or any(p in ("", ".", "..") for p in parts) or "\\" in rel:
+                continue
+            target = top / "map" / Path(*parts)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(self._zip.read(info))
+        return top
+
+    def close(self) -> None:
+        if self._zip is not None:
+            self._zip.close()
+
+
+@dataclass
+class MapLookup:
+    """Finds each variant's map once: `--base-map` first, then the player's downloadedMaps folder."""
+
+    base_map: Path | None = None
+    search: list[Path] = field(default_factory=lambda: [default_maps_folder()])
+    _found: dict[str, InstalledMap | None] = field(default_factory=dict)
+
+    def find(self, map_name: str) -> InstalledMap | None:
+        if map_name not in self._found:
+            self._found[map_name] = self._locate(map_name)
+        return self._found[map_name]
+
+    def _locate(self, map_name: str) -> InstalledMap | None:
+        if self.base_map is not None:
+            # The map given is the map: its own name may differ from the game's (a renamed copy).
+            given = InstalledMap(map_name, self.base_map)
+            return given if given.valid else None
+        short = normalized_map_name(map_name)
+        for folder in self.search:
+            for candidate in (map_name, f"{map_name}-master", short, f"{short}-master"):
+                for path in (folder / candidate, folder / f"{candidate}.zip"):
+                    if path.exists():
+                        found = InstalledMap(map_name, path)
+                        if found.valid:
+                            return found
+        return None
+
+    def consulted(self) -> list[str]:
+        """The map names looked up so far."""
+        return sorted(self._found)
+
+    def stamp(self, map_name: str) -> str:
+        """What a board check of `map_name` read, cheaply: where the map is, its files' sizes and times.
+
+        Two equal stamps mean the same answer, so a build cache can tell a map installed, removed
+        or edited since (the engine's stock art counts too).
+        """
+        found = self._locate(map_name)
+        parts = [f"stock:{stock_units_folder()}"]
+        if found is None:
+            return "\0".join([*parts, "missing"])
+        parts.append(str(found.location.resolve()))
+        root = found.root
+        if root is None:
+            stat = found.location.stat()
+            return "\0".join([*parts, f"{stat.st_size}:{stat.st_mtime_ns}"])
+        for rel in ("polygons.txt", "centers.txt", "place.txt", "map.properties"):
+            path = root / rel
+            held = path.stat() if path.is_file() else None
+            parts.append(f"{rel}:{held.st_size}:{held.st_mtime_ns}" if held else f"{rel}:-")
+        parts += [f"{p}/{n}" for p, n in sorted(found.unit_pictures)]
+        return "\0".join(parts)
+
+    @cached_property
+    def stock(self) -> frozenset[tuple[str, str]] | None:
+        """The engine's stock pictures, or None when no engine is installed (then unknown)."""
+        folder = stock_units_folder()
+        return unit_pictures(folder) if folder is not None else None
