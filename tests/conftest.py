@@ -24,6 +24,7 @@ DATA = ROOT / "tests" / "data"
 BASE_MAP = DATA / "world_war_ii_revised"
 TINY = ROOT / "tests" / "fixtures" / "tiny"
 TINY_MAP = ROOT / "tests" / "fixtures" / "tiny_map"  # the tiny fixture's board and unit pictures
+FIXTURE_MAPS = TINY_MAP.parent  # a maps folder holding it
 OFFICIAL_GAMES = BASE_MAP / "map" / "games"
 REFERENCE_XMLS = sorted((DATA / "xml").glob("*.xml"))
 ENGINE_JAR = Path(os.environ.get("TRIPLEA_JAR", "/usr/share/games/triplea/bin/triplea.jar"))
@@ -56,13 +57,18 @@ class Result:
 
 def run_cli(*args: str, cwd: Path, env: dict[str, str] | None = None) -> Result:
     """Run `triplea-forge` as a user does: a separate process, real files (`env`: variables to set)."""
+    env = env or {}
+    if "HOME" not in env and "TRIPLEA_MAPS" not in env:
+        # As a player who has the tiny fixture's map installed: the tiny variants are checked
+        # against its board (a test that wants no map installed gives a HOME of its own).
+        env = {**env, "TRIPLEA_MAPS": str(FIXTURE_MAPS)}
     proc = subprocess.run(
         [sys.executable, "-m", "generator", *args],
         cwd=cwd,
         capture_output=True,
         text=True,
         timeout=300,
-        env={**os.environ, **env} if env else None,
+        env={**os.environ, **env},
     )
     return Result(proc.returncode, proc.stdout, proc.stderr)
 

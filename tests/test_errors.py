@@ -132,8 +132,11 @@ CASES: dict[str, tuple[dict[str, str], list[str]]] = {
             """
         },
         [
+            "rules/broken/game.yaml:3:3: territories.Gamma: no territory 'Gamma' on the map 'tiny_map' (the spelling "
+            "must match the map's exactly); TripleA would not start the game (No data of type centers for territory: "
+            "Gamma)",
             "rules/broken/game.yaml:3:25: territories.Gamma.connections[0]: 'Alpha' does not list 'Gamma' in its "
-            "connections; borders are listed on both sides"
+            "connections; borders are listed on both sides",
         ],
     ),
     "id_not_xml_name": (

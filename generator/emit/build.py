@@ -66,7 +66,11 @@ def load_spec(
     for check in (check_options, check_properties, check_sanity):
         later += check(checked, resolved.tree, target)
     if maps is not None:
-        later += check_board(checked, resolved, rules, maps)
+        board = check_board(checked, resolved, rules, maps)
+        # A territory the map lacks is one problem: the board's error says it, not also a warning
+        # that it borders nothing.
+        gone = {p.key_path for p in board if p.severity is Severity.ERROR}
+        later = [p for p in later if not (p.severity is Severity.WARNING and p.key_path in gone)] + board
     problems += [
         p for p in later
         if p.mark not in said and p.key_path not in holders and not (quiet and p.key_path.startswith(quiet))

@@ -239,7 +239,7 @@ class Unit(HasAttachments):
     # Pictures for players the map and the engine have none for (see UnitImage); a text is `file:`.
     image: UnitImage | None = None
 
-    @field_validator("image", mode="before")
+    @field_validator("image", mode="before", json_schema_input_type=UnitImage | str | None)
     @classmethod
     def _file_shorthand(cls, value: Any) -> Any:
         return {"file": value} if isinstance(value, str) else value
