@@ -67,7 +67,8 @@ def test_diff_picture_outlines_what_changed(tmp_path: Path) -> None:
 def test_territory_changes_in_words() -> None:
     changes = {h.territory: h.words for h in territory_changes(variant_spec("aarhe"), variant_spec("aarhe-phase1"))}
     assert changes["Australia"] == ["territoryEffect UkRadar -> none", "victory city 1 -> 2"]
-    assert changes["Eastern Canada"] == ["territoryEffect UkRadar -> none", "victory city 2 -> 3", "units +1"]  # its initial complex
+    # units +1: its initial complex
+    assert changes["Eastern Canada"] == ["territoryEffect UkRadar -> none", "victory city 2 -> 3", "units +1"]
     assert changes["Turkey"] == ["territoryEffect Mountain -> none", "victory city 2 -> none", "borders"]
     seas = [int(name.split()[0]) for name in changes if name.endswith(" Sea Zone")]
     assert len(seas) > 3 and seas == sorted(seas)  # numbers in numeric order (2, 9, 10, not 10, 2, 9)
