@@ -6,7 +6,8 @@ things the checks once refused: a text property that looks like a number (`<stri
 named "1941", `editable="True"`, a number property outside the range it declares (fixed, so the
 engine never checks it), a victory threshold, a relationship of the engine's own type
 (`default_war_relation`) and an option value only engine 1.9 takes (`unitProperty` naming
-`isInfantry`), so the game can only be meant for 1.9.
+`isInfantry`), so the game can only be meant for 1.9, and a trigger naming the support attachment
+the engine makes of an `artillery` unit (`supportAttachmentArtyOldartillery`).
 """
 
 from __future__ import annotations

@@ -76,6 +76,13 @@ def reference_names(spec: Spec) -> dict[str, set[str]]:
     for path, cls, _, _ in attachments_of(spec):
         if cls in by_class and path[-2:-1] == ("attachments",):
             names[by_class[cls]].add(str(path[-1]))
+    # Both engines turn `artillery` and `artillerySupportable` into support attachments of their
+    # own when a game starts ("supportAttachmentArtyOld<unit>", "...ArtyOldTempFirst<unit>"), and
+    # real games' triggers name them (to add or remove players).
+    for unit_name, unit in spec.units.items():
+        for flag, infix in (("artillery", ""), ("artillerySupportable", "TempFirst")):
+            if str(unit.options.get(flag, "")).lower() == "true":
+                names["unitSupport"].add(f"supportAttachmentArtyOld{infix}{unit_name}")
     # Conditions may be named by any rules-like attachment (triggers can be conditions too).
     names["condition"] |= names["trigger"] | names["politicalAction"] | names["userAction"]
     if spec.technologies is None:  # the engine's built-in advances

@@ -164,7 +164,7 @@ def validate(
             problems += compile_variant(rules, item, target or "portable", maps)[1]
         checked += 1
     _report(problems, strict)
-    click.echo(f"{checked} checked for {target or 'portable'}: no errors")
+    click.echo(f"{checked} checked{f' for {target}' if target else ''}: no errors")
 
 
 @cli.command()
