@@ -1,6 +1,6 @@
 """The package's folders are the pipeline's stages, and a stage never imports a later one.
 
-spec ← checks ← emit ← importer, engine ← diff ← release ← cli: each sub-package may import the
+spec ← checks ← emit ← importer, engine ← diff, balance ← release ← cli: each sub-package may import the
 shared modules at the package's top (diagnostics, paths, safe_xml, catalog) and the stages before
 it, never one after it, nor a sibling of the same rank. Read from every module's imports (also
 those inside functions), so a lazy import cannot hide a circle.
@@ -26,11 +26,12 @@ RANK = {
     "importer": 4,
     "engine": 4,
     "diff": 5,
+    "balance": 5,
     "release": 6,
     "cli": 7,
     "main": 8,
 }
-STAGES = ("spec", "checks", "emit", "importer", "engine", "diff", "release", "cli")
+STAGES = ("spec", "checks", "emit", "importer", "engine", "diff", "balance", "release", "cli")
 
 
 def _stage(module: str) -> str:

@@ -82,8 +82,10 @@ class HarnessError(EngineError):
 
     def __init__(self, message: str) -> None:
         super().__init__(message)
-        # play(): reports of the files that finished before the failure.
+        # play(): reports of the files that finished before the failure; play_games(): the same
+        # by position (None where a game did not finish).
         self.reports: dict[str, JsonDict] = {}
+        self.games: list[JsonDict | None] = []
 
 
 @dataclass(frozen=True)
@@ -177,21 +179,56 @@ class Engine:
         rounds: int = 2,
         ai: str = "fast",
         seed: int = 1,
+        actions: str = "none",
         heap: str | None = None,
         timeout: float | None = None,
         on_event: Callable[[PlayEvent], None] | None = None,
     ) -> dict[str, JsonDict]:
         """Play every file for ``rounds`` rounds in one JVM; map ``str(path)`` to its report.
 
-        ``rounds=0`` only parses; ``timeout`` is per game. Raises HarnessError when the JVM dies,
-        times out or prints something unreadable; the error's ``reports`` holds the files
-        finished before that.
+        ``rounds=0`` only parses; ``timeout`` is per game; ``actions`` is the harness's policy for
+        the user and political actions the AIs never take (none, random, all-early). Raises
+        HarnessError when the JVM dies, times out or prints something unreadable; the error's
+        ``reports`` holds the files finished before that.
+        """
+        try:
+            played = self.play_games(
+                [(Path(p), seed) for p in paths],
+                rounds=rounds,
+                ai=ai,
+                actions=actions,
+                heap=heap,
+                timeout=timeout,
+                on_event=on_event,
+            )
+        except HarnessError as exc:
+            exc.reports = {str(paths[i]): r for i, r in enumerate(exc.games) if r is not None}
+            raise
+        return {str(p): r for p, r in zip(paths, played, strict=True)}
+
+    def play_games(
+        self,
+        games: Sequence[tuple[Path, int]],
+        *,
+        rounds: int = 2,
+        ai: str = "fast",
+        actions: str = "none",
+        heap: str | None = None,
+        timeout: float | None = None,
+        on_event: Callable[[PlayEvent], None] | None = None,
+    ) -> list[JsonDict]:
+        """Play each (file, seed) in turn in one warm JVM; the reports in the same order.
+
+        The same file may come with many seeds. On failure the HarnessError's ``games`` holds the
+        reports finished before it (None for the rest).
         """
         options = PARSE_JVM_OPTIONS if rounds <= 0 else ()
-        reports: dict[str, JsonDict] = {}
         with self._sandbox() as work, (work / "stderr.txt").open("w+", encoding="utf-8") as err:
-            absolute = {str(engine_input(Path(p), work, i).resolve()): str(p) for i, p in enumerate(paths)}
-            args = ["play", "--rounds", str(rounds), "--ai", ai, "--seed", str(seed), *absolute]
+            inputs = [str(engine_input(Path(p), work, i).resolve()) for i, (p, _) in enumerate(games)]
+            found: list[JsonDict | None] = [None] * len(games)
+            args = ["play", "--rounds", str(rounds), "--ai", ai, "--actions", actions]
+            for path, (_, game_seed) in zip(inputs, games, strict=True):
+                args += ["--seed", str(game_seed), path]
             cmd = self._command(args, work, heap or PLAY_HEAP.get(ai, "1g"), options)
             # stderr goes to a file: an engine that prints a lot must never block on a full pipe.
             proc = subprocess.Popen(
@@ -218,7 +255,11 @@ class Engine:
                     except json.JSONDecodeError as exc:
                         raise HarnessError(f"unreadable harness output: {line[:200]!r}") from exc
                     if record.get("event") == "report":
-                        reports[absolute[record["path"]]] = record["report"]
+                        # Games are played and reported in argument order (a file may repeat).
+                        done = sum(r is not None for r in found)
+                        if done >= len(inputs) or record.get("path") != inputs[done]:
+                            raise HarnessError(f"harness report out of order: {str(record.get('path'))[:200]}")
+                        found[done] = record["report"]
                         deadline, last = time.monotonic() + (timeout or 0), {}
                     else:
                         last = record
@@ -230,7 +271,7 @@ class Engine:
                 if proc.poll() is None:
                     kill_group(proc)
                     proc.wait()
-            if len(reports) < len(absolute):
+            if any(r is None for r in found):
                 err.seek(0)
                 where = f" in round {last.get('round')}, step {last.get('step')}" if last else ""
                 if expired.is_set():
@@ -238,9 +279,9 @@ class Engine:
                 else:
                     problem = f"engine harness exited with {code}{where}; stderr tail:\n{_tail(err.read(), 15)}"
                 failure = HarnessError(problem)
-                failure.reports = reports
+                failure.games = found
                 raise failure
-        return reports
+        return [r for r in found if r is not None]
 
     def dump(self, paths: Sequence[Path], *, heap: str = DEFAULT_HEAP) -> dict[str, JsonDict]:
         """Parse every file in one JVM; map ``str(path)`` (as given) to its canonical dump."""

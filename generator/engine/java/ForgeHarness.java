@@ -21,7 +21,8 @@ import games.strategy.engine.data.GameParser;
  *
  * <pre>
  * java -cp CACHE:triplea.jar forge.ForgeHarness dump FILE...
- * java -cp CACHE:triplea.jar forge.ForgeHarness play [--rounds N] [--ai fast|pro|weak] [--seed S] FILE...
+ * java -cp CACHE:triplea.jar forge.ForgeHarness play [--rounds N] [--ai fast|pro|weak] [--actions POLICY]
+ *     [--seed S] FILE [--seed S] FILE...
  * </pre>
  *
  * Output of "dump": JSON lines on stdout, one per FILE in argument order:
@@ -32,7 +33,8 @@ import games.strategy.engine.data.GameParser;
  * <p>Output of "play": JSON lines on stdout. While a game runs, one {"event": "step", "path",
  * "round", "index", "steps", "rounds", "step"} per step started (for progress display); after
  * it, {"event": "report", "path": FILE-as-given, "report": REPORT} (see PlayReport). Files are
- * played one after the other in this JVM. With --rounds 0 a file is only parsed. Exit status 3
+ * played one after the other in this JVM, each with the last --seed before it; --actions is the
+ * ActionPolicy for the user and political actions the AIs do not take themselves. With --rounds 0 a file is only parsed. Exit status 3
  * when the engine itself cannot be prepared (no ./game_engine.properties).
  */
 public final class ForgeHarness {
@@ -80,14 +82,18 @@ public final class ForgeHarness {
 
   private static void usage() {
     System.err.println("usage: forge.ForgeHarness dump FILE...");
-    System.err.println("       forge.ForgeHarness play [--rounds N] [--ai fast|pro|weak] [--seed S] FILE...");
+    System.err.println("       forge.ForgeHarness play [--rounds N] [--ai fast|pro|weak] [--actions none|random|all-early]"
+        + " [--seed S] FILE [--seed S] FILE...");
   }
 
   private static int play(final String[] args, final PrintStream json) {
     int rounds = 2;
     String ai = "fast";
+    String actions = "none";
     long seed = 0;
+    // A --seed applies to the files after it, so one JVM can play one file with many seeds.
     final List<String> files = new ArrayList<>();
+    final List<Long> seeds = new ArrayList<>();
     try {
       for (int i = 1; i < args.length; i++) {
         switch (args[i]) {
@@ -97,18 +103,22 @@ public final class ForgeHarness {
           case "--ai":
             ai = args[++i];
             break;
+          case "--actions":
+            actions = args[++i];
+            break;
           case "--seed":
             seed = Long.parseLong(args[++i]);
             break;
           default:
             files.add(args[i]);
+            seeds.add(seed);
         }
       }
     } catch (final RuntimeException e) {
       usage();
       return 2;
     }
-    if (!PlayRun.AI_TYPES.containsKey(ai) || files.isEmpty()) {
+    if (!PlayRun.AI_TYPES.containsKey(ai) || !ActionPolicy.NAMES.contains(actions) || files.isEmpty()) {
       usage();
       return 2;
     }
@@ -118,8 +128,9 @@ public final class ForgeHarness {
       System.err.println("forge harness: cannot prepare the engine: " + describe(t));
       return 3;
     }
-    for (final String file : files) {
-      final String report = new PlayRun(file, rounds, ai, seed, json).run();
+    for (int i = 0; i < files.size(); i++) {
+      final String file = files.get(i);
+      final String report = new PlayRun(file, rounds, ai, seeds.get(i), actions, json).run();
       json.print("{\"event\":\"report\",\"path\":" + Json.str(file) + ",\"report\":" + report + "}\n");
       json.flush();
     }

@@ -19,6 +19,7 @@ import games.strategy.engine.data.Resource;
 import games.strategy.engine.data.Territory;
 import games.strategy.engine.data.Unit;
 import games.strategy.engine.delegate.IDelegate;
+import games.strategy.triplea.attachments.TerritoryAttachment;
 import games.strategy.triplea.delegate.AbstractEndTurnDelegate;
 import games.strategy.triplea.delegate.AbstractPlaceDelegate;
 import games.strategy.triplea.delegate.BidPlaceDelegate;
@@ -28,6 +29,7 @@ import games.strategy.triplea.delegate.NoPUPurchaseDelegate;
 import games.strategy.triplea.delegate.PurchaseDelegate;
 import games.strategy.triplea.delegate.dataObjects.BattleRecord;
 import games.strategy.triplea.delegate.dataObjects.BattleRecords;
+import games.strategy.triplea.util.TuvUtils;
 
 /**
  * What one play run saw, rendered as the "report" object of the play output:
@@ -35,15 +37,16 @@ import games.strategy.triplea.delegate.dataObjects.BattleRecords;
  * <pre>
  * {file, ai, seed, roundsRequested, roundsCompleted, gameOver, winners, stoppedAt,
  *  parse {ms, error, saxErrors}, steps (per round),
- *  players [{name, productionFrontier, frontierRules, purchaseSteps, placeSteps, steps}],
+ *  players [{name, productionFrontier, frontierRules, purchaseSteps, placeSteps, steps, alliances}],
  *  start {player: SNAPSHOT}, rounds [{round, ms, players {player: SNAPSHOT}}],
  *  purchaseSteps [{round, step, player, pusBefore, pusAfter}], purchases [{round, step, player, units}],
  *  moves [{round, step, player, units, from, to}], placements [{round, step, player, territory, units}],
  *  unplaced [{round, step, player, units}], ownerChanges [{round, step, player, territory, from, to}],
  *  battles [{round, territory, type, attacker, defender, result, attackerLostTuv, defenderLostTuv}],
+ *  actionsTaken [{round, step, player, action, kind (user|political), pusSpent, error}] (see ActionPolicy),
  *  errors [ENTRY], warnings [ENTRY], timings {parseMs, setupMs, totalMs, rounds [ms], byDelegate {class: ms}},
  *  peakHeapMb}
- * SNAPSHOT = {resources {name: n}, income, territories, units {type: n}, unplaced {type: n}}
+ * SNAPSHOT = {resources {name: n}, income, territories, victoryCities, tuv, units {type: n}, unplaced {type: n}}
  * ENTRY = {channel, message, detail, round, step, player}
  * </pre>
  */
@@ -61,6 +64,7 @@ final class PlayReport {
   private final int rounds;
   private final String ai;
   private final long seed;
+  private final List<String> actionsTaken;
   private final Json.Obj game = new Json.Obj();
   private String start;
   private final List<String> roundReports = new ArrayList<>();
@@ -72,11 +76,12 @@ final class PlayReport {
   private final Map<Territory, PlayerID> owners = new HashMap<>();
   private int pusBefore;
 
-  PlayReport(final String path, final int rounds, final String ai, final long seed) {
+  PlayReport(final String path, final int rounds, final String ai, final long seed, final List<String> actionsTaken) {
     this.path = path;
     this.rounds = rounds;
     this.ai = ai;
     this.seed = seed;
+    this.actionsTaken = actionsTaken;
   }
 
   /** Static facts the checks need to explain a failure (frontiers, which steps buy and place). */
@@ -98,7 +103,8 @@ final class PlayReport {
       players.add(new Json.Obj().putStr("name", p.getName())
           .putStr("productionFrontier", frontier == null ? null : frontier.getName())
           .putNum("frontierRules", frontier == null ? 0 : frontier.getRules().size())
-          .put("purchaseSteps", Json.arr(buy)).put("placeSteps", Json.arr(place)).putNum("steps", steps).toString());
+          .put("purchaseSteps", Json.arr(buy)).put("placeSteps", Json.arr(place)).putNum("steps", steps)
+          .put("alliances", alliances(data, p)).toString());
     }
     game.putStr("name", data.getGameName()).put("players", Json.arr(players))
         .putNum("steps", data.getSequence().size());
@@ -164,6 +170,7 @@ final class PlayReport {
         .put("purchaseSteps", Json.arr(purchaseSteps)).put("purchases", Json.arr(actions.purchases))
         .put("moves", Json.arr(actions.moves)).put("placements", Json.arr(actions.placements))
         .put("unplaced", Json.arr(unplaced)).put("ownerChanges", Json.arr(ownerChanges))
+        .put("actionsTaken", Json.arr(actionsTaken))
         .put("battles", battles(data)).put("winners", winners(data)).toString();
   }
 
@@ -195,12 +202,28 @@ final class PlayReport {
       for (final Resource r : data.getResourceList().getResources()) {
         resources.put(r.getName(), p.getResources().getQuantity(r));
       }
+      int victoryCities = 0;
+      for (final Territory t : owned) {
+        final TerritoryAttachment ta = TerritoryAttachment.get(t);
+        victoryCities += ta != null && ta.getVictoryCity() > 0 ? 1 : 0;
+      }
+      // Total unit value as the engine's statistics count it: units on the board at their cost.
+      final int tuv = TuvUtils.getTuv(units, p, TuvUtils.getCostsForTuv(p, data), data);
       players.put(p.getName(), new Json.Obj().put("resources", ActionLog.counts(resources))
           .putNum("income", AbstractEndTurnDelegate.getProduction(owned, data)).putNum("territories", owned.size())
+          .putNum("victoryCities", victoryCities).putNum("tuv", tuv)
           .put("units", ActionLog.byType(units)).put("unplaced", ActionLog.byType(p.getUnits().getUnits()))
           .toString());
     }
     return Json.obj(players);
+  }
+
+  private static String alliances(final GameData data, final PlayerID p) {
+    final List<String> out = new ArrayList<>();
+    for (final String a : data.getAllianceTracker().getAlliancesPlayerIsIn(p)) {
+      out.add(Json.str(a));
+    }
+    return Json.sortedArr(out);
   }
 
   /** The engine's battle records; BattleRecord keeps its fields private, hence reflection. */

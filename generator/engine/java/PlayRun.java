@@ -58,13 +58,16 @@ final class PlayRun {
   private final int rounds;
   private final String ai;
   private final long seed;
+  private final ActionPolicy actions;
   private final PrintStream events;
 
-  PlayRun(final String path, final int rounds, final String ai, final long seed, final PrintStream events) {
+  PlayRun(final String path, final int rounds, final String ai, final long seed, final String actions,
+      final PrintStream events) {
     this.path = path;
     this.rounds = rounds;
     this.ai = ai;
     this.seed = seed;
+    this.actions = new ActionPolicy(actions, seed);
     this.events = events;
   }
 
@@ -73,7 +76,7 @@ final class PlayRun {
     ErrorCapture.reset();
     PlayReport.resetPeakHeap();
     ErrorCapture.position(0, "parse", null);
-    final PlayReport report = new PlayReport(path, rounds, ai, seed);
+    final PlayReport report = new PlayReport(path, rounds, ai, seed, actions.taken);
     final long start = System.nanoTime();
     GameData data = null;
     final GameParser parser = new GameParser(path);
@@ -193,6 +196,9 @@ final class PlayRun {
       final long stepStart = System.nanoTime();
       try {
         startStep.invoke(game, false);
+        if (!game.isGameOver()) {
+          actions.act(data, step);
+        }
         if (!game.isGameOver()) {
           waitForPlayer.invoke(game);
         }

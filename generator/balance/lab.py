@@ -1,0 +1,131 @@
+"""Play a balance study: N seeded all-AI games per variant, on local workers or a Ray cluster.
+
+Locally, W workers each run one JVM that plays its share of the games one after the other (a
+warm JVM plays a game with less CPU than a fresh one: no class loading, the JIT already done).
+Games are dealt round-robin over the workers in (seed, variant) order, so every worker gets a
+similar mix. On a Ray cluster each game is one task (see cluster.py); the records are the same.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+from generator.balance.records import Record, from_report
+from generator.engine.harness import Engine, HarnessError
+
+# Per game: JVM start and parse, then each round (Fast AI on Revised-sized maps: ~10-40 s a round
+# on this project's 2-core machine; the Pro AI several times that).
+STARTUP_SECONDS = 120.0
+ROUND_SECONDS = {"fast": 300.0, "pro": 1200.0}
+
+
+@dataclass(frozen=True)
+class Game:
+    """One game of a study: a built variant and the seed of its dice and action policy."""
+
+    variant: str
+    path: Path
+    seed: int
+
+
+@dataclass(frozen=True)
+class Settings:
+    rounds: int
+    ai: str = "fast"
+    actions: str = "random"
+
+    def timeout(self) -> float:
+        return STARTUP_SECONDS + self.rounds * ROUND_SECONDS.get(self.ai, 1200.0)
+
+
+def plan(variants: Sequence[tuple[str, Path]], games: int, seed: int) -> list[Game]:
+    """Seeds seed..seed+games-1 for every variant: the same seeds on each side of a comparison."""
+    return [Game(name, path, seed + i) for i in range(games) for name, path in variants]
+
+
+def default_workers() -> int:
+    return max(1, os.cpu_count() or 1)
+
+
+def failed_record(game: Game, settings: Settings, problem: str) -> Record:
+    """A game the engine could not finish: kept, so a study never silently drops games."""
+    return {
+        "variant": game.variant,
+        "seed": game.seed,
+        "ai": settings.ai,
+        "actions": settings.actions,
+        "rounds": settings.rounds,
+        "roundsCompleted": 0,
+        "gameOver": False,
+        "winners": [],
+        "winningSide": None,
+        "sides": {},
+        "seconds": 0.0,
+        "errors": [problem],
+        "perRound": [],
+        "actionsTaken": [],
+    }
+
+
+def play_local(
+    engine: Engine,
+    games: Sequence[Game],
+    settings: Settings,
+    workers: int,
+    on_record: Callable[[Record], None] | None = None,
+) -> list[Record]:
+    """Play ``games`` on ``workers`` local JVMs; the records in the order of ``games``."""
+    engine.harness_dir()  # compile once, before the workers race for it
+    lock = threading.Lock()
+    shares = [list(range(i, len(games), workers)) for i in range(max(1, workers))]
+    done: dict[int, Record] = {}
+
+    def finish(index: int, record: Record) -> None:
+        with lock:
+            done[index] = record
+            if on_record is not None:
+                on_record(record)
+
+    def work(share: list[int]) -> None:
+        while share:
+            batch = [(games[i].path, games[i].seed) for i in share]
+            try:
+                reports: list[dict[str, object] | None] = list(
+                    engine.play_games(
+                        batch,
+                        rounds=settings.rounds,
+                        ai=settings.ai,
+                        actions=settings.actions,
+                        timeout=settings.timeout(),
+                    )
+                )
+                problem = ""
+            except HarnessError as exc:
+                reports, problem = list(exc.games), str(exc)
+            finished = [r for r in reports if r is not None]
+            for index, report in zip(share, finished, strict=False):
+                game = games[index]
+                finish(index, from_report(game.variant, game.seed, settings.actions, report))
+            share = share[len(finished) :]
+            if share:  # the first game without a report is the one the JVM died in; go on in a new JVM
+                finish(share[0], failed_record(games[share[0]], settings, problem or "no report"))
+                share = share[1:]
+
+    with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
+        list(pool.map(work, [s for s in shares if s]))
+    return [done[i] for i in range(len(games))]
+
+
+def timed(action: Callable[[], list[Record]]) -> tuple[list[Record], float, float]:
+    """Run ``action``; its result, wall seconds and the CPU seconds of the JVMs it started."""
+    started, before = time.monotonic(), os.times()
+    result = action()
+    after = os.times()
+    cpu = (after.children_user - before.children_user) + (after.children_system - before.children_system)
+    return result, time.monotonic() - started, cpu

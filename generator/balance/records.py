@@ -1,0 +1,98 @@
+"""One balance record per game: the harness's play report cut down to what a study compares.
+
+Records are JSON Lines (one game per line, written as each game finishes): a study of
+thousands of games streams to disk and survives an interrupted run, a line holds the nested
+per-round figures without flattening, any tool reads it (``jq``, ``pandas.read_json(lines=True)``),
+and it needs no library the tool does not already have (Parquet would add pyarrow, about 100 MB,
+for files that stay a few MB).
+
+Layout of a record::
+
+    {variant, seed, ai, actions, rounds, roundsCompleted, gameOver, winners [player],
+     winningSide, sides {player: side}, seconds, errors [text],
+     perRound [{round, players {player: {income, pus, tuv, territories, victoryCities, units}}}],
+     actionsTaken [{round, player, action, kind, pusSpent, error}]}
+
+Round 0 is the start of the game, round r the state after round r. A side is the alliance a
+player is in (alliances joined with "+" where the game puts a player in several).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import Any
+
+Record = dict[str, Any]
+
+FIGURES = ("income", "pus", "tuv", "territories", "victoryCities", "units")
+
+
+def side_of(alliances: Iterable[str], player: str) -> str:
+    names = sorted(alliances)
+    return "+".join(names) if names else player
+
+
+def _figures(snapshot: dict[str, Any]) -> dict[str, int]:
+    return {
+        "income": int(snapshot.get("income", 0)),
+        "pus": int(snapshot.get("resources", {}).get("PUs", 0)),
+        "tuv": int(snapshot.get("tuv", 0)),
+        "territories": int(snapshot.get("territories", 0)),
+        "victoryCities": int(snapshot.get("victoryCities", 0)),
+        "units": sum(int(n) for n in snapshot.get("units", {}).values()),
+    }
+
+
+def from_report(variant: str, seed: int, actions: str, report: dict[str, Any]) -> Record:
+    """The record of one played game (its play report as the harness wrote it)."""
+    players = report.get("game", {}).get("players", [])
+    sides = {p["name"]: side_of(p.get("alliances", []), p["name"]) for p in players}
+    per_round = []
+    if report.get("start"):
+        per_round.append({"round": 0, "players": {n: _figures(s) for n, s in report["start"].items()}})
+    for entry in report.get("rounds", []):
+        per_round.append({"round": entry["round"], "players": {n: _figures(s) for n, s in entry["players"].items()}})
+    winners = list(report.get("winners", []))
+    winning = sorted({sides.get(w, w) for w in winners})
+    errors = [e.get("message", "") for e in report.get("errors", [])]
+    if report.get("parse", {}).get("error"):
+        errors.insert(0, report["parse"]["error"])
+    taken = [
+        {k: a.get(k) for k in ("round", "player", "action", "kind", "pusSpent", "error")}
+        for a in report.get("actionsTaken", [])
+    ]
+    return {
+        "variant": variant,
+        "seed": seed,
+        "ai": report.get("ai"),
+        "actions": actions,
+        "rounds": report.get("roundsRequested"),
+        "roundsCompleted": report.get("roundsCompleted", 0),
+        "gameOver": bool(report.get("gameOver")) and bool(winners),
+        "winners": winners,
+        "winningSide": "+".join(winning) if winning else None,
+        "sides": sides,
+        "seconds": round(report.get("timings", {}).get("totalMs", 0) / 1000, 3),
+        "errors": errors,
+        "perRound": per_round,
+        "actionsTaken": taken,
+    }
+
+
+def write(path: Path, records: Iterable[Record]) -> None:
+    with path.open("w", encoding="utf-8") as out:
+        for record in records:
+            out.write(dumps(record) + "\n")
+
+
+def dumps(record: Record) -> str:
+    return json.dumps(record, sort_keys=True, separators=(",", ":"))
+
+
+def read(path: Path) -> Iterator[Record]:
+    with path.open(encoding="utf-8") as stream:
+        for line in stream:
+            if line.strip():
+                yield json.loads(line)

@@ -1,0 +1,161 @@
+"""A study's report as a terminal table, Markdown, PNG charts and one self-contained HTML page."""
+
+from __future__ import annotations
+
+import base64
+import html
+import io
+import math
+from collections.abc import Sequence
+from pathlib import Path
+
+from rich.console import Console
+from rich.table import Table
+
+from generator.balance.summary import Row, VariantSummary, difference, rows
+
+CHARTS = (("income", "Income (PUs per turn)"), ("tuv", "Total unit value (PUs)"))
+NOTE = (
+    "Rates: share and 95 % interval; a leader is the side with more victory cities or unit value "
+    "after the last round (ties counted apart). Income and TUV: median (quartiles) over the games. "
+    "Intervals are 95 %: Wilson for a rate, Newcombe for the difference of two rates, Welch (normal "
+    "approximation, optimistic for few games) for a difference of means; * marks a difference whose "
+    "interval leaves out zero. The first variant is the baseline."
+)
+
+
+def headline(summary: VariantSummary, workers_note: str = "") -> str:
+    return (
+        f"{summary.variant}: {summary.games} games, {summary.rounds} rounds, {summary.finished} won, "
+        f"{summary.unfinished} unfinished, {summary.failed} failed; {summary.seconds:.0f} s of play{workers_note}"
+    )
+
+
+def _header(summaries: Sequence[VariantSummary]) -> list[str]:
+    head = ["figure", *[s.variant for s in summaries]]
+    head += [f"{s.variant} - {summaries[0].variant}" for s in summaries[1:]]
+    return head
+
+
+def _cells(row: Row) -> list[str]:
+    return [row.label, *row.values, *[difference(d, row.percent) for d in row.differences]]
+
+
+def terminal(summaries: Sequence[VariantSummary], console: Console) -> None:
+    table = Table(title="Balance", show_lines=False)
+    for name in _header(summaries):
+        table.add_column(name)
+    for row in rows(summaries):
+        table.add_row(*_cells(row))
+    for summary in summaries:
+        console.print(headline(summary))
+    console.print(table)
+    console.print(NOTE)
+
+
+def markdown(summaries: Sequence[VariantSummary], charts: Sequence[str] = ()) -> str:
+    lines = ["# Balance study", ""]
+    lines += [f"- {headline(s)}" for s in summaries]
+    lines += ["", "| " + " | ".join(_header(summaries)) + " |", "|" + "---|" * len(_header(summaries))]
+    lines += ["| " + " | ".join(c.replace("|", "\\|") for c in _cells(row)) + " |" for row in rows(summaries)]
+    lines += ["", NOTE, ""]
+    lines += _actions_markdown(summaries)
+    lines += [f"![{name}]({name})" for name in charts]
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def _actions_markdown(summaries: Sequence[VariantSummary]) -> list[str]:
+    out = []
+    for summary in summaries:
+        if summary.actions:
+            taken = ", ".join(f"{name} ({count})" for name, count in sorted(summary.actions.items()))
+            out += [f"Actions taken in {summary.variant} (games): {taken}", ""]
+    return out
+
+
+def charts(summaries: Sequence[VariantSummary]) -> dict[str, bytes]:
+    """One PNG per figure: a panel per nation, a median line and quartile band per variant."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from matplotlib import pyplot
+
+    out: dict[str, bytes] = {}
+    nations = sorted({n for s in summaries for n in s.nations})
+    columns = min(3, max(1, len(nations)))
+    lines = max(1, math.ceil(len(nations) / columns))
+    for figure, title in CHARTS:
+        canvas, axes = pyplot.subplots(lines, columns, figsize=(4.2 * columns, 3.0 * lines), squeeze=False)
+        for index, nation in enumerate(nations):
+            axis = axes[index // columns][index % columns]
+            for summary in summaries:
+                band = summary.band(nation, figure)
+                if not band:
+                    continue
+                xs = list(range(len(band)))
+                axis.plot(xs, [b[1] for b in band], label=summary.variant, linewidth=2)
+                axis.fill_between(xs, [b[0] for b in band], [b[2] for b in band], alpha=0.25)
+            axis.set_title(nation)
+            axis.set_xlabel("round")
+            axis.grid(True, alpha=0.3)
+        for index in range(len(nations), lines * columns):
+            axes[index // columns][index % columns].axis("off")
+        axes[0][0].legend(loc="best", fontsize="small")
+        canvas.suptitle(f"{title}: median and interquartile band by round")
+        canvas.tight_layout()
+        buffer = io.BytesIO()
+        canvas.savefig(buffer, format="png", dpi=90, metadata={"Software": None})
+        pyplot.close(canvas)
+        out[f"{figure}.png"] = buffer.getvalue()
+    return out
+
+
+def page(summaries: Sequence[VariantSummary], pictures: dict[str, bytes]) -> str:
+    """One HTML file with everything inside (charts as data: URLs), to open or attach anywhere."""
+    header = "".join(f"<th>{html.escape(h)}</th>" for h in _header(summaries))
+    body = []
+    for row in rows(summaries):
+        cells = _cells(row)
+        marked = [
+            f'<td class="sig">{html.escape(c)}</td>' if c.endswith("*") else f"<td>{html.escape(c)}</td>" for c in cells
+        ]
+        body.append("<tr>" + "".join(marked) + "</tr>")
+    images = "".join(
+        f'<figure><img alt="{html.escape(name)}" src="data:image/png;base64,{base64.b64encode(data).decode()}">'
+        f"</figure>"
+        for name, data in pictures.items()
+    )
+    actions = "".join(f"<p>{html.escape(line)}</p>" for line in _actions_markdown(summaries) if line)
+    heads = "".join(f"<li>{html.escape(headline(s))}</li>" for s in summaries)
+    return f"""<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>Balance study</title>
+<style>
+body {{ font-family: sans-serif; margin: 2em; color: #222; }}
+table {{ border-collapse: collapse; margin: 1em 0; }}
+th, td {{ border: 1px solid #bbb; padding: 0.3em 0.6em; text-align: left; }}
+th {{ background: #eee; }}
+td.sig {{ background: #fde8b0; font-weight: bold; }}
+img {{ max-width: 100%; }}
+</style></head>
+<body>
+<h1>Balance study</h1>
+<ul id="variants">{heads}</ul>
+<table id="figures"><thead><tr>{header}</tr></thead><tbody>{"".join(body)}</tbody></table>
+<p>{html.escape(NOTE)}</p>
+{actions}
+{images}
+</body></html>
+"""
+
+
+def write_all(summaries: Sequence[VariantSummary], folder: Path) -> list[Path]:
+    """report.md, report.html and the charts in ``folder``; the paths written."""
+    folder.mkdir(parents=True, exist_ok=True)
+    pictures = charts(summaries)
+    written = []
+    for name, data in pictures.items():
+        (folder / name).write_bytes(data)
+        written.append(folder / name)
+    (folder / "report.md").write_text(markdown(summaries, list(pictures)), encoding="utf-8")
+    (folder / "report.html").write_text(page(summaries, pictures), encoding="utf-8")
+    return [*written, folder / "report.md", folder / "report.html"]

@@ -1,0 +1,96 @@
+"""The few statistics a balance study needs, written out so their assumptions are on the page.
+
+Win rates are binomial proportions: the Wilson score interval (it stays inside 0..1 and keeps
+its coverage for small samples and rates near 0 or 1, where the textbook p ± z·se does not), and
+for the difference of two rates Newcombe's method 10, which combines the two Wilson intervals.
+Numbers per nation (income, total unit value) are compared by the difference of their means with
+Welch's interval (no equal-variance assumption); curves are drawn as median and quartiles.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+Z95 = 1.959963984540054  # two-sided 95 %
+
+
+@dataclass(frozen=True)
+class Interval:
+    """An estimate with its 95 % interval."""
+
+    value: float
+    low: float
+    high: float
+
+    @property
+    def significant(self) -> bool:
+        """For a difference: the interval leaves out zero."""
+        return self.low > 0 or self.high < 0
+
+    @property
+    def half_width(self) -> float:
+        return (self.high - self.low) / 2
+
+
+def wilson(successes: int, trials: int, z: float = Z95) -> Interval:
+    """Proportion successes/trials with its Wilson score interval (0..1 for no trials)."""
+    if trials <= 0:
+        return Interval(0.0, 0.0, 1.0)
+    p = successes / trials
+    denominator = 1 + z * z / trials
+    centre = (p + z * z / (2 * trials)) / denominator
+    spread = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
+    return Interval(p, max(0.0, centre - spread), min(1.0, centre + spread))
+
+
+def newcombe(successes_a: int, trials_a: int, successes_b: int, trials_b: int, z: float = Z95) -> Interval:
+    """Difference of proportions b - a with Newcombe's hybrid score interval (method 10)."""
+    a = wilson(successes_a, trials_a, z)
+    b = wilson(successes_b, trials_b, z)
+    difference = b.value - a.value
+    below = math.sqrt((b.value - b.low) ** 2 + (a.high - a.value) ** 2)
+    above = math.sqrt((b.high - b.value) ** 2 + (a.value - a.low) ** 2)
+    return Interval(difference, max(-1.0, difference - below), min(1.0, difference + above))
+
+
+def mean(values: Sequence[float]) -> float:
+    return sum(values) / len(values) if values else 0.0
+
+
+def variance(values: Sequence[float]) -> float:
+    """Sample variance (n - 1); 0 for fewer than two values."""
+    if len(values) < 2:
+        return 0.0
+    m = mean(values)
+    return sum((v - m) ** 2 for v in values) / (len(values) - 1)
+
+
+def welch(a: Sequence[float], b: Sequence[float], z: float = Z95) -> Interval:
+    """Difference of means mean(b) - mean(a) with a normal-approximation Welch interval.
+
+    With a handful of games per side the t quantile would be wider than z: this interval is then
+    optimistic, which the report says next to it.
+    """
+    difference = mean(b) - mean(a)
+    if not a or not b:
+        return Interval(difference, -math.inf, math.inf)
+    error = math.sqrt(variance(a) / len(a) + variance(b) / len(b))
+    return Interval(difference, difference - z * error, difference + z * error)
+
+
+def quantile(values: Sequence[float], q: float) -> float:
+    """The q-quantile with linear interpolation between order statistics (numpy's default)."""
+    if not values:
+        return math.nan
+    ordered = sorted(values)
+    position = (len(ordered) - 1) * q
+    below = math.floor(position)
+    above = min(below + 1, len(ordered) - 1)
+    return ordered[below] + (ordered[above] - ordered[below]) * (position - below)
+
+
+def quartiles(values: Sequence[float]) -> tuple[float, float, float]:
+    """(first quartile, median, third quartile)."""
+    return quantile(values, 0.25), quantile(values, 0.5), quantile(values, 0.75)

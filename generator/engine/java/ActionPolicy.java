@@ -1,0 +1,101 @@
+package forge;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Random;
+import java.util.Set;
+
+import games.strategy.engine.data.GameData;
+import games.strategy.engine.data.GameStep;
+import games.strategy.engine.data.PlayerID;
+import games.strategy.engine.delegate.IDelegate;
+import games.strategy.triplea.attachments.AbstractUserActionAttachment;
+import games.strategy.triplea.attachments.PoliticalActionAttachment;
+import games.strategy.triplea.attachments.UserActionAttachment;
+import games.strategy.triplea.delegate.PoliticsDelegate;
+import games.strategy.triplea.delegate.UserActionDelegate;
+
+/**
+ * Takes the user actions and political actions open to the player of a step, for the 1.9 AIs,
+ * which never take user actions (and only declare wars among the political ones). The variants'
+ * own layer (national advantages, treaties, lend-lease) is made of such actions.
+ *
+ * <p>Policies: "none" takes nothing; "all-early" attempts every action the moment it is open;
+ * "random" attempts each open action with probability 1/2, drawn from a generator seeded with
+ * the game's seed, so the same seed takes the same decisions as long as the game state is the
+ * same. The engine lists open actions in hash order, so they are sorted by name first.
+ */
+final class ActionPolicy {
+  static final List<String> NAMES = List.of("none", "random", "all-early");
+  // Every attempt re-reads what is open (an action can close others); this bounds a step.
+  private static final int MAX_ATTEMPTS_PER_STEP = 100;
+
+  private final String policy;
+  private final Random random;
+  final List<String> taken = new ArrayList<>();
+
+  ActionPolicy(final String policy, final long seed) {
+    this.policy = policy;
+    // A stream of its own: the dice keep the sequence they have without actions.
+    this.random = new Random(seed * 0x9E3779B97F4A7C15L + 0x5DEECE66DL);
+  }
+
+  /** Called with the step started (the delegate has its bridge) and before the AI plays it. */
+  void act(final GameData data, final GameStep step) {
+    final IDelegate delegate = step.getDelegate();
+    final PlayerID player = step.getPlayerId();
+    if (policy.equals("none") || player == null || player.isNull()) {
+      return;
+    }
+    final boolean user = delegate instanceof UserActionDelegate;
+    if (!user && !(delegate instanceof PoliticsDelegate)) {
+      return;
+    }
+    final Set<String> tried = new HashSet<>();
+    for (int attempts = 0; attempts < MAX_ATTEMPTS_PER_STEP; attempts++) {
+      final List<AbstractUserActionAttachment> open = new ArrayList<>();
+      data.acquireReadLock();
+      try {
+        open.addAll(user ? ((UserActionDelegate) delegate).getValidActions()
+            : ((PoliticsDelegate) delegate).getValidActions());
+      } finally {
+        data.releaseReadLock();
+      }
+      open.removeIf(a -> tried.contains(a.getName()));
+      open.sort(Comparator.comparing(AbstractUserActionAttachment::getName));
+      AbstractUserActionAttachment chosen = null;
+      for (final AbstractUserActionAttachment a : open) {
+        tried.add(a.getName());
+        if (policy.equals("all-early") || random.nextBoolean()) {
+          chosen = a;
+          break;
+        }
+      }
+      if (chosen == null) {
+        return;
+      }
+      attempt(delegate, player, chosen, user);
+    }
+  }
+
+  private void attempt(final IDelegate delegate, final PlayerID player, final AbstractUserActionAttachment action,
+      final boolean user) {
+    final int pusBefore = player.getResources().getQuantity("PUs");
+    String error = null;
+    try {
+      if (user) {
+        ((UserActionDelegate) delegate).attemptAction((UserActionAttachment) action);
+      } else {
+        ((PoliticsDelegate) delegate).attemptAction((PoliticalActionAttachment) action);
+      }
+    } catch (final Throwable t) {
+      // A trigger or an effect that throws is the variant's bug: an error of the run.
+      error = ForgeHarness.describe(t);
+      ErrorCapture.record("exception", "taking " + action.getName() + ": " + error, t);
+    }
+    taken.add(ActionLog.here().putStr("action", action.getName()).putStr("kind", user ? "user" : "political")
+        .putNum("pusSpent", pusBefore - player.getResources().getQuantity("PUs")).putStr("error", error).toString());
+  }
+}
