@@ -79,7 +79,8 @@ def test_every_variant_passes_two_rounds(variants: tuple[Result, dict[str, Any]]
 @pytest.mark.engine
 def test_report_holds_what_the_engine_saw(variants: tuple[Result, dict[str, Any]]) -> None:
     _, report = variants
-    assert report["options"] == {"rounds": 2, "ai": "fast", "seed": 1, "engine": report["options"]["engine"]}
+    options = {"rounds": 2, "ai": "fast", "seed": 1, "actions": "random", "engine": report["options"]["engine"]}
+    assert report["options"] == options
     for variant in report["variants"]:
         summary, game = variant["summary"], variant["report"]
         assert variant["failures"] == []
@@ -92,7 +93,10 @@ def test_report_holds_what_the_engine_saw(variants: tuple[Result, dict[str, Any]
         for round_ in game["rounds"]:
             assert set(round_["players"]) == set(players)
             for snapshot in round_["players"].values():
-                assert set(snapshot) == {"resources", "income", "territories", "units", "unplaced"}
+                assert set(snapshot) == {
+                    "resources", "income", "territories", "victoryCities", "tuv", "units", "unplaced"
+                }  # fmt: skip
+                assert snapshot["tuv"] > 0
                 assert "PUs" in snapshot["resources"] and snapshot["unplaced"] == {}
             assert sum(s["income"] for s in round_["players"].values()) > 0
         buyers = {p["name"] for p in game["game"]["players"] if p["productionFrontier"]}
@@ -260,3 +264,18 @@ def test_check_never_plays_a_stale_game(tmp_path: Path) -> None:
     assert result.code == 0, result.out + result.err
     assert "wrote output/games/tiny.xml" in result.out
     assert '<cost resource="PUs" quantity="4"/>' in (tmp_path / "output" / "games" / "tiny.xml").read_text()
+
+
+@pytest.mark.engine
+def test_the_ais_take_the_variants_actions(variants: tuple[Result, dict[str, Any]]) -> None:
+    # The 1.9 AIs take no user actions: the harness's seeded policy takes them, so check plays
+    # the variants' own layer (national advantages, treaties, lend-lease) too.
+    _, report = variants
+    taken = {v["name"]: v["summary"]["actionsTaken"] for v in report["variants"]}
+    for name in ("aare", "expansion"):
+        assert taken[name], f"{name}: no user action taken"
+        assert all(
+            a["error"] is None
+            for a in next(v for v in report["variants"] if v["name"] == name)["report"]["actionsTaken"]
+        )
+    assert taken["revised"] == []  # nothing to take

@@ -18,7 +18,7 @@ def test_readme_opens_with_two_commands() -> None:
     """Both work with Debian's own Python (a virtual environment) and bring javac for `check`."""
     build, test = _readme_commands()[:2]
     assert build.endswith(".venv/bin/triplea-forge build") and "apt-get install -y triplea " in build
-    assert test.endswith(".venv/bin/python -m pytest") and "'.[test]'" in test
+    assert test.endswith(".venv/bin/python -m pytest") and "'.[test,cluster]'" in test and " chromium " in test
     for command in (build, test):
         assert "python3 -m venv .venv" in command and "default-jdk-headless" in command
         assert "python3 -m pip" not in command  # refused by Debian's Python (externally managed)

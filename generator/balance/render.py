@@ -68,9 +68,17 @@ def _actions_markdown(summaries: Sequence[VariantSummary]) -> list[str]:
     out = []
     for summary in summaries:
         if summary.actions:
-            taken = ", ".join(f"{name} ({count})" for name, count in sorted(summary.actions.items()))
+            taken = ", ".join(f"{short(name)} ({count})" for name, count in sorted(summary.actions.items()))
             out += [f"Actions taken in {summary.variant} (games): {taken}", ""]
     return out
+
+
+def short(action: str) -> str:
+    """An action's name without the attachment prefix the engine requires ('RuLendLease')."""
+    for prefix in ("userActionAttachment", "politicalActionAttachment"):
+        if action.startswith(prefix) and len(action) > len(prefix):
+            return action[len(prefix) :]
+    return action
 
 
 def charts(summaries: Sequence[VariantSummary]) -> dict[str, bytes]:
@@ -79,6 +87,7 @@ def charts(summaries: Sequence[VariantSummary]) -> dict[str, bytes]:
 
     matplotlib.use("Agg")
     from matplotlib import pyplot
+    from matplotlib.ticker import MaxNLocator
 
     out: dict[str, bytes] = {}
     nations = sorted({n for s in summaries for n in s.nations})
@@ -96,7 +105,8 @@ def charts(summaries: Sequence[VariantSummary]) -> dict[str, bytes]:
                 axis.plot(xs, [b[1] for b in band], label=summary.variant, linewidth=2)
                 axis.fill_between(xs, [b[0] for b in band], [b[2] for b in band], alpha=0.25)
             axis.set_title(nation)
-            axis.set_xlabel("round")
+            axis.set_xlabel("round (0 = start)")
+            axis.xaxis.set_major_locator(MaxNLocator(integer=True))
             axis.grid(True, alpha=0.3)
         for index in range(len(nations), lines * columns):
             axes[index // columns][index % columns].axis("off")

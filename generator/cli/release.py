@@ -33,7 +33,15 @@ class EngineUnusable(click.ClickException):
     show_default=True,
     help="Who plays every side: TripleA's Fast AI or its Hard (Pro) AI.",
 )
-@click.option("--seed", default=1, show_default=True, type=int, help="Seed of the dice (the AIs still vary).")
+@click.option("--seed", default=1, show_default=True, type=int, help="Seed of the dice and of --actions random.")
+@click.option(
+    "--actions",
+    type=click.Choice(["none", "random", "all-early"]),
+    default="random",
+    show_default=True,
+    help="How the AIs take the variant's user and political actions (the 1.9 AIs take none themselves); "
+    "an action whose trigger throws fails the game.",
+)
 @click.option(
     "--report",
     "report_path",
@@ -57,6 +65,7 @@ def check(
     rounds: int,
     ai: str,
     seed: int,
+    actions: str,
     report_path: Path | None,
     jobs: int,
     timeout: float | None,
@@ -91,6 +100,7 @@ def check(
             rounds=rounds,
             ai=ai,
             seed=seed,
+            actions=actions,
             jobs=jobs,
             timeout=timeout,
             report_path=report_path,

@@ -261,6 +261,8 @@ def summary(report: JsonDict | None, rounds: int) -> dict[str, Any]:
         "moves": len(report.get("moves", [])),
         "unitsPlaced": sum(sum(p["units"].values()) for p in report.get("placements", [])),
         "territoriesChangedHands": len({c["territory"] for c in report.get("ownerChanges", [])}),
+        # User and political actions the harness took for the AIs (the variant's own layer).
+        "actionsTaken": sorted({a["action"] for a in report.get("actionsTaken", []) if not a.get("error")}),
         "errors": errors,
         "warnings": len(report.get("warnings", [])),
         "secondsPerRound": [ms / 1000 for ms in report.get("timings", {}).get("rounds", [])],
@@ -277,6 +279,7 @@ def run_games(
     rounds: int,
     ai: str,
     seed: int,
+    actions: str = "none",
     jobs: int = 1,
     jvm_per_game: bool = False,
     timeout: float | None = None,
@@ -303,7 +306,13 @@ def run_games(
             started = time.monotonic()
             try:
                 reports = engine.play(
-                    [t.path for t in group], rounds=rounds, ai=ai, seed=seed, timeout=limit, on_event=relay
+                    [t.path for t in group],
+                    rounds=rounds,
+                    ai=ai,
+                    seed=seed,
+                    actions=actions,
+                    timeout=limit,
+                    on_event=relay,
                 )
                 problem = None
             except HarnessError as exc:
@@ -336,6 +345,7 @@ def run(
     rounds: int = 2,
     ai: str = "fast",
     seed: int = 1,
+    actions: str = "random",
     jobs: int = 1,
     timeout: float | None = None,
     report_path: Path | None = None,
@@ -376,13 +386,21 @@ def run(
 
     with progress:
         outcomes = run_games(
-            engine, targets, rounds=rounds, ai=ai, seed=seed, jobs=jobs, timeout=timeout, on_event=on_event
+            engine,
+            targets,
+            rounds=rounds,
+            ai=ai,
+            seed=seed,
+            actions=actions,
+            jobs=jobs,
+            timeout=timeout,
+            on_event=on_event,
         )
     _render(out, outcomes, rounds)
     if report_path is not None:
         document = {
             "ok": all(o.ok for o in outcomes),
-            "options": {"rounds": rounds, "ai": ai, "seed": seed, "engine": str(engine.jar)},
+            "options": {"rounds": rounds, "ai": ai, "seed": seed, "actions": actions, "engine": str(engine.jar)},
             "variants": [
                 {"name": o.target.name, "file": str(o.target.path), "ok": o.ok, "failures": o.failures,
                  "seconds": round(o.seconds, 2), "summary": summary(o.report, rounds), "report": o.report}
@@ -395,14 +413,15 @@ def run(
 
 def _render(out: Console, outcomes: Sequence[Outcome], rounds: int) -> None:
     table = Table(title=f"triplea-forge check ({'parse only' if rounds <= 0 else f'{rounds} rounds'})")
-    for column in ("variant", "rounds", "battles", "purchases", "changed hands", "errors", "result"):
+    for column in ("variant", "rounds", "battles", "purchases", "changed hands", "actions", "errors", "result"):
         table.add_column(column, justify="left" if column in ("variant", "result") else "right", no_wrap=True)
     for o in outcomes:
         s = summary(o.report, rounds)
         reached = f"{s['roundsCompleted']}/{rounds}" + (" (won)" if s["gameOver"] else "") if s else "-"
         if rounds <= 0:  # nothing was played: only the error count means something
             s, reached = ({"errors": s["errors"]} if s else {}), "-"
-        numbers = (str(s.get(k, "-")) for k in ("battles", "unitsPurchased", "territoriesChangedHands", "errors"))
+        numbers = [str(s.get(k, "-")) for k in ("battles", "unitsPurchased", "territoriesChangedHands", "errors")]
+        numbers.insert(3, str(len(s["actionsTaken"])) if "actionsTaken" in s else "-")
         table.add_row(o.target.name, reached, *numbers, "ok" if o.ok else "[bold red]FAILED[/]")
     out.print(table)
     for o in outcomes:
