@@ -855,9 +855,9 @@ def kept_notes(path: Path) -> str:
 
 
 def sub_benchmarks(console: Console) -> list[str]:
-    """The other benchmarks of this folder (diff, check), run as they are, their output kept."""
+    """The other benchmarks of this folder (diff, check, balance), run as they are, their output kept."""
     lines = ["## Other benchmarks of this folder", ""]
-    for module in ("bench.diff_bench", "bench.check_bench"):
+    for module in ("bench.diff_bench", "bench.check_bench", "bench.balance_bench"):
         cmd = [sys.executable, "-m", module, "--quick"]
         console.print(f"[dim]running {' '.join(cmd[1:])}[/]")
         env = {**os.environ, "COLUMNS": "160"}
@@ -885,7 +885,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--repeat", type=int, default=None, help="runs per measurement (default 5; quick 1)")
     parser.add_argument("--out", type=Path, default=None, help="results file (default bench/results.md; quick: none)")
     parser.add_argument("--profile", action="store_true", help="add cProfile summaries of the slow cases")
-    parser.add_argument("--no-sub", action="store_true", help="skip bench.diff_bench and bench.check_bench")
+    parser.add_argument(
+        "--no-sub", action="store_true", help="skip bench.diff_bench, bench.check_bench and bench.balance_bench"
+    )
     parser.add_argument("--no-engine", action="store_true", help="leave out the engine references")
     args = parser.parse_args(argv)
     repeat = args.repeat or (1 if args.quick else 5)

@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 from lxml import etree
 
-from generator.engine.check import evaluate, tidy
+from generator.engine.check import action_notes, evaluate, tidy
 from tests.conftest import OFFICIAL_GAMES, ROOT, Result, run_cli
 
 FIXTURES = ROOT / "tests" / "fixtures" / "check"
@@ -84,10 +84,14 @@ def test_report_holds_what_the_engine_saw(variants: tuple[Result, dict[str, Any]
     for variant in report["variants"]:
         summary, game = variant["summary"], variant["report"]
         assert variant["failures"] == []
-        assert summary["roundsCompleted"] == 2 and summary["battles"] > 0
-        assert summary["unitsPurchased"] == summary["unitsPlaced"] > 0
+        assert summary["roundsCompleted"] == 2 and summary["battles"] > 0 and summary["errors"] == 0
+        # A complex scorched by an action after the purchase takes the place to put units away.
+        scorched = variant["notes"] != []
+        assert summary["unitsPlaced"] > 0 and (scorched or summary["unitsPurchased"] == summary["unitsPlaced"])
         assert len(summary["secondsPerRound"]) == 2
-        assert game["errors"] == [] and game["parse"]["saxErrors"] == []
+        assert game["parse"]["saxErrors"] == []
+        # Every error the engine logged is a refusal the notes put down to the player's own action.
+        assert all(any(e["message"] in note for note in variant["notes"]) for e in game["errors"]), game["errors"]
         players = [p["name"] for p in game["game"]["players"]]
         assert players and set(game["start"]) == set(players)
         for round_ in game["rounds"]:
@@ -219,6 +223,28 @@ def test_a_clean_report_passes() -> None:
 def test_each_check_fails_in_words(changes: dict[str, Any], message: str) -> None:
     failures = evaluate(_report(**changes), 2)
     assert any(message in f for f in failures), failures
+
+
+def test_a_refusal_the_players_own_action_caused_is_a_note() -> None:
+    scorched = {"round": 1, "player": "Russians", "action": "userActionAttachmentScorchRussia",
+                "removed": {"Russia": {"factory": 1}}}  # fmt: skip
+    refusal = {"channel": "rejected", "round": 1, "player": "Russians", "step": "russianPlace",
+               "message": "delegate place refused placeUnits (1 units in Russia): No Factory in Russia"}  # fmt: skip
+    report = _report(actionsTaken=[scorched], errors=[refusal, refusal])
+    assert evaluate(report, 2) == []
+    assert action_notes(report) == [
+        "step russianPlace: delegate place refused placeUnits (1 units in Russia): No Factory in Russia "
+        "(after the action userActionAttachmentScorchRussia removed units there) (2 times)"
+    ]
+    # Another round, another player or another territory ("West Russia" is not "Russia"): a failure.
+    for other in (
+        {"round": 2},
+        {"player": "Germans"},
+        {"message": "delegate place refused placeUnits (1 units in West Russia): No Factory in West Russia"},
+    ):
+        failures = evaluate(_report(actionsTaken=[scorched], errors=[{**refusal, **other}]), 2)
+        assert len(failures) == 1 and "refused placeUnits" in failures[0], other
+        assert action_notes(_report(actionsTaken=[scorched], errors=[{**refusal, **other}])) == []
 
 
 def test_purchase_step_names_matter_to_the_ai() -> None:

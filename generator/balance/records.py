@@ -1,10 +1,10 @@
 """One balance record per game: the harness's play report cut down to what a study compares.
 
-Records are JSON Lines (one game per line, written as each game finishes): a study of
-thousands of games streams to disk and survives an interrupted run, a line holds the nested
-per-round figures without flattening, any tool reads it (``jq``, ``pandas.read_json(lines=True)``),
-and it needs no library the tool does not already have (Parquet would add pyarrow, about 100 MB,
-for files that stay a few MB).
+Records are JSON Lines (one game per line, streamed as each game finishes, then rewritten in the
+study's order): a study of thousands of games streams to disk and survives an interrupted run, a
+line holds the nested per-round figures without flattening, any tool reads it (``jq``,
+``pandas.read_json(lines=True)``), and it needs no library the tool does not already have
+(Parquet would add pyarrow, about 100 MB, for files that stay a few MB).
 
 Layout of a record::
 

@@ -110,6 +110,9 @@ def balance(
                 where = f"on {count} local worker{'s' if count > 1 else ''}"
     except (EngineError, ClusterError) as exc:
         raise EngineUnusable(str(exc)) from exc
+    # Streamed in the order games finished (an interrupted study keeps what it played); kept in
+    # the plan's order (variant by seed), so the same study gives the same file on one worker or many.
+    records.write(out / "games.jsonl", played)
     summaries = [summarize(v, [r for r in played if r["variant"] == v], rounds) for v, _ in chosen]
     render.terminal(summaries, Console())
     written = render.write_all(summaries, out)

@@ -216,13 +216,18 @@ class Engine:
         heap: str | None = None,
         timeout: float | None = None,
         on_event: Callable[[PlayEvent], None] | None = None,
+        processors: int | None = None,
     ) -> list[JsonDict]:
         """Play each (file, seed) in turn in one warm JVM; the reports in the same order.
 
         The same file may come with many seeds. On failure the HarnessError's ``games`` holds the
-        reports finished before it (None for the rest).
+        reports finished before it (None for the rest). ``processors`` caps the cores the JVM sees:
+        the AI's odds calculators, the JIT and the collector size their threads by it, so JVMs
+        side by side each get their share instead of fighting over every core.
         """
-        options = PARSE_JVM_OPTIONS if rounds <= 0 else ()
+        options: tuple[str, ...] = PARSE_JVM_OPTIONS if rounds <= 0 else ()
+        if processors:
+            options = (*options, f"-XX:ActiveProcessorCount={processors}")
         with self._sandbox() as work, (work / "stderr.txt").open("w+", encoding="utf-8") as err:
             inputs = [str(engine_input(Path(p), work, i).resolve()) for i, (p, _) in enumerate(games)]
             found: list[JsonDict | None] = [None] * len(games)

@@ -4,12 +4,16 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.Set;
+import java.util.TreeMap;
 
 import games.strategy.engine.data.GameData;
 import games.strategy.engine.data.GameStep;
 import games.strategy.engine.data.PlayerID;
+import games.strategy.engine.data.Territory;
+import games.strategy.engine.data.Unit;
 import games.strategy.engine.delegate.IDelegate;
 import games.strategy.triplea.attachments.AbstractUserActionAttachment;
 import games.strategy.triplea.attachments.PoliticalActionAttachment;
@@ -76,13 +80,14 @@ final class ActionPolicy {
       if (chosen == null) {
         return;
       }
-      attempt(delegate, player, chosen, user);
+      attempt(data, delegate, player, chosen, user);
     }
   }
 
-  private void attempt(final IDelegate delegate, final PlayerID player, final AbstractUserActionAttachment action,
-      final boolean user) {
+  private void attempt(final GameData data, final IDelegate delegate, final PlayerID player,
+      final AbstractUserActionAttachment action, final boolean user) {
     final int pusBefore = player.getResources().getQuantity("PUs");
+    final Map<String, Map<String, Integer>> before = board(data);
     String error = null;
     try {
       if (user) {
@@ -96,6 +101,46 @@ final class ActionPolicy {
       ErrorCapture.record("exception", "taking " + action.getName() + ": " + error, t);
     }
     taken.add(ActionLog.here().putStr("action", action.getName()).putStr("kind", user ? "user" : "political")
-        .putNum("pusSpent", pusBefore - player.getResources().getQuantity("PUs")).putStr("error", error).toString());
+        .putNum("pusSpent", pusBefore - player.getResources().getQuantity("PUs"))
+        .put("removed", removed(before, board(data))).putStr("error", error).toString());
+  }
+
+  /** Units per territory and type: what an action took off the board shows as a difference. */
+  private static Map<String, Map<String, Integer>> board(final GameData data) {
+    final Map<String, Map<String, Integer>> counts = new TreeMap<>();
+    data.acquireReadLock();
+    try {
+      for (final Territory t : data.getMap().getTerritories()) {
+        for (final Unit u : t.getUnits().getUnits()) {
+          counts.computeIfAbsent(t.getName(), k -> new TreeMap<>()).merge(u.getType().getName(), 1, Integer::sum);
+        }
+      }
+    } finally {
+      data.releaseReadLock();
+    }
+    return counts;
+  }
+
+  /**
+   * {territory: {unit type: n}} the action removed. Check reads it: an AI that bought before a
+   * complex was scorched and then tries to place there is refused because of the action, not of
+   * a fault in the game.
+   */
+  private static String removed(final Map<String, Map<String, Integer>> before,
+      final Map<String, Map<String, Integer>> after) {
+    final Map<String, String> out = new TreeMap<>();
+    before.forEach((territory, types) -> {
+      final Map<String, Integer> gone = new TreeMap<>();
+      final Map<String, Integer> now = after.getOrDefault(territory, Map.of());
+      types.forEach((type, n) -> {
+        if (n > now.getOrDefault(type, 0)) {
+          gone.put(type, n - now.getOrDefault(type, 0));
+        }
+      });
+      if (!gone.isEmpty()) {
+        out.put(territory, ActionLog.counts(gone));
+      }
+    });
+    return Json.obj(out);
   }
 }
