@@ -447,7 +447,7 @@ def test_a_java_that_does_not_exec_is_killed_with_its_children(tmp_path_factory:
     game = ROOT / "output" / "games" / "revised.xml"
     proc = subprocess.run(
         [sys.executable, "-m", "generator", "check", str(game), "--rounds", "100", "--timeout", "3"],
-        cwd=project, env=env, capture_output=True, text=True, timeout=120,
+        cwd=tmp_path_factory.mktemp("elsewhere"), env=env, capture_output=True, text=True, timeout=120,
     )  # fmt: skip
     assert time.monotonic() - started < 60
     assert proc.returncode == 1 and "timed out after 3 s" in proc.stdout, proc.stdout + proc.stderr
