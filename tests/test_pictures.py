@@ -9,6 +9,7 @@ from pathlib import Path
 from PIL import Image
 
 from generator.checks.unit_owners import picture_forms, player_advances, unit_owners
+from generator.release.board_picture import Highlight, _highlight_rows, _wrap
 from generator.release.diff_picture import territory_changes
 from tests.conftest import BASE_MAP, ROOT, run_cli, variant_spec
 
@@ -74,6 +75,20 @@ def test_territory_changes_in_words() -> None:
     assert len(seas) > 3 and seas == sorted(seas)  # numbers in numeric order (2, 9, 10, not 10, 2, 9)
     russia_falls = territory_changes(variant_spec("lhtr"), variant_spec("lhtr"))
     assert russia_falls == []
+
+
+def test_the_picture_s_list_groups_runs_and_wraps_long_lines() -> None:
+    same = ["blockadeZone true -> none"]
+    marks = [Highlight(f"{n} Sea Zone", same) for n in (1, 2, 3)]
+    marks.append(Highlight("Balkans", ["owner Italians -> Germans"]))
+    assert _highlight_rows(marks) == [
+        "1-3. 1 Sea Zone ... 3 Sea Zone (3 territories): blockadeZone true -> none",
+        "4. Balkans: owner Italians -> Germans",
+    ]
+    assert _wrap((None, "68. Balkans: owner Italians -> Germans, territoryEffect"), 30) == [
+        (None, "68. Balkans: owner Italians"),
+        (None, "   -> Germans, territoryEffect"),
+    ]
 
 
 def test_the_package_ships_each_game_s_picture(tmp_path: Path) -> None:

@@ -213,10 +213,12 @@ def _framed(
     """The board under a title, above a legend of the players (and the list of highlights)."""
     from PIL import Image
 
-    rows = _legend_rows(spec, highlights)
+    columns = 2 if highlights else 1
+    # Long rows wrap within their column (never cut at the picture's edge).
+    room = (board.width // columns - 36) // text_size("x", 2)[0]
+    rows = [wrapped for row in _legend_rows(spec, highlights) for wrapped in _wrap(row, room)]
     line = 26
     top = 44
-    columns = 2 if highlights else 1
     per_column = (len(rows) + columns - 1) // columns
     image = Image.new("RGB", (board.width, top + board.height + 16 + per_column * line + 10), WHITE)
     draw_text(image, (12, 10), title, BLACK, 2)
@@ -235,7 +237,7 @@ def _legend_rows(spec: Spec, highlights: Sequence[Highlight] | None) -> list[tup
     if highlights is not None:
         if not highlights:
             return [(None, "No territory differs: owners, production, units and attachments are the same.")]
-        return [(None, f"{i}. {h.territory}: {', '.join(h.words)}") for i, h in enumerate(highlights, 1)]
+        return [(None, text) for text in _highlight_rows(highlights)]
     rows: list[tuple[str | None, str]] = []
     for player in spec.players:
         held = [t for t in spec.territories.values() if t.owner == player and not t.sea]
@@ -244,3 +246,32 @@ def _legend_rows(spec: Spec, highlights: Sequence[Highlight] | None) -> list[tup
         rows.append((player, f"{player}: {len(held)} territories, production {production}, {units} units"))
     rows.append((None, "star: capital   ring: victory city (weight)   white box: production   coloured box: units"))
     return rows
+
+
+def _highlight_rows(highlights: Sequence[Highlight]) -> list[str]:
+    """One row per change; a run of numbers with the same change is one row ("1-64. 1 Sea Zone ...")."""
+    rows: list[str] = []
+    start = 0
+    for end in range(1, len(highlights) + 1):
+        if end < len(highlights) and highlights[end].words == highlights[start].words:
+            continue
+        words = ", ".join(highlights[start].words)
+        first, last = highlights[start].territory, highlights[end - 1].territory
+        if end - start == 1:
+            rows.append(f"{start + 1}. {first}: {words}")
+        else:
+            rows.append(f"{start + 1}-{end}. {first} ... {last} ({end - start} territories): {words}")
+        start = end
+    return rows
+
+
+def _wrap(row: tuple[str | None, str], room: int) -> list[tuple[str | None, str]]:
+    """`row` as lines of at most `room` characters, broken at spaces; continuation lines indented."""
+    swatch, text = row
+    lines: list[str] = []
+    while len(text) > room > 8:
+        cut = text.rfind(" ", 0, room)
+        cut = cut if cut > room // 2 else room
+        lines.append(text[:cut])
+        text = "   " + text[cut:].lstrip()
+    return [(swatch if i == 0 else None, line) for i, line in enumerate([*lines, text])]
