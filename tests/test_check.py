@@ -20,7 +20,7 @@ import pytest
 from lxml import etree
 
 from generator.engine.check import action_notes, evaluate, tidy
-from tests.conftest import OFFICIAL_GAMES, ROOT, Result, run_cli
+from tests.conftest import OFFICIAL_GAMES, ROOT, Result, run_cli, variant_spec
 
 FIXTURES = ROOT / "tests" / "fixtures" / "check"
 BROKEN = sorted(p.stem for p in FIXTURES.glob("*.xml"))
@@ -79,7 +79,8 @@ def test_every_variant_passes_two_rounds(variants: tuple[Result, dict[str, Any]]
 @pytest.mark.engine
 def test_report_holds_what_the_engine_saw(variants: tuple[Result, dict[str, Any]]) -> None:
     _, report = variants
-    options = {"rounds": 2, "ai": "fast", "seed": 1, "actions": "random", "engine": report["options"]["engine"]}
+    engine = report["options"]["engine"]
+    options = {"rounds": 2, "ai": "fast", "seed": 1, "actions": "cover", "games": 1, "engine": engine}
     assert report["options"] == options
     for variant in report["variants"]:
         summary, game = variant["summary"], variant["report"]
@@ -109,6 +110,37 @@ def test_report_holds_what_the_engine_saw(variants: tuple[Result, dict[str, Any]
         assert all(c["from"] != c["to"] for c in game["ownerChanges"])
         assert game["moves"] and game["placements"]
         assert set(game["timings"]) >= {"parseMs", "setupMs", "totalMs", "rounds", "byDelegate"}
+
+
+def _claimed_actions(variant: str, rules: set[str]) -> set[str]:
+    """The user and political actions of a variant whose ledger claims name one of `rules`."""
+    spec = variant_spec(variant)
+    return {
+        name
+        for player in spec.players.values()
+        for name, attachment in player.attachments.items()
+        if name.startswith(("userActionAttachment", "politicalActionAttachment")) and set(attachment.ledger) & rules
+    }
+
+
+@pytest.mark.engine
+@pytest.mark.parametrize(
+    ("variant", "games", "rules"),
+    [("aare", 6, {"aare-na-00", "aare-base-04"}), ("expansion", 2, {"exp-treaty-01", "exp-treaty-02"})],
+)
+def test_check_takes_every_declaration_across_its_games(
+    variant: str, games: int, rules: set[str], tmp_path: Path
+) -> None:
+    """Every national advantage and treaty action fires in some game: the 'cover' policy takes
+    first what the run's earlier games did not, and the slots allow about two a nation a game."""
+    result, report = check_cli(variant, "--rounds", "2", "--games", str(games), report=tmp_path / "check.json")
+    assert result.code == 0, result.out + result.err
+    assert report["options"]["actions"] == "cover" and len(report["variants"]) == games
+    taken = {a["action"] for v in report["variants"] for a in v["report"]["actionsTaken"] if not a["error"]}
+    declarations = _claimed_actions(variant, rules)
+    assert len(declarations) == (32 if variant == "aare" else 2)  # 30 advantages and two ends of a treaty
+    assert declarations - taken == set()
+    assert f"{variant}: actions taken in {games} games: " in result.out
 
 
 @pytest.mark.engine
@@ -236,6 +268,16 @@ def test_a_refusal_the_players_own_action_caused_is_a_note() -> None:
         "step russianPlace: delegate place refused placeUnits (1 units in Russia): No Factory in Russia "
         "(after the action userActionAttachmentScorchRussia removed units there) (2 times)"
     ]
+    # A price advantage declared before the purchase: the AI planned with the rules it saw before.
+    declared = {"round": 2, "player": "Germans", "action": "userActionAttachmentGeLuftwaffe", "frontiers": ["Germans"]}
+    refused = {"channel": "rejected", "round": 2, "player": "Germans", "step": "germanPurchase",
+               "message": "delegate purchase refused purchase: Not enough resources"}  # fmt: skip
+    assert evaluate(_report(actionsTaken=[declared], errors=[refused]), 2) == []
+    assert action_notes(_report(actionsTaken=[declared], errors=[refused])) == [
+        "step germanPurchase: delegate purchase refused purchase: Not enough resources "
+        "(after the action userActionAttachmentGeLuftwaffe changed its frontier)"
+    ]
+    assert evaluate(_report(actionsTaken=[{**declared, "round": 1}], errors=[refused]), 2) != []
     # Another round, another player or another territory ("West Russia" is not "Russia"): a failure.
     for other in (
         {"round": 2},

@@ -23,7 +23,7 @@ from generator.cli.release import EngineUnusable
 )
 @click.option(
     "--actions",
-    type=click.Choice(["none", "random", "all-early"]),
+    type=click.Choice(["none", "random", "cover", "all-early"]),
     default="random",
     show_default=True,
     help="How the AIs take the variant's user and political actions (the 1.9 AIs take none themselves).",

@@ -33,14 +33,23 @@ class EngineUnusable(click.ClickException):
     show_default=True,
     help="Who plays every side: TripleA's Fast AI or its Hard (Pro) AI.",
 )
-@click.option("--seed", default=1, show_default=True, type=int, help="Seed of the dice and of --actions random.")
+@click.option("--seed", default=1, show_default=True, type=int, help="Seed of the first game's dice and actions.")
+@click.option(
+    "--games",
+    "-n",
+    default=1,
+    show_default=True,
+    type=click.IntRange(min=1),
+    help="Games per target, with seeds SEED..SEED+N-1 (with --actions cover, enough games take every action).",
+)
 @click.option(
     "--actions",
-    type=click.Choice(["none", "random", "all-early"]),
-    default="random",
+    type=click.Choice(["none", "random", "cover", "all-early"]),
+    default="cover",
     show_default=True,
-    help="How the AIs take the variant's user and political actions (the 1.9 AIs take none themselves); "
-    "an action whose trigger throws fails the game.",
+    help="How the AIs take the variant's user and political actions (the 1.9 AIs take none themselves): "
+    "cover takes each action once in the run's games, as soon as it is open; an action whose trigger throws "
+    "fails the game.",
 )
 @click.option(
     "--report",
@@ -65,6 +74,7 @@ def check(
     rounds: int,
     ai: str,
     seed: int,
+    games: int,
     actions: str,
     report_path: Path | None,
     jobs: int,
@@ -101,6 +111,7 @@ def check(
             ai=ai,
             seed=seed,
             actions=actions,
+            games=games,
             jobs=jobs,
             timeout=timeout,
             report_path=report_path,

@@ -28,13 +28,24 @@ from generator.engine.harness import DEFAULT_JAR, Engine, HarnessError, JsonDict
 from generator.engine.sandbox import foreign_doctype
 from generator.safe_xml import safe_parser
 
-__all__ = ["CheckUsageError", "Outcome", "Target", "evaluate", "resolve_targets", "run", "run_games"]
+__all__ = [
+    "CheckUsageError",
+    "Outcome",
+    "Target",
+    "actions_never_taken",
+    "evaluate",
+    "resolve_targets",
+    "run",
+    "run_games",
+]
 
 # Generous per-round limits (measured: FastAI 3-8 s, ProAI 15-30 s per Revised round on 2 cores);
 # they only exist so a hung AI cannot stall a CI job forever. (The Easy AI, "weak", is left out:
 # it probes moves by trial and error, and every refused move would count as an error.)
 ROUND_TIMEOUT = {"fast": 120.0, "pro": 600.0}
 STARTUP_TIMEOUT = 60.0
+# Names of actions never taken that the table's summary line lists (the report lists them all).
+NEVER_TAKEN_SHOWN = 8
 # Steps that are the harness's own phases rather than game steps.
 HARNESS_PHASES = {"parse", "setup", "stop", "startPersistentDelegates"}
 
@@ -60,6 +71,7 @@ class Outcome:
     failures: list[str] = field(default_factory=list)
     seconds: float = 0.0
     notes: list[str] = field(default_factory=list)
+    seed: int = 1
 
     @property
     def ok(self) -> bool:
@@ -118,26 +130,38 @@ def evaluate(report: JsonDict, rounds: int, xml: Path | None = None, jar: Path =
     return failures
 
 
-# Where an action the harness took for a player removed units: {(round, player): {territory: action}}.
-Consequences = dict[tuple[int, str], dict[str, str]]
+@dataclass
+class Consequences:
+    """What the actions the harness took changed, by (round, player) of the refusal they explain."""
+
+    removed: dict[tuple[int, str], dict[str, str]] = field(default_factory=lambda: defaultdict(dict))
+    frontier: dict[tuple[int, str], str] = field(default_factory=dict)
 
 
 def action_consequences(report: JsonDict) -> Consequences:
-    out: Consequences = defaultdict(dict)
+    out = Consequences()
     for action in report.get("actionsTaken", []):
+        at = (action.get("round", 0), action.get("player") or "")
         for territory in action.get("removed") or {}:
-            out[(action.get("round", 0), action.get("player") or "")][territory] = action["action"]
+            out.removed[at][territory] = action["action"]
+        for player in action.get("frontiers") or []:
+            out.frontier.setdefault((at[0], player), action["action"])
     return out
 
 
 def _caused_by(entry: JsonDict, caused: Consequences) -> str | None:
-    """The action behind a refusal of the AI, if one of its player's actions this round removed the
-    units the refusal names (a complex scorched after the AI bought for it): the AIs of 1.9 plan
+    """The action behind a refusal of the AI, when an action the harness took for the player this
+    round explains it: it removed the units the refusal names (a complex scorched after the AI
+    bought for it), or it changed the player's frontier before the AI bought (a price advantage
+    declared: the AI prices what it plans with the rules it saw before). The AIs of 1.9 plan
     without the actions the harness takes for them, so such a refusal is no fault of the game."""
     if entry.get("channel") != "rejected":
         return None
-    removed = caused.get((entry.get("round", 0), entry.get("player") or ""), {})
-    named = (action for territory, action in removed.items() if _names(entry["message"], territory))
+    at = (entry.get("round", 0), entry.get("player") or "")
+    message = entry["message"]
+    if " refused purchase" in message and at in caused.frontier:
+        return caused.frontier[at]
+    named = (action for territory, action in caused.removed.get(at, {}).items() if _names(message, territory))
     return next(named, None)
 
 
@@ -151,11 +175,12 @@ def action_notes(report: JsonDict | None) -> list[str]:
     if report is None:
         return []
     caused = action_consequences(report)
-    counted = Counter(
-        f"{_error_text(e)} (after the action {action} removed units there)"
-        for e in report.get("errors", [])
-        if (action := _caused_by(e, caused))
-    )
+    counted: Counter[str] = Counter()
+    for entry in report.get("errors", []):
+        action = _caused_by(entry, caused)
+        if action is not None:
+            what = "changed its frontier" if " refused purchase" in entry["message"] else "removed units there"
+            counted[f"{_error_text(entry)} (after the action {action} {what})"] += 1
     return [text if n == 1 else f"{text} ({n} times)" for text, n in counted.items()]
 
 
@@ -325,16 +350,19 @@ def run_games(
     ai: str,
     seed: int,
     actions: str = "none",
+    games: int = 1,
     jobs: int = 1,
     jvm_per_game: bool = False,
     timeout: float | None = None,
     on_event: Callable[[Target, PlayEvent], None] | None = None,
 ) -> list[Outcome]:
-    """Play every target; ``jobs`` JVMs side by side, each playing its share one after the other.
+    """Play every target ``games`` times (seeds seed..seed+games-1); ``jobs`` JVMs side by side,
+    each playing its share one after the other; the outcomes by target, then seed.
 
     A warm JVM plays a game with about 30 % less CPU than a fresh one (JIT and class loading,
     measured by bench/check_bench.py), and the harness clears the engine's statics between
-    games; ``jvm_per_game`` starts a fresh JVM for every game instead. When a JVM dies or a
+    games; ``jvm_per_game`` starts a fresh JVM for every game instead. A target's games stay in
+    one JVM, where the ``cover`` policy remembers what earlier games took. When a JVM dies or a
     game times out, that game fails and the rest go on in a new JVM.
     """
     engine.harness_dir()  # a harness that does not compile is an engine problem, not a game's
@@ -345,43 +373,60 @@ def run_games(
         if on_event is not None and event["path"] in by_resolved:
             on_event(by_resolved[event["path"]], event)
 
-    def play(group: list[Target]) -> list[Outcome]:
+    def play(group: list[tuple[Target, int]]) -> list[Outcome]:
         outcomes: list[Outcome] = []
         while group:
             started = time.monotonic()
             try:
-                reports = engine.play(
-                    [t.path for t in group],
-                    rounds=rounds,
-                    ai=ai,
-                    seed=seed,
-                    actions=actions,
-                    timeout=limit,
-                    on_event=relay,
+                reports: list[JsonDict | None] = list(
+                    engine.play_games(
+                        [(t.path, s) for t, s in group],
+                        rounds=rounds,
+                        ai=ai,
+                        actions=actions,
+                        timeout=limit,
+                        on_event=relay,
+                    )
                 )
                 problem = None
             except HarnessError as exc:
-                reports, problem = exc.reports, str(exc)
-            for t in [t for t in group if str(t.path) in reports]:
-                report = reports[str(t.path)]
+                reports, problem = list(exc.games), str(exc)
+            finished = [r for r in reports if r is not None]
+            for (t, game_seed), report in zip(group, finished, strict=False):
                 seconds = report.get("timings", {}).get("totalMs", 0) / 1000
                 failures = evaluate(report, rounds, t.path, engine.jar)
-                outcomes.append(Outcome(t, report, failures, seconds, action_notes(report)))
-            group = [t for t in group if str(t.path) not in reports]
+                outcomes.append(Outcome(t, report, failures, seconds, action_notes(report), game_seed))
+            group = group[len(finished) :]
             if group:  # the first game without a report is the one the JVM died in
-                outcomes.append(Outcome(group[0], None, [problem or "no report"], time.monotonic() - started))
+                t, game_seed = group[0]
+                failed = Outcome(t, None, [problem or "no report"], time.monotonic() - started, [], game_seed)
+                outcomes.append(failed)
                 group = group[1:]
         return outcomes
 
+    plays = [(t, seed + i) for t in targets for i in range(max(1, games))]
     if rounds <= 0:  # a parse costs less than a JVM start
-        groups = [list(targets)]
+        groups = [plays]
     elif jvm_per_game:
-        groups = [[t] for t in targets]
+        groups = [[p] for p in plays]
     else:
-        groups = [g for g in (list(targets[i :: max(1, jobs)]) for i in range(max(1, jobs))) if g]
+        shares = [list(targets[i :: max(1, jobs)]) for i in range(max(1, jobs))]
+        groups = [g for g in ([p for p in plays if p[0] in share] for share in shares) if g]
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-        done = {o.target: o for outcomes in pool.map(play, groups) for o in outcomes}
-    return [done[t] for t in targets]
+        done = {(o.target, o.seed): o for outcomes in pool.map(play, groups) for o in outcomes}
+    return [done[p] for p in plays]
+
+
+def actions_never_taken(outcomes: Sequence[Outcome]) -> dict[str, tuple[int, list[str]]]:
+    """Per target with user or political actions: how many it has, and those no game took."""
+    found: dict[str, tuple[int, list[str]]] = {}
+    for target in dict.fromkeys(o.target for o in outcomes):
+        reports = [o.report for o in outcomes if o.target == target and o.report is not None]
+        every = {a for r in reports for names in r["game"].get("actions", {}).values() for a in names}
+        taken = {a["action"] for r in reports for a in r.get("actionsTaken", []) if not a.get("error")}
+        if every:
+            found[target.name] = (len(every), sorted(every - taken))
+    return found
 
 
 def run(
@@ -391,7 +436,8 @@ def run(
     rounds: int = 2,
     ai: str = "fast",
     seed: int = 1,
-    actions: str = "random",
+    actions: str = "cover",
+    games: int = 1,
     jobs: int = 1,
     timeout: float | None = None,
     report_path: Path | None = None,
@@ -438,17 +484,20 @@ def run(
             ai=ai,
             seed=seed,
             actions=actions,
+            games=games,
             jobs=jobs,
             timeout=timeout,
             on_event=on_event,
         )
-    _render(out, outcomes, rounds)
+    _render(out, outcomes, rounds, games)
     if report_path is not None:
         document = {
             "ok": all(o.ok for o in outcomes),
-            "options": {"rounds": rounds, "ai": ai, "seed": seed, "actions": actions, "engine": str(engine.jar)},
+            "options": {"rounds": rounds, "ai": ai, "seed": seed, "actions": actions, "games": games,
+                        "engine": str(engine.jar)},
+            "actionsNeverTaken": {name: never for name, (_, never) in actions_never_taken(outcomes).items()},
             "variants": [
-                {"name": o.target.name, "file": str(o.target.path), "ok": o.ok, "failures": o.failures,
+                {"name": o.target.name, "seed": o.seed, "file": str(o.target.path), "ok": o.ok, "failures": o.failures,
                  "notes": o.notes, "seconds": round(o.seconds, 2), "summary": summary(o.report, rounds),
                  "report": o.report}
                 for o in outcomes
@@ -458,7 +507,7 @@ def run(
     return all(o.ok for o in outcomes)
 
 
-def _render(out: Console, outcomes: Sequence[Outcome], rounds: int) -> None:
+def _render(out: Console, outcomes: Sequence[Outcome], rounds: int, games: int = 1) -> None:
     table = Table(title=f"triplea-forge check ({'parse only' if rounds <= 0 else f'{rounds} rounds'})")
     for column in ("variant", "rounds", "battles", "purchases", "changed hands", "actions", "errors", "result"):
         table.add_column(column, justify="left" if column in ("variant", "result") else "right", no_wrap=True)
@@ -469,13 +518,26 @@ def _render(out: Console, outcomes: Sequence[Outcome], rounds: int) -> None:
             s, reached = ({"errors": s["errors"]} if s else {}), "-"
         numbers = [str(s.get(k, "-")) for k in ("battles", "unitsPurchased", "territoriesChangedHands", "errors")]
         numbers.insert(3, str(len(s["actionsTaken"])) if "actionsTaken" in s else "-")
-        table.add_row(o.target.name, reached, *numbers, "ok" if o.ok else "[bold red]FAILED[/]")
+        table.add_row(_label(o, games), reached, *numbers, "ok" if o.ok else "[bold red]FAILED[/]")
     out.print(table)
     for o in outcomes:
         for failure in o.failures:
-            out.print(f"{o.target.name}: {failure}", soft_wrap=True, markup=False, highlight=False)
+            out.print(f"{_label(o, games)}: {failure}", soft_wrap=True, markup=False, highlight=False)
         for note in o.notes:
-            out.print(f"{o.target.name}: not counted: {note}", soft_wrap=True, markup=False, highlight=False)
+            out.print(f"{_label(o, games)}: not counted: {note}", soft_wrap=True, markup=False, highlight=False)
+    if rounds > 0:
+        for name, (count, never) in actions_never_taken(outcomes).items():
+            played = f"{games} games" if games > 1 else "1 game"
+            line = f"{name}: actions taken in {played}: {count - len(never)} of {count}"
+            if never:  # the whole list is in the report (--report); more games with 'cover' take them
+                shown = ", ".join(never[:NEVER_TAKEN_SHOWN])
+                more = f" and {len(never) - NEVER_TAKEN_SHOWN} more" if len(never) > NEVER_TAKEN_SHOWN else ""
+                line += f"; never: {shown}{more}"
+            out.print(line, soft_wrap=True, markup=False, highlight=False)
     failed = sum(not o.ok for o in outcomes)
     verdict = f"{len(outcomes)} checked, all passed" if not failed else f"{failed} of {len(outcomes)} failed"
     out.print(verdict, markup=False, highlight=False)
+
+
+def _label(outcome: Outcome, games: int) -> str:
+    return f"{outcome.target.name} (seed {outcome.seed})" if games > 1 else outcome.target.name

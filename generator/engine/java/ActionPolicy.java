@@ -1,7 +1,9 @@
 package forge;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -27,23 +29,32 @@ import games.strategy.triplea.delegate.UserActionDelegate;
  * own layer (national advantages, treaties, lend-lease) is made of such actions.
  *
  * <p>Policies: "none" takes nothing; "all-early" attempts every action the moment it is open;
- * "random" attempts each open action with probability 1/2, drawn from a generator seeded with
- * the game's seed, so the same seed takes the same decisions as long as the game state is the
- * same. The engine lists open actions in hash order, so they are sorted by name first.
+ * "random" attempts each open action with probability 1/2, in an order shuffled by a generator
+ * seeded with the game's seed (the first taken is any of the open ones alike: with slots that
+ * limit how many may be taken, a fixed order would favour the first names); "cover" takes an
+ * action the moment it is open if this run (this JVM, this file) has never taken it, in shuffled
+ * order, and never again after: over a few games of one file every action is taken once, as
+ * check needs (a treaty Russia ended in one game is Japan's to end in the next).
+ * The same seed takes the same decisions as long as the game state is the same. The engine
+ * lists open actions in hash order, so they are sorted by name before the shuffle.
  */
 final class ActionPolicy {
-  static final List<String> NAMES = List.of("none", "random", "all-early");
+  static final List<String> NAMES = List.of("none", "random", "cover", "all-early");
   // Every attempt re-reads what is open (an action can close others); this bounds a step.
   private static final int MAX_ATTEMPTS_PER_STEP = 100;
+  // For "cover": per game file, how often each action was taken in this JVM's earlier games.
+  private static final Map<String, Map<String, Integer>> TAKEN_IN_RUN = new HashMap<>();
 
   private final String policy;
   private final Random random;
+  private final Map<String, Integer> takenInRun;
   final List<String> taken = new ArrayList<>();
 
-  ActionPolicy(final String policy, final long seed) {
+  ActionPolicy(final String policy, final long seed, final String path) {
     this.policy = policy;
     // A stream of its own: the dice keep the sequence they have without actions.
     this.random = new Random(seed * 0x9E3779B97F4A7C15L + 0x5DEECE66DL);
+    this.takenInRun = TAKEN_IN_RUN.computeIfAbsent(path, k -> new HashMap<>());
   }
 
   /** Called with the step started (the delegate has its bridge) and before the AI plays it. */
@@ -69,10 +80,15 @@ final class ActionPolicy {
       }
       open.removeIf(a -> tried.contains(a.getName()));
       open.sort(Comparator.comparing(AbstractUserActionAttachment::getName));
+      if (!policy.equals("all-early")) {
+        Collections.shuffle(open, random);
+      }
       AbstractUserActionAttachment chosen = null;
       for (final AbstractUserActionAttachment a : open) {
         tried.add(a.getName());
-        if (policy.equals("all-early") || random.nextBoolean()) {
+        final boolean take = policy.equals("cover") ? !takenInRun.containsKey(a.getName())
+            : policy.equals("all-early") || random.nextBoolean();
+        if (take) {
           chosen = a;
           break;
         }
@@ -88,6 +104,7 @@ final class ActionPolicy {
       final AbstractUserActionAttachment action, final boolean user) {
     final int pusBefore = player.getResources().getQuantity("PUs");
     final Map<String, Map<String, Integer>> before = board(data);
+    final Map<String, List<String>> frontiersBefore = frontiers(data);
     String error = null;
     try {
       if (user) {
@@ -100,9 +117,40 @@ final class ActionPolicy {
       error = ForgeHarness.describe(t);
       ErrorCapture.record("exception", "taking " + action.getName() + ": " + error, t);
     }
+    if (error == null) {
+      takenInRun.merge(action.getName(), 1, Integer::sum);
+    }
     taken.add(ActionLog.here().putStr("action", action.getName()).putStr("kind", user ? "user" : "political")
         .putNum("pusSpent", pusBefore - player.getResources().getQuantity("PUs"))
-        .put("removed", removed(before, board(data))).putStr("error", error).toString());
+        .put("removed", removed(before, board(data))).put("frontiers", changed(frontiersBefore, frontiers(data)))
+        .putStr("error", error).toString());
+  }
+
+  /** Each player's production frontier, as its rules' names. */
+  private static Map<String, List<String>> frontiers(final GameData data) {
+    final Map<String, List<String>> out = new TreeMap<>();
+    for (final PlayerID p : data.getPlayerList().getPlayers()) {
+      if (p.getProductionFrontier() != null) {
+        final List<String> rules = new ArrayList<>();
+        p.getProductionFrontier().getRules().forEach(r -> rules.add(r.getName()));
+        out.put(p.getName(), rules);
+      }
+    }
+    return out;
+  }
+
+  /**
+   * The players whose frontier the action changed (a price advantage swaps production rules):
+   * an AI whose purchase is then refused planned with the frontier it had before.
+   */
+  private static String changed(final Map<String, List<String>> before, final Map<String, List<String>> after) {
+    final List<String> players = new ArrayList<>();
+    after.forEach((player, rules) -> {
+      if (!rules.equals(before.get(player))) {
+        players.add(Json.str(player));
+      }
+    });
+    return Json.arr(players);
   }
 
   /** Units per territory and type: what an action took off the board shows as a difference. */

@@ -82,7 +82,7 @@ public final class ForgeHarness {
 
   private static void usage() {
     System.err.println("usage: forge.ForgeHarness dump FILE...");
-    System.err.println("       forge.ForgeHarness play [--rounds N] [--ai fast|pro|weak] [--actions none|random|all-early]"
+    System.err.println("       forge.ForgeHarness play [--rounds N] [--ai fast|pro|weak] [--actions none|random|cover|all-early]"
         + " [--seed S] FILE [--seed S] FILE...");
   }
 

@@ -6,10 +6,12 @@ import java.lang.management.MemoryType;
 import java.lang.reflect.Field;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.stream.Collectors;
 
 import games.strategy.engine.data.GameData;
 import games.strategy.engine.data.GameStep;
@@ -19,7 +21,9 @@ import games.strategy.engine.data.Resource;
 import games.strategy.engine.data.Territory;
 import games.strategy.engine.data.Unit;
 import games.strategy.engine.delegate.IDelegate;
+import games.strategy.triplea.attachments.PoliticalActionAttachment;
 import games.strategy.triplea.attachments.TerritoryAttachment;
+import games.strategy.triplea.attachments.UserActionAttachment;
 import games.strategy.triplea.delegate.AbstractEndTurnDelegate;
 import games.strategy.triplea.delegate.AbstractPlaceDelegate;
 import games.strategy.triplea.delegate.BidPlaceDelegate;
@@ -107,7 +111,22 @@ final class PlayReport {
           .put("alliances", alliances(data, p)).toString());
     }
     game.putStr("name", data.getGameName()).put("players", Json.arr(players))
-        .putNum("steps", data.getSequence().size());
+        .putNum("steps", data.getSequence().size()).put("actions", actions(data));
+  }
+
+  /** Every user and political action of the game, {player: [name]}: what a policy could take. */
+  private static String actions(final GameData data) {
+    final Map<String, String> out = new TreeMap<>();
+    for (final PlayerID p : data.getPlayerList().getPlayers()) {
+      final List<String> names = new ArrayList<>();
+      UserActionAttachment.getUserActionAttachments(p).forEach(a -> names.add(a.getName()));
+      PoliticalActionAttachment.getPoliticalActionAttachments(p).forEach(a -> names.add(a.getName()));
+      if (!names.isEmpty()) {
+        Collections.sort(names);
+        out.put(p.getName(), Json.arr(names.stream().map(Json::str).collect(Collectors.toList())));
+      }
+    }
+    return Json.obj(out);
   }
 
   void startRound(final GameData data) {

@@ -67,7 +67,7 @@ final class PlayRun {
     this.rounds = rounds;
     this.ai = ai;
     this.seed = seed;
-    this.actions = new ActionPolicy(actions, seed);
+    this.actions = new ActionPolicy(actions, seed, path);
     this.events = events;
   }
 
