@@ -23,6 +23,7 @@ from generator.installed_map import MapLookup
 from generator.spec.errors import build_spec
 from generator.spec.expand import expand_templates
 from generator.spec.model import Spec
+from generator.spec.patterns.expansion import Expansion, attribute, expand_patterns
 from generator.spec.resolve import ResolvedSpec, Rules, resolve
 from generator.spec.salvage import salvage
 
@@ -32,6 +33,7 @@ class Compiled:
     name: str
     spec: Spec
     resolved: ResolvedSpec
+    expansion: Expansion = field(default_factory=Expansion)  # what the rule patterns made
     files: dict[str, bytes] = field(default_factory=dict)
 
 
@@ -47,6 +49,8 @@ def load_spec(
         return None, problems
     # Keep going after load problems (the tree is still usable) so every mistake shows in one run,
     # but say nothing more about a place that already has a message.
+    resolved.tree, found, expansion = expand_patterns(resolved.tree)
+    problems += found
     resolved.tree, found = expand_templates(resolved.tree)
     problems += found
     already = {p.mark for p in problems}
@@ -75,9 +79,11 @@ def load_spec(
         p for p in later
         if p.mark not in said and p.key_path not in holders and not (quiet and p.key_path.startswith(quiet))
     ]  # fmt: skip
+    # A problem in what a pattern made is said of the use that made it.
+    problems = [attribute(p, expansion) for p in problems]
     if spec is None or any(p.severity is Severity.ERROR for p in problems):
         return None, problems
-    return Compiled(name, spec, resolved), problems
+    return Compiled(name, spec, resolved, expansion), problems
 
 
 def compile_variant(

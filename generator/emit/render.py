@@ -5,48 +5,22 @@ from __future__ import annotations
 import functools
 import gc
 from collections.abc import Iterator
-from contextlib import contextmanager, suppress
+from contextlib import contextmanager
 
 import jinja2
-from jinja2.bccache import Bucket
 from markupsafe import Markup
 
 from generator.emit.notes import ledger_sections
 from generator.emit.view import build_view
-from generator.paths import cache_dir, template_dir
 from generator.spec.model import Spec
-
-
-class _BytecodeCache(jinja2.FileSystemBytecodeCache):
-    """Compiled templates kept between runs (keyed by template path, checked against its source).
-
-    Compiling game.xml.j2 costs a fresh process about as much as rendering a Revised-sized game;
-    a cache that cannot be read or written only costs that time again.
-    """
-
-    def load_bytecode(self, bucket: Bucket) -> None:
-        with suppress(OSError):  # jinja already treats a missing, stale or damaged entry as a miss
-            super().load_bytecode(bucket)
-
-    def dump_bytecode(self, bucket: Bucket) -> None:
-        with suppress(OSError):
-            super().dump_bytecode(bucket)
-
-
-def _bytecode_cache() -> jinja2.BytecodeCache | None:
-    folder = cache_dir("templates")
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-    except OSError:
-        return None
-    return _BytecodeCache(str(folder))
+from generator.templating import bytecode_cache, loader
 
 
 @functools.cache
 def environment() -> jinja2.Environment:
     return jinja2.Environment(
-        loader=jinja2.FileSystemLoader(template_dir()),
-        bytecode_cache=_bytecode_cache(),
+        loader=loader(),
+        bytecode_cache=bytecode_cache(),
         undefined=jinja2.StrictUndefined,
         autoescape=True,  # every template is XML or HTML
         trim_blocks=True,

@@ -92,7 +92,7 @@ def _fill_value(value: Any, each: dict[str, str], lists: dict[str, list[str]]) -
         out.mark = getattr(value, "mark", None)
         for key, item in value.items():
             out[key] = _fill_value(item, each, lists)
-            _copy_marks(value, out, key)
+            copy_marks(value, out, key)
         return out
     if isinstance(value, list):
         items = SpecList()
@@ -106,7 +106,7 @@ def _fill_value(value: Any, each: dict[str, str], lists: dict[str, list[str]]) -
     return value
 
 
-def _copy_marks(source: Any, target: SpecMap, key: str) -> None:
+def copy_marks(source: Any, target: SpecMap, key: str) -> None:
     if isinstance(source, SpecMap) and key in source.key_marks:
         target.key_marks[key] = source.key_marks[key]
         target.value_marks[key] = source.value_marks[key]
@@ -132,7 +132,7 @@ def expand_templates(tree: Any) -> tuple[Any, list[Diagnostic]]:
         problems.append(Diagnostic("expected a mapping of names to lists", locate(tree, ("variables",)), "variables"))
         raw_variables = {}
     lists = variable_values(raw_variables)
-    out = _shallow(tree)
+    out = shallow(tree)
     for key in ("variables", "attachment_templates"):
         out.pop(key, None)
     _fill_plain_attachments(out, lists)
@@ -182,7 +182,7 @@ def _shape_problem(template: dict[str, Any]) -> tuple[str, str] | None:
     return None
 
 
-def _shallow(tree: Any) -> Any:
+def shallow(tree: Any) -> Any:
     if isinstance(tree, SpecMap):
         copy = SpecMap()
         copy.mark = tree.mark
@@ -201,7 +201,7 @@ class _OwnDict(dict[str, Any]):
     """The plain-dict twin of _OwnMap, for trees without positions (an import being checked)."""
 
 
-def _owner_copy(parent: dict[str, Any], key: str) -> Any:
+def owned(parent: dict[str, Any], key: str) -> Any:
     """parent[key] as a container of our own (copied once, created if missing), so inputs stay untouched.
 
     A template makes many attachments under the same owners: copying each container once, not
@@ -237,8 +237,8 @@ def _fill_plain_attachments(tree: dict[str, Any], lists: dict[str, list[str]]) -
         for owner, entry in list(objects.items()):
             if not isinstance(entry, dict) or not any(key in _text_deep(entry) for key in lists):
                 continue
-            objects_copy = _owner_copy(tree, collection)
-            entry_copy = _owner_copy(objects_copy, owner)
+            objects_copy = owned(tree, collection)
+            entry_copy = owned(objects_copy, owner)
             for key, value in entry.items():
                 entry_copy[key] = _fill_value(value, {}, lists)
 
@@ -258,11 +258,11 @@ def _make(
     collection = COLLECTION_OF_TYPE[kind]
     made_name = fill(str(template.get("name") or name), each, {})
     target = fill(str(template.get("attach_to") or ""), each, {})
-    objects = _owner_copy(out, collection)
+    objects = owned(out, collection)
     if target not in objects:
         where = ("attachment_templates", name, "attach_to")
         return [Diagnostic(f"attaches to unknown {kind} '{target}'", locate(tree, where), key_path(where))]
-    owner = _owner_copy(objects, target)
+    owner = owned(objects, target)
     options = template.get("options") or {}
     made: dict[str, Any] = SpecMap() if isinstance(options, SpecMap) else {}
     if isinstance(made, SpecMap) and isinstance(options, SpecMap):
@@ -273,21 +273,21 @@ def _make(
             continue
         made[key] = _fill_value(value, each, lists)
         if isinstance(made, SpecMap):
-            _copy_marks(options, made, key)
+            copy_marks(options, made, key)
     main = MAIN_ATTACHMENT.get(kind)
     if main is not None and main[0] == made_name and template.get("class") in (None, main[1]):
         for key, value in made.items():
             owner[key] = value
             if isinstance(owner, SpecMap):
-                _copy_marks(made, owner, key)
+                copy_marks(made, owner, key)
         return []
-    attachments = _owner_copy(owner, "attachments")
+    attachments = owned(owner, "attachments")
     entry = made
     for extra in ("class", "ledger"):
         if template.get(extra) is not None:
             entry[extra] = template[extra]
             if isinstance(entry, SpecMap):  # a problem with a made claim points at the template's
-                _copy_marks(template, entry, extra)
+                copy_marks(template, entry, extra)
     attachments[made_name] = entry
     mark = getattr(template, "mark", None) or getattr(attachments, "mark", None)
     if isinstance(attachments, SpecMap) and mark is not None:

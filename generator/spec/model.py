@@ -20,6 +20,15 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from generator.spec.patterns import (
+    AdvantageSchedule,
+    FreeUnits,
+    LendLease,
+    NationalAdvantage,
+    Treaty,
+    Turns,
+)
+
 Scalar = bool | int | str
 OptionValue = Any  # checked by `option_writes`; the shapes are described in the module docstring
 
@@ -442,6 +451,14 @@ class Spec(Strict):
     # Made into attachments before the rest of the spec is read (generator/expand.py).
     variables: dict[str, list[Scalar]] = {}
     attachment_templates: dict[str, AttachmentTemplate] = {}
+    # Rule patterns (generator/spec/patterns): each use is made into ordinary entries before the
+    # model reads the spec; the uses stay, so a diff compares them instead of what they make.
+    turns: dict[str, Turns] = {}
+    advantage_schedules: dict[str, AdvantageSchedule] = {}
+    national_advantages: dict[str, NationalAdvantage] = {}
+    treaties: dict[str, Treaty] = {}
+    lend_lease: dict[str, LendLease] = {}
+    free_units: dict[str, FreeUnits] = {}
 
     def ordered_steps(self) -> list[str]:
         """Step names in play order, after applying `after:`/`before:` moves in spec order."""

@@ -1,0 +1,123 @@
+"""What every rule pattern shares: the parameter model's base, and the values templates write often.
+
+A pattern's model is its typed parameter schema (pydantic: unknown keys and wrong types are
+errors at the use's line, like any spec entry; the JSON schema and `triplea-forge patterns` come
+from it) and it computes everything its template needs (`values`): whole names, whole option
+values. The template only places them.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from pydantic import BaseModel, ConfigDict, Field
+
+Uses = Mapping[str, Mapping[str, "Pattern"]]
+"""The uses expanded so far, by collection and name: a pattern may read another's (a schedule)."""
+
+Units = list[str] | dict[str, int]
+"""Units as a list (a name twice is two) or as {unit: how many}."""
+
+
+class PatternError(Exception):
+    """A use whose parameters are well-typed but do not fit the rest of the spec (in words).
+
+    `where` is the parameter's path inside the use, so the message points at that line.
+    """
+
+    def __init__(self, message: str, *where: str | int) -> None:
+        super().__init__(message)
+        self.where = where
+
+
+class Pattern(BaseModel):
+    """One use of a pattern: its parameters. Subclasses say where uses live and how they read."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+    collection: ClassVar[str]  # the spec key holding the uses (a mapping: name -> parameters)
+    noun: ClassVar[str]  # what one use is called in messages and in `diff`
+    template: ClassVar[str]  # under templates/
+    example: ClassVar[str]  # one use, as a spec would write it (the reference shows it)
+
+    ledger: list[str] = Field(default=[], description="Rule-ledger ids that everything the pattern makes implements.")
+
+    def values(self, name: str, uses: Uses) -> dict[str, Any]:
+        """What the template writes for the use called `name` (raises PatternError)."""
+        raise NotImplementedError
+
+
+# ---------------------------------------------------------------- values templates write often
+
+
+def counted(units: Units) -> Counter[str]:
+    """How many of each unit, in the order first named."""
+    return Counter(units) if isinstance(units, list) else Counter({u: n for u, n in units.items()})
+
+
+def placement(territory: str, units: Units) -> list[Any]:
+    """A trigger's `placement` option for units in one territory: the single units in one entry,
+    each unit placed more than once as {value, count} (the engine adds the entries up)."""
+    counts = counted(units)
+    singles = [unit for unit, n in counts.items() if n == 1]
+    out: list[Any] = [[territory, *singles]] if singles else []
+    out += [{"value": [territory, unit], "count": n} for unit, n in counts.items() if n > 1]
+    return out
+
+
+def activation(trigger: str, test_conditions: bool = False) -> list[Any]:
+    """One `activateTrigger` entry: fire `trigger` once, testing its conditions or not."""
+    return [trigger, 1, False, False, test_conditions, False]
+
+
+def switch(holder: str, condition: str, on: bool) -> dict[str, Any]:
+    """Trigger options that set a condition's switch (a RulesAttachment of player `holder`)."""
+    return {
+        "players": [holder],
+        "playerAttachmentName": [condition, "RulesAttachment"],
+        "playerProperty": [on, "switch"],
+    }
+
+
+@dataclass(frozen=True)
+class ActionText:
+    """What a user action says in the client (actionstext.properties): its button, its description
+    and the notice when it is done."""
+
+    key: str
+    button: str
+    description: str
+    done: str = ""
+
+    def entries(self) -> dict[str, str]:
+        done = self.done or f"{self.button}: done."
+        return {
+            f"{self.key}.BUTTON": self.button,
+            f"{self.key}.DESCRIPTION": self.description,
+            f"{self.key}.NOTIFICATION_SUCCESS": done,
+            f"{self.key}.OTHER_NOTIFICATION_SUCCESS": done,
+            f"{self.key}.NOTIFICATION_FAILURE": "NONE",
+            f"{self.key}.OTHER_NOTIFICATION_FAILURE": "NONE",
+        }
+
+
+def action_texts(texts: Sequence[ActionText]) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for text in texts:
+        out.update(text.entries())
+    return out
+
+
+_NUMBERS = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
+
+
+def units_in_words(units: Units) -> str:
+    """'an infantry', 'two infantry', 'a fighter and an artillery': for a button's text."""
+    words = []
+    for unit, n in counted(units).items():
+        article = "an" if unit[:1].lower() in "aeiou" else "a"
+        words.append(f"{article} {unit}" if n == 1 else f"{_NUMBERS.get(n, str(n))} {unit}")
+    return " and ".join(words)

@@ -1,0 +1,224 @@
+"""Make every pattern use of a resolved spec tree into the ordinary entries it stands for.
+
+Runs after `extends` is resolved (a child variant changes or `!delete`s a use like any entry) and
+before attachment templates and the model. For each use: its parameters are checked by the
+pattern's model (a use that does not validate makes nothing; the model's errors are reported
+where the spec is read, at the use's lines), the model computes the values, the template writes
+them as spec YAML (documents separated by `---`, merged in order), and the result is merged into
+the tree. Everything made carries the position of the use (or of the parameter whose value it
+repeats), and `Expansion.made` remembers which use made it: later errors name the use, and
+`diff` compares uses instead of what they make. Two uses may make the same entry only if they
+make it alike; an entry the spec writes itself is never overwritten.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import jinja2
+from pydantic import ValidationError
+
+from generator.diagnostics import Diagnostic, Mark, key_path
+from generator.spec.expand import copy_marks, owned, shallow
+from generator.spec.load import SpecList, SpecMap, load_text
+from generator.spec.locate import locate
+from generator.spec.patterns import PATTERNS, Pattern, PatternError
+from generator.templating import bytecode_cache, loader
+
+Path = tuple[str | int, ...]
+
+
+@dataclass(frozen=True)
+class Use:
+    """One use of a pattern: where the spec keeps it."""
+
+    collection: str
+    name: str
+    noun: str
+
+    @property
+    def label(self) -> str:
+        return f"{self.noun} {self.name}"
+
+
+@dataclass
+class Expansion:
+    """The uses read (by collection and name) and what each made (tree path -> the uses)."""
+
+    uses: dict[str, dict[str, Pattern]] = field(default_factory=dict)
+    made: dict[Path, list[Use]] = field(default_factory=dict)
+
+    def maker(self, path: Path) -> tuple[Path, list[Use]] | None:
+        """The made entry that holds `path` (or is it), and who made it."""
+        for end in range(len(path), 0, -1):
+            if path[:end] in self.made:
+                return path[:end], self.made[path[:end]]
+        return None
+
+
+def _yaml_value(value: Any) -> str:
+    """Every `{{ }}` of a pattern template writes one whole YAML value: JSON is YAML (1.2), and
+    quoting every name keeps a territory called 'yes' or '1:30' what it is."""
+    if isinstance(value, jinja2.Undefined):
+        return str(value)
+    return json.dumps(value, ensure_ascii=False)
+
+
+@functools.cache
+def environment() -> jinja2.Environment:
+    return jinja2.Environment(
+        loader=loader(),
+        bytecode_cache=bytecode_cache(),
+        undefined=jinja2.StrictUndefined,
+        autoescape=False,  # YAML: every value is written by _yaml_value
+        finalize=_yaml_value,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )
+
+
+def expand_patterns(tree: Any) -> tuple[Any, list[Diagnostic], Expansion]:
+    """The tree with every pattern use made into entries, the problems found, and what made what."""
+    expansion = Expansion()
+    if not isinstance(tree, dict) or not any(p.collection in tree for p in PATTERNS):
+        return tree, [], expansion
+    problems: list[Diagnostic] = []
+    out = shallow(tree)
+    for pattern in PATTERNS:
+        uses = tree.get(pattern.collection)
+        if not isinstance(uses, dict):
+            continue  # nothing, or not a mapping: the model says so where the spec is read
+        made = expansion.uses.setdefault(pattern.collection, {})
+        for name, params in uses.items():
+            try:
+                use = pattern.model_validate(params)
+            except ValidationError:
+                continue  # reported with the rest of the spec's structure, at the use's lines
+            where: Path = (pattern.collection, str(name))
+            try:
+                values = use.values(str(name), expansion.uses)
+            except PatternError as exc:
+                at = (*where, *exc.where)
+                problems.append(Diagnostic(str(exc), locate(tree, at), key_path(at)))
+                continue
+            made[str(name)] = use
+            marks = _parameter_marks(params, locate(tree, where, key=True))
+            for document in _documents(pattern, values, where):
+                _relocate(document, marks)
+                problems += _merge(out, document, (), Use(pattern.collection, str(name), pattern.noun), expansion, tree)
+    return out, problems, expansion
+
+
+def _documents(pattern: type[Pattern], values: dict[str, Any], where: Path) -> Iterator[SpecMap]:
+    text = environment().get_template(pattern.template).render(values)
+    file = f"<{key_path(where)}>"
+    for part in re.split(r"^---$", text, flags=re.MULTILINE):
+        document, found = load_text(part, file)
+        if found or not isinstance(document, SpecMap):
+            # The template is ours: what it writes not reading back as a spec is a bug of ours.
+            raise RuntimeError(f"pattern template {pattern.template} wrote unreadable YAML: {found}\n{part}")
+        yield document
+
+
+class _Marks:
+    """Where a made value came from: the parameter it repeats, else the use itself."""
+
+    def __init__(self, use: Mark | None) -> None:
+        self.use = use
+        self.of_value: dict[str, Mark] = {}
+
+    def of(self, value: Any) -> Mark | None:
+        return self.of_value.get(value, self.use) if isinstance(value, str) else self.use
+
+
+def _parameter_marks(params: Any, use: Mark | None) -> _Marks:
+    marks = _Marks(use)
+
+    def walk(node: Any) -> None:
+        if isinstance(node, SpecMap):
+            for key, value in node.items():
+                if isinstance(value, str) and key in node.value_marks:
+                    marks.of_value.setdefault(value, node.value_marks[key])
+                walk(value)
+        elif isinstance(node, SpecList):
+            for index, item in enumerate(node):
+                if isinstance(item, str) and index < len(node.item_marks):
+                    marks.of_value.setdefault(item, node.item_marks[index])
+                walk(item)
+
+    walk(params)
+    return marks
+
+
+def _relocate(node: Any, marks: _Marks) -> None:
+    """Every position in `node` (which were in the template's output) becomes a position in the spec."""
+    if isinstance(node, SpecMap):
+        node.mark = marks.use
+        for key, value in node.items():
+            node.key_marks[key] = marks.use  # type: ignore[assignment]
+            node.value_marks[key] = marks.of(value)  # type: ignore[assignment]
+            _relocate(value, marks)
+    elif isinstance(node, SpecList):
+        node.mark = marks.use
+        node.item_marks = [marks.of(item) for item in node]  # type: ignore[misc]
+        for item in node:
+            _relocate(item, marks)
+
+
+def _merge(
+    target: Any, made: dict[str, Any], path: Path, use: Use, expansion: Expansion, tree: Any
+) -> list[Diagnostic]:
+    """Merge `made` into `target` (a container of our own), remembering what `use` made."""
+    problems: list[Diagnostic] = []
+    for key, value in made.items():
+        here = (*path, key)
+        current = target.get(key)
+        if isinstance(value, dict) and _container(here) and (current is None or isinstance(current, dict)):
+            # A collection (players, a player's attachments, map_files...): its entries are what is made.
+            problems += _merge(owned(target, key), value, here, use, expansion, tree)
+        elif key not in target:
+            target[key] = value
+            if isinstance(target, SpecMap):
+                copy_marks(made, target, key)
+            expansion.made[here] = [use]
+        elif here in expansion.made and current == value:
+            if use not in expansion.made[here]:  # made alike by two uses: one entry, both its makers
+                expansion.made[here].append(use)
+        else:
+            others = expansion.made.get(here)
+            by = (
+                f"{others[0].label} makes it too" if others else f"the spec writes it at {locate(tree, here, key=True)}"
+            )
+            message = f"{use.label} makes {key_path(here)}, but {by}; change one of them"
+            problems.append(
+                Diagnostic(
+                    message, locate(tree, (use.collection, use.name), key=True), key_path((use.collection, use.name))
+                )
+            )
+    return problems
+
+
+def _container(path: Path) -> bool:
+    """Whether made entries merge into what the spec has at `path` (a collection, a player's
+    attachments...) rather than being entries of their own (an attachment, a step)."""
+    return len(path) < 4 and not (path[0] == "sequence" and len(path) == 2)
+
+
+def attribute(problem: Diagnostic, expansion: Expansion) -> Diagnostic:
+    """A problem found in an entry a pattern made, said of the use that made it."""
+    if not expansion.made or not problem.key_path:
+        return problem
+    for path, uses in expansion.made.items():
+        made = key_path(path)
+        rest = problem.key_path[len(made) :]
+        if problem.key_path.startswith(made) and (not rest or rest[0] in ".["):
+            where = key_path((uses[0].collection, uses[0].name))
+            message = f"{problem.message} (in {problem.key_path}, made by {uses[0].label})"
+            return Diagnostic(message, problem.mark, where, problem.severity)
+    return problem
