@@ -3,13 +3,14 @@
 For a game TripleA 1.9 parses, the golden is the engine's own dump (generator/engine/java/GameDump.java:
 every player, territory, unit option, attachment, rule, step and property it holds). A game made for
 2.x only is compared as its canonical XML (attachments in name order: their order is no meaning to
-the engine; everything else as written). Rewriting how a rule is written (a pattern instead of
-hand-written triggers) must leave these equal; a change of the rules updates them with
+the engine; placements one unit an option; everything else as written). Rewriting how a rule is
+written (a pattern instead of hand-written triggers) must leave these equal; a change of the rules updates them with
 `pytest --update-goldens` and shows in review. Goldens are compact JSON, gzipped (tests/goldens/games/).
 """
 
 from __future__ import annotations
 
+import difflib
 import gzip
 import json
 from pathlib import Path
@@ -42,10 +43,29 @@ def canonical_xml(path: Path) -> dict[str, Any]:
         )
         for attachment in attachments:
             # Repeated options keep their relative order (the engine adds them up in that order).
-            options = sorted(attachment.findall("option"), key=lambda o: o.get("name") or "")
+            options = sorted(_per_unit(attachment.findall("option")), key=lambda o: o.get("name") or "")
             attachment[:] = options
         listing[:] = attachments
-    return {"xml": etree.tostring(root, method="c14n2", strip_text=True).decode("utf-8").splitlines()}
+    etree.indent(root)  # one element a line: a difference reads as the lines that differ
+    return {"xml": etree.tostring(root, method="c14n2").decode("utf-8").splitlines()}
+
+
+def _per_unit(options: list[Any]) -> list[Any]:
+    """Placements one unit an option: the engine adds a territory's units up over the options (the
+    1.9 dump shows "T:factory:infantry" and "T:factory", "T:infantry" alike), so a pattern may write
+    either."""
+    out = []
+    for option in options:
+        territory, *units = (option.get("value") or "").split(":")
+        if option.get("name") != "placement" or len(units) < 2:
+            out.append(option)
+            continue
+        for unit in units:
+            single = etree.Element("option", name="placement", value=f"{territory}:{unit}")
+            if option.get("count") is not None:
+                single.set("count", option.get("count"))
+            out.append(single)
+    return out
 
 
 @pytest.fixture(scope="module")
@@ -63,6 +83,9 @@ def _differences(expected: Any, actual: Any, path: str = "") -> list[str]:
         for key in sorted(set(expected) | set(actual)):
             out += _differences(expected.get(key), actual.get(key), f"{path}/{key}")
         return out
+    if isinstance(expected, list) and isinstance(actual, list) and all(isinstance(x, str) for x in expected + actual):
+        lines = difflib.unified_diff(expected, actual, lineterm="", n=0)
+        return [f"{path}: {line}" for line in lines if not line.startswith(("---", "+++", "@@"))]
     if isinstance(expected, list) and isinstance(actual, list) and len(expected) == len(actual):
         return [
             d for i, (e, a) in enumerate(zip(expected, actual, strict=True)) for d in _differences(e, a, f"{path}[{i}]")
