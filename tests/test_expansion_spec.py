@@ -8,7 +8,7 @@ from collections import Counter
 from lxml import etree
 
 from generator.emit.coverage import coverage
-from generator.spec.model import Spec
+from generator.spec.model import Spec, option_writes
 from tests.conftest import ROOT, run_cli, variant_spec
 from tests.proofs import Facts, proves
 
@@ -242,7 +242,8 @@ def test_treaty_starts_in_force_and_each_side_can_end_it() -> None:
         "NonAggression",
         "War",
     ]
-    assert triggers["triggerAttachmentTreatyJapanReinforced"].placement == {"value": ["Japan", "infantry"], "count": 4}
+    # What the engine reads: one placement option, 4 infantry in Japan.
+    assert option_writes(triggers["triggerAttachmentTreatyJapanReinforced"].placement) == [("Japan:infantry", "4")]
     steps = [step.get("name") for step in _xml().iter("step")]
     assert steps.index("russianUserActions") + 1 == steps.index("russianTech")
     assert steps.index("japaneseUserActions") + 1 == steps.index("japaneseTech")
