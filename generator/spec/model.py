@@ -25,6 +25,8 @@ from generator.spec.patterns import (
     FreeUnits,
     LendLease,
     NationalAdvantage,
+    NationalAttack,
+    NationalBuild,
     Treaty,
     Turns,
 )
@@ -459,6 +461,8 @@ class Spec(Strict):
     treaties: dict[str, Treaty] = {}
     lend_lease: dict[str, LendLease] = {}
     free_units: dict[str, FreeUnits] = {}
+    national_builds: dict[str, NationalBuild] = {}
+    national_attacks: dict[str, NationalAttack] = {}
 
     def ordered_steps(self) -> list[str]:
         """Step names in play order, after applying `after:`/`before:` moves in spec order."""

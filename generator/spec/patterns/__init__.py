@@ -6,9 +6,9 @@ turns its uses into ordinary spec entries before the model reads the spec (see `
 
 from __future__ import annotations
 
-from generator.spec.patterns.advantages import AdvantageSchedule, NationalAdvantage
+from generator.spec.patterns.advantages import AdvantageSchedule, NationalAdvantage, NationalAttack
 from generator.spec.patterns.base import Pattern, PatternError
-from generator.spec.patterns.shipments import FreeUnits, LendLease
+from generator.spec.patterns.shipments import FreeUnits, LendLease, NationalBuild
 from generator.spec.patterns.treaty import Treaty
 from generator.spec.patterns.turns import Turns
 
@@ -18,6 +18,8 @@ __all__ = [
     "FreeUnits",
     "LendLease",
     "NationalAdvantage",
+    "NationalAttack",
+    "NationalBuild",
     "Pattern",
     "PatternError",
     "Treaty",
@@ -25,4 +27,13 @@ __all__ = [
 ]
 
 # Expanded in this order: a pattern may read the uses of those before it (advantages read schedules).
-PATTERNS: tuple[type[Pattern], ...] = (Turns, AdvantageSchedule, NationalAdvantage, Treaty, LendLease, FreeUnits)
+PATTERNS: tuple[type[Pattern], ...] = (
+    Turns,
+    AdvantageSchedule,
+    NationalAdvantage,
+    Treaty,
+    LendLease,
+    FreeUnits,
+    NationalBuild,
+    NationalAttack,
+)

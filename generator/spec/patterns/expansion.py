@@ -219,6 +219,10 @@ def attribute(problem: Diagnostic, expansion: Expansion) -> Diagnostic:
         rest = problem.key_path[len(made) :]
         if problem.key_path.startswith(made) and (not rest or rest[0] in ".["):
             where = key_path((uses[0].collection, uses[0].name))
+            if problem.message.startswith("!delete of "):
+                # Deleting what a pattern makes: the spec has it only through the use.
+                message = f"{problem.key_path} is made by {uses[0].label}: delete the use instead ({where}: !delete)"
+                return Diagnostic(message, problem.mark, problem.key_path, problem.severity)
             message = f"{problem.message} (in {problem.key_path}, made by {uses[0].label})"
             return Diagnostic(message, problem.mark, where, problem.severity)
     return problem

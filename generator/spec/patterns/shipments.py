@@ -70,14 +70,25 @@ lend_lease:
 """
 
     donor: str = Field(description="The player who ships.")
-    code: str = Field(description="What the donor's names start with (Us: conditionAttachmentUsOwnsEasternUS).")
+    code: str | None = Field(
+        default=None, description="What the donor's names start with (Us: conditionAttachmentUsOwnsEasternUS)."
+    )
     token: str = Field(description="The unit that stands for a shipment.")
-    granted_in: dict[str, str] = Field(description="Where a token appears each turn while the donor holds it.")
-    granted_after: str = Field(description="The step after which it appears.")
+    tokens: int = Field(default=1, description="Tokens placed each turn; as many are paid out per sea zone each turn.")
+    granted_in: dict[str, str] = Field(description="Where the tokens appear each turn (while the donor holds it).")
+    granted_if: list[str] | None = Field(
+        default=None, description="Conditions for the tokens to appear instead of holding granted_in (needs no code)."
+    )
+    granted_after: str = Field(description="The step after which they appear.")
     worth: dict[str, int] = Field(description="What a delivered token pays: {PUs: 10}.")
     delivered_after: str = Field(description="The step after which tokens that arrived are paid and removed.")
     to: dict[str, Delivery] = Field(description="Each destination, by name.")
     triggers_on: str = Field(description="The player every attachment is attached to.")
+    # Names, for a game whose attachments already have theirs (the engine knows them by name).
+    grant_trigger: str | None = Field(
+        default=None, description="The granting trigger's name after 'triggerAttachment'."
+    )
+    paid_suffix: str = Field(default="Paid", description="What a paying trigger's name ends with.")
 
     def values(self, name: str, uses: Uses) -> dict[str, Any]:
         for field in ("granted_in", "worth"):
@@ -86,19 +97,81 @@ lend_lease:
         for key, delivery in self.to.items():
             if len(delivery.at) != 1:
                 raise PatternError("give exactly one sea zone", "to", key, "at")
+        if self.granted_if is None and self.code is None:
+            raise PatternError(
+                "give the donor's code (for the condition that it holds granted_in) or granted_if", "code"
+            )
+        if not 1 <= self.tokens <= len(_ORDINALS):
+            raise PatternError(f"between 1 and {len(_ORDINALS)} tokens a turn", "tokens")
         [(short, territory)] = self.granted_in.items()
         [(resource, amount)] = self.worth.items()
         owns = f"conditionAttachment{self.code}Owns{short}"
         routes = []
         for key, delivery in self.to.items():
             [(zone_name, zone)] = delivery.at.items()
-            routes.append({
-                "arrived": f"conditionAttachment{name}In{zone_name}", "zone": zone, "player": delivery.player,
-                "paid": f"triggerAttachment{name}{key}Paid", "unloaded": f"triggerAttachment{name}{key}Unloaded",
-            })  # fmt: skip
+            for count, (times, nth) in enumerate(_ORDINALS[: self.tokens], 1):
+                arrived = f"conditionAttachment{times}{name}In{zone_name}"
+                routes.append({
+                    "arrived": arrived, "count": count, "zone": zone, "player": delivery.player,
+                    "paid": f"triggerAttachment{nth}{name}{key}{self.paid_suffix}",
+                    "unloaded": f"triggerAttachment{nth}{name}{key}Unloaded",
+                })  # fmt: skip
         return {
             "ledger": self.ledger, "donor": self.donor, "token": self.token, "triggers_on": self.triggers_on,
-            "owns": owns, "territory": territory, "granted": f"triggerAttachment{name}Granted",
+            "owns": None if self.granted_if is not None else owns, "granted_if": self.granted_if or [owns],
+            "territory": territory, "placement": placement(territory, {self.token: self.tokens}),
+            "granted": f"triggerAttachment{self.grant_trigger or name + 'Granted'}",
             "granted_after": [["after", self.granted_after]], "delivered_after": [["after", self.delivered_after]],
             "resource": resource, "amount": amount, "routes": routes,
+        }  # fmt: skip
+
+
+# The k-th token a turn: its conditions' and its triggers' names start with these.
+_ORDINALS = [("", ""), ("Two", "Second"), ("Three", "Third")]
+
+
+class NationalBuild(Pattern):
+    """A unit bought under its own rule (a national build) that becomes a regular unit once placed.
+
+    The game converts it after the given steps: for each of up to `up_to` such units in a place, a
+    condition that so many stand there and a trigger that swaps one.
+    """
+
+    collection: ClassVar[str] = "national_builds"
+    noun: ClassVar[str] = "national build"
+    template: ClassVar[str] = "patterns/national_builds.yaml.j2"
+    example: ClassVar[str] = """\
+national_builds:
+  Patriots:
+    player: Japanese
+    unit: patriotInfantry
+    becomes: infantry
+    at: Japan
+    up_to: 3
+    after: [japaneseTurnPlace]
+    triggers_on: Germans
+"""
+
+    player: str = Field(description="Who builds it.")
+    unit: str = Field(description="The unit its production rule makes.")
+    becomes: str = Field(description="The unit it is on the board.")
+    at: str | dict[str, str] = Field(description="Where it is placed: a territory, or several by short name.")
+    up_to: int = Field(default=1, description="How many are converted in a place each time (at most).")
+    after: list[str] = Field(description="The steps after which they are converted (the player's Mobilize).")
+    triggers_on: str = Field(description="The player every attachment is attached to.")
+
+    def values(self, name: str, uses: Uses) -> dict[str, Any]:
+        places = {"": self.at} if isinstance(self.at, str) else self.at
+        conversions = []
+        for short, territory in places.items():
+            for count in range(1, self.up_to + 1):
+                suffix = f"{short}{count if self.up_to > 1 else ''}"
+                conversions.append({
+                    "built": f"conditionAttachmentBuilt{name}{suffix}",
+                    "convert": f"triggerAttachmentConvert{name}{suffix}", "territory": territory, "count": count,
+                })  # fmt: skip
+        return {
+            "ledger": self.ledger, "player": self.player, "unit": self.unit, "becomes": self.becomes,
+            "triggers_on": self.triggers_on, "when": [["after", step] for step in self.after],
+            "conversions": conversions,
         }  # fmt: skip
