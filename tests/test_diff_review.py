@@ -153,11 +153,15 @@ def test_aarhe_to_its_draft_reads_on_one_screen_with_nothing_cut() -> None:
     turn_order = next(i for i, line in enumerate(lines) if line.startswith("- **Turn order**: "))
     assert turn_order < 20
     assert "Russians (opening turn), Germans, Japanese, Italians, Russians, British, Americans →" in lines[turn_order]
-    assert len(_outside_folds(lines)) <= 60
+    # What a reviewer is shown outside the folds (a blank line of the source is no line on the page).
+    assert len([line for line in _outside_folds(lines) if line.strip()]) <= 60
     assert not any(re.search(r"\band \d+ more\b", line) for line in lines)
-    # Steps renamed without a change of their own are one line (their names are folded under it).
-    assert "- 45 steps renamed, 9 of them moved" in lines
-    assert not any("renamed to" in line for line in lines if "Turn" in line)
+    # Both turn orders are rule patterns: the uses are compared, not the steps they make (a step
+    # rename without a change of its own is one line: tested on the tiny game above).
+    assert (
+        "#### Turn orders (3)" in lines and "- **AARHE** removed" in result.out and "- **Draft** added: " in result.out
+    )
+    assert not any("steps renamed" in line or "renamed to" in line for line in lines)
 
     # A real Markdown renderer: every bullet is a list item (a fold needs its blank line for that),
     # and every change the JSON report holds is named in what the reader sees.

@@ -184,6 +184,28 @@ def schema(out: Path | None) -> None:
         click.echo(f"wrote {_display(out)}")
 
 
+@cli.command()
+@click.argument("name", required=False)
+@click.option("-o", "--output", "out", type=click.Path(dir_okay=False, path_type=Path), help="Write here, not stdout.")
+def patterns(name: str | None, out: Path | None) -> None:
+    """Print the reference of the rule patterns (NAME: one of them): parameters and an example each.
+
+    A rule pattern writes one rule of a rules document as one spec entry (a national advantage, a
+    treaty, a turn order...); triplea-forge makes it into the triggers and steps that enforce it.
+    """
+    from generator.emit.write import write_file
+    from generator.spec.patterns.reference import pattern_names, reference_markdown
+
+    if name is not None and name not in pattern_names():
+        raise click.UsageError(f"no pattern '{name}' (patterns: {', '.join(pattern_names())})")
+    text = reference_markdown(name)
+    if out is None:
+        click.echo(text, nl=False)
+    else:
+        write_file(out, text.encode("utf-8"))
+        click.echo(f"wrote {_display(out)}")
+
+
 @cli.command(name="import")
 @click.argument("xml_file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("--name", required=True, help="Variant name: the folder rules/NAME/ to create.")

@@ -27,6 +27,7 @@ from generator.diff.facts import (
     key_text,
     step_identities,
 )
+from generator.diff.pattern_facts import made_paths
 from generator.spec.model import Spec
 
 
@@ -74,28 +75,33 @@ class Diff:
 
 def compare(old: Spec, new: Spec) -> list[Change]:
     """Every change from `old` to `new`, grouped by domain in report order."""
-    new_facts = facts_of(new)
+    made_old, made_new = made_paths(old), made_paths(new)  # what pattern uses make: the uses say it
+    new_facts = facts_of(new, made=made_new)
     names = Names()
-    old_facts = facts_of(old)
+    old_facts = facts_of(old, made=made_old)
     renamed: dict[str, list[tuple[Key, Key]]] = {}
     for domain in DOMAINS:
         if not domain.renames:
             continue
-        found = _step_renames(old, new) if domain.id == "steps" else _renames(domain, old_facts, new_facts)
+        if domain.id == "steps":
+            found = _step_renames(old, new, made_old, made_new)
+        else:
+            found = _renames(domain, old_facts, new_facts)
         if found:
             renamed[domain.id] = found
             names.renamed.update({was[-1]: now[-1] for was, now in found})
-            old_facts = facts_of(old, names)  # references follow the rename (units in rules...)
+            old_facts = facts_of(old, names, made_old)  # references follow the rename (units in rules...)
     changes: list[Change] = []
     for domain in DOMAINS:
         changes += _domain_changes(domain, old_facts[domain.id], new_facts[domain.id], renamed.get(domain.id, []))
     return changes
 
 
-def _step_renames(old: Spec, new: Spec) -> list[tuple[Key, Key]]:
+def _step_renames(old: Spec, new: Spec, made_old: set[tuple[str | int, ...]], made_new: set[tuple[str | int, ...]]
+                  ) -> list[tuple[Key, Key]]:  # fmt: skip
     """Steps that do the same (same player, delegate class, place among such steps) under new names."""
-    then = {identity: name for name, identity in step_identities(old)}
-    return [((then[identity],), (name,)) for name, identity in step_identities(new)
+    then = {identity: name for name, identity in step_identities(old, made_old)}
+    return [((then[identity],), (name,)) for name, identity in step_identities(new, made_new)
             if identity in then and then[identity] != name]  # fmt: skip
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from generator.diff.pattern_facts import HOLDERS, drop_made, made_paths, pattern_facts, plural
 from generator.spec.model import (
     CLASS_BY_NAME_PREFIX,
     Attachment,
@@ -23,6 +24,7 @@ from generator.spec.model import (
     option_writes,
     xml_value,
 )
+from generator.spec.patterns import PATTERNS
 
 DASH = "\N{EN DASH}"  # between the two ends of a connection or relationship
 Value = str | tuple[str, ...]
@@ -48,6 +50,8 @@ class Domain:
 
 DOMAINS: tuple[Domain, ...] = (
     Domain("game", "Game", "setting", "settings"),
+    # Rule patterns: the rules as the spec states them, before the plumbing they make.
+    *(Domain(p.collection, plural(p.noun).capitalize(), p.noun, plural(p.noun)) for p in PATTERNS),
     Domain("players", "Players", "player", "players"),
     Domain("alliances", "Alliances", "alliance", "alliances"),
     Domain("relationships", "Relationships", "relationship", "relationships", key_style="pair"),
@@ -184,9 +188,11 @@ def _attachment_domain(name: str, attachment: Attachment, n: Names) -> tuple[str
     return _DOMAIN_OF_CLASS.get(short, "attachments"), entity
 
 
-def facts_of(spec: Spec, n: Names | None = None) -> Facts:
-    """Every fact of `spec`, by domain and key; names renamed by `n` (for the older side)."""
+def facts_of(spec: Spec, n: Names | None = None, made: set[tuple[str | int, ...]] | None = None) -> Facts:
+    """Every fact of `spec`, by domain and key; names renamed by `n` (for the older side). What
+    pattern uses make (`made`: its tree paths, found when not given) is left to the uses."""
     n = n or Names()
+    made = made_paths(spec) if made is None else made
     facts: Facts = {d.id: {} for d in DOMAINS}
     game = facts["game"]
     for label, raw in (
@@ -235,7 +241,9 @@ def facts_of(spec: Spec, n: Names | None = None) -> Facts:
     for file, entries in spec.map_files.items():
         facts["map_files"].update({(file, k): {"value": xml_value(v)} for k, v in entries.items()})
     _attachments(spec, facts, n)
-    _ledger(spec, facts, n)
+    _ledger(spec, facts, n, made)
+    facts.update(pattern_facts(spec))
+    drop_made(made, facts, n)
     return facts
 
 
@@ -314,10 +322,13 @@ def turn_order(spec: Spec) -> str:
     )
 
 
-def step_identities(spec: Spec) -> list[tuple[str, tuple[str, str, int]]]:
+def step_identities(
+    spec: Spec,
+    made: set[tuple[str | int, ...]] = frozenset(),  # type: ignore[assignment]
+) -> list[tuple[str, tuple[str, str, int]]]:
     """(step name, what the step does) in play order: its player, its delegate's class, and how
     many steps of that player and class came before it in the round. Two sides' steps with one
-    identity are one step, whatever their names."""
+    identity are one step, whatever their names. Steps a pattern makes are the pattern's (left out)."""
     seen: dict[tuple[str, str], int] = {}
     out = []
     for name in spec.ordered_steps():
@@ -325,7 +336,8 @@ def step_identities(spec: Spec) -> list[tuple[str, tuple[str, str, int]]]:
         delegate = spec.delegates.get(step.delegate)
         kind = (step.player or "", delegate.class_.rsplit(".", 1)[-1] if delegate else step.delegate)
         seen[kind] = seen.get(kind, 0) + 1
-        out.append((name, (*kind, seen[kind])))
+        if ("sequence", name) not in made:
+            out.append((name, (*kind, seen[kind])))
     return out
 
 
@@ -361,35 +373,44 @@ def _attachments(spec: Spec, facts: Facts, n: Names) -> None:
                 facts[domain][(n(owner), n(name))] = entity
 
 
-def _claims(spec: Spec, n: Names) -> dict[str, list[str]]:
-    """Which spec elements claim each ledger id (`ledger: [ids]`), as words."""
+def _claims(spec: Spec, n: Names, made: set[tuple[str | int, ...]]) -> dict[str, list[str]]:
+    """Which spec elements claim each ledger id (`ledger: [ids]`), as words; a pattern use claims
+    for what it makes."""
     claims: dict[str, list[str]] = {}
 
     def claim(ids: list[str], label: str) -> None:
         for rule_id in ids:
             claims.setdefault(rule_id, []).append(label)
 
+    for pattern in PATTERNS:
+        for name, use in getattr(spec, pattern.collection).items():
+            claim(use.ledger, f"{pattern.noun} {name}")
+    holder_keys = dict(zip(("player", "resource", "unit", "territory", "relationship type", "territory effect",
+                            "technology"), HOLDERS, strict=True))  # fmt: skip
     for noun, entries in _holders(spec):
         for name, entry in entries.items():
-            claim(entry.ledger, f"{noun} {n(name)}")
+            if (holder_keys[noun], name) not in made:
+                claim(entry.ledger, f"{noun} {n(name)}")
             for attachment_name, attachment in entry.attachments.items():
-                claim(attachment.ledger, f"{n(attachment_name)} ({n(name)})")
-    for noun, collection in (
-        ("production rule", spec.production_rules),
-        ("repair rule", spec.repair_rules),
-        ("delegate", spec.delegates),
-        ("step", spec.sequence),
+                if (holder_keys[noun], name, "attachments", attachment_name) not in made:
+                    claim(attachment.ledger, f"{n(attachment_name)} ({n(name)})")
+    for noun, key, collection in (
+        ("production rule", "production_rules", spec.production_rules),
+        ("repair rule", "repair_rules", spec.repair_rules),
+        ("delegate", "delegates", spec.delegates),
+        ("step", "sequence", spec.sequence),
     ):
         for name, item in collection.items():
-            claim(item.ledger, f"{noun} {n(name)}")
+            if (key, name) not in made:
+                claim(item.ledger, f"{noun} {n(name)}")
     for name, prop in spec.properties.items():
         if isinstance(prop, Property):
             claim(prop.ledger, f"property {name}")
     return claims
 
 
-def _ledger(spec: Spec, facts: Facts, n: Names) -> None:
-    claims = _claims(spec, n)
+def _ledger(spec: Spec, facts: Facts, n: Names, made: set[tuple[str | int, ...]]) -> None:
+    claims = _claims(spec, n, made)
     for rule_id, entry in spec.rule_ledger.items():
         entity: Entity = {
             "section": entry.section,

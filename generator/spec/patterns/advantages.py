@@ -17,6 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from generator.diagnostics import did_you_mean
 from generator.spec.patterns.base import (
     ActionText,
+    Consequence,
     Pattern,
     PatternError,
     Units,
@@ -112,22 +113,27 @@ advantage_schedules:
         found = places[short]
         if isinstance(found, str):
             return found, found, self.owns(player, short)
-        if found.held is None:
+        held = places.get(found.held or "")
+        if not isinstance(held, str):  # none, or not a land place (said by problems())
             return found.at, found.at, None
-        return found.at, f"{found.at} (off {places[found.held]})", self.owns(player, found.held)
+        return found.at, f"{found.at} (off {held})", self.owns(player, str(found.held))
 
     def seas_of(self, player: str, short: str) -> list[str]:
         """The sea zones of the nation's places that need `short` held."""
         places = self.nations[player].places.values()
         return [p.at for p in places if isinstance(p, SeaPlace) and p.held == short]
 
-    def values(self, name: str, uses: Uses) -> dict[str, Any]:
+    def problems(self) -> list[PatternError]:
+        found = []
         for player, nation in self.nations.items():
             for short, place in nation.places.items():
                 if isinstance(place, SeaPlace) and place.held and not isinstance(nation.places.get(place.held), str):
                     hint = did_you_mean(place.held, [s for s, p in nation.places.items() if isinstance(p, str)])
                     message = f"{player} has no land place '{place.held}' to hold{hint}"
-                    raise PatternError(message, "nations", player, "places", short, "held")
+                    found.append(PatternError(message, "nations", player, "places", short, "held"))
+        return found
+
+    def values(self, name: str, uses: Uses) -> dict[str, Any]:
         shared = any(n.shared_second for n in self.nations.values())
         nations = []
         for player, nation in self.nations.items():
@@ -220,10 +226,14 @@ national_advantages:
     later: OneOff | None = Field(default=None, description="A one-off action, once declared, at a later Mobilize.")
 
     def values(self, name: str, uses: Uses) -> dict[str, Any]:
-        schedules = [s for s in uses.get(AdvantageSchedule.collection, {}).values() if isinstance(s, AdvantageSchedule)]
+        given = uses.get(AdvantageSchedule.collection, {}).values()
+        schedules = [s for s in given if isinstance(s, AdvantageSchedule)]
         schedule = next((s for s in schedules if self.player in s.nations), None)
         if schedule is None:
-            raise PatternError(f"{self.player} is in no declaration schedule (advantage_schedules)", "player")
+            unread = any(s is None for s in given)  # maybe the one with this player: said there
+            raise (Consequence if unread else PatternError)(
+                f"{self.player} is in no declaration schedule (advantage_schedules)", "player"
+            )
         for field in ("gain", "territory_effect", "at_once"):
             if len(getattr(self, field)) > 1:
                 raise PatternError("give one entry (a trigger holds one)", field)

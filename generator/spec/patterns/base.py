@@ -15,8 +15,9 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
-Uses = Mapping[str, Mapping[str, "Pattern"]]
-"""The uses expanded so far, by collection and name: a pattern may read another's (a schedule)."""
+Uses = Mapping[str, Mapping[str, "Pattern | None"]]
+"""The uses expanded so far, by collection and name: a pattern may read another's (a schedule).
+None: a use that could not be read (its problems are said where it is)."""
 
 Units = list[str] | dict[str, int]
 """Units as a list (a name twice is two) or as {unit: how many}."""
@@ -33,6 +34,10 @@ class PatternError(Exception):
         self.where = where
 
 
+class Consequence(PatternError):
+    """A problem that follows from another use's (a schedule that could not be read): said there."""
+
+
 class Pattern(BaseModel):
     """One use of a pattern: its parameters. Subclasses say where uses live and how they read."""
 
@@ -42,8 +47,13 @@ class Pattern(BaseModel):
     noun: ClassVar[str]  # what one use is called in messages and in `diff`
     template: ClassVar[str]  # under templates/
     example: ClassVar[str]  # one use, as a spec would write it (the reference shows it)
+    ordered: ClassVar[tuple[str, ...]] = ()  # parameters whose mapping's order is part of the rule
 
     ledger: list[str] = Field(default=[], description="Rule-ledger ids that everything the pattern makes implements.")
+
+    def problems(self) -> list[PatternError]:
+        """Mistakes within the parameters that leave the rest usable (said, and the use still made)."""
+        return []
 
     def values(self, name: str, uses: Uses) -> dict[str, Any]:
         """What the template writes for the use called `name` (raises PatternError)."""

@@ -28,6 +28,7 @@ from generator.spec.expand import copy_marks, owned, shallow
 from generator.spec.load import SpecList, SpecMap, load_text
 from generator.spec.locate import locate
 from generator.spec.patterns import PATTERNS, Pattern, PatternError
+from generator.spec.patterns.base import Consequence
 from generator.templating import bytecode_cache, loader
 
 Path = tuple[str | int, ...]
@@ -50,7 +51,7 @@ class Use:
 class Expansion:
     """The uses read (by collection and name) and what each made (tree path -> the uses)."""
 
-    uses: dict[str, dict[str, Pattern]] = field(default_factory=dict)
+    uses: dict[str, dict[str, Pattern | None]] = field(default_factory=dict)
     made: dict[Path, list[Use]] = field(default_factory=dict)
 
     def maker(self, path: Path) -> tuple[Path, list[Use]] | None:
@@ -96,16 +97,22 @@ def expand_patterns(tree: Any) -> tuple[Any, list[Diagnostic], Expansion]:
             continue  # nothing, or not a mapping: the model says so where the spec is read
         made = expansion.uses.setdefault(pattern.collection, {})
         for name, params in uses.items():
+            where: Path = (pattern.collection, str(name))
+            made[str(name)] = None  # until it reads
             try:
                 use = pattern.model_validate(params)
             except ValidationError:
                 continue  # reported with the rest of the spec's structure, at the use's lines
-            where: Path = (pattern.collection, str(name))
             try:
+                found = use.problems()
                 values = use.values(str(name), expansion.uses)
             except PatternError as exc:
-                at = (*where, *exc.where)
-                problems.append(Diagnostic(str(exc), locate(tree, at), key_path(at)))
+                found = [] if isinstance(exc, Consequence) else [exc]
+                values = None
+            for error in found:
+                at = (*where, *error.where)
+                problems.append(Diagnostic(str(error), locate(tree, at), key_path(at)))
+            if values is None:
                 continue
             made[str(name)] = use
             marks = _parameter_marks(params, locate(tree, where, key=True))
@@ -140,17 +147,19 @@ class _Marks:
 def _parameter_marks(params: Any, use: Mark | None) -> _Marks:
     marks = _Marks(use)
 
-    def walk(node: Any) -> None:
+    def walk(node: Any, nested: bool = False) -> None:
         if isinstance(node, SpecMap):
             for key, value in node.items():
                 if isinstance(value, str) and key in node.value_marks:
                     marks.of_value.setdefault(value, node.value_marks[key])
-                walk(value)
+                if nested and key in node.key_marks:
+                    marks.of_value.setdefault(key, node.key_marks[key])  # a name given as a key: {PUs: 5}
+                walk(value, True)
         elif isinstance(node, SpecList):
             for index, item in enumerate(node):
                 if isinstance(item, str) and index < len(node.item_marks):
                     marks.of_value.setdefault(item, node.item_marks[index])
-                walk(item)
+                walk(item, True)
 
     walk(params)
     return marks
@@ -161,8 +170,8 @@ def _relocate(node: Any, marks: _Marks) -> None:
     if isinstance(node, SpecMap):
         node.mark = marks.use
         for key, value in node.items():
-            node.key_marks[key] = marks.use  # type: ignore[assignment]
-            node.value_marks[key] = marks.of(value)  # type: ignore[assignment]
+            # An option is said at the parameter its value repeats (checks point at an option's key).
+            node.key_marks[key] = node.value_marks[key] = marks.of(value)  # type: ignore[assignment]
             _relocate(value, marks)
     elif isinstance(node, SpecList):
         node.mark = marks.use
@@ -221,8 +230,36 @@ def attribute(problem: Diagnostic, expansion: Expansion) -> Diagnostic:
             where = key_path((uses[0].collection, uses[0].name))
             if problem.message.startswith("!delete of "):
                 # Deleting what a pattern makes: the spec has it only through the use.
-                message = f"{problem.key_path} is made by {uses[0].label}: delete the use instead ({where}: !delete)"
+                message = f"{uses[0].label} makes this: delete the use instead ({where}: !delete)"
                 return Diagnostic(message, problem.mark, problem.key_path, problem.severity)
             message = f"{problem.message} (in {problem.key_path}, made by {uses[0].label})"
             return Diagnostic(message, problem.mark, where, problem.severity)
     return problem
+
+
+def made_by(spec: Any) -> dict[Path, list[Use]]:
+    """What the pattern uses of a `Spec` make (tree path -> the uses), from the uses alone: what a
+    build merged in, without the tree it was merged into."""
+    made: dict[Path, list[Use]] = {}
+    uses: dict[str, dict[str, Pattern | None]] = {}
+    for pattern in PATTERNS:
+        for name, use in getattr(spec, pattern.collection, {}).items():
+            try:
+                values = use.values(name, uses)
+            except PatternError:
+                continue  # the build reported it; a spec that loaded has none
+            uses.setdefault(pattern.collection, {})[name] = use
+            who = Use(pattern.collection, name, pattern.noun)
+            for document in _documents(pattern, values, (pattern.collection, name)):
+                for path in _entries(document, ()):
+                    made.setdefault(path, []).append(who)
+    return made
+
+
+def _entries(node: dict[str, Any], path: Path) -> Iterator[Path]:
+    for key, value in node.items():
+        here = (*path, key)
+        if isinstance(value, dict) and _container(here):
+            yield from _entries(value, here)
+        else:
+            yield here
