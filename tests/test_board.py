@@ -111,6 +111,55 @@ def test_a_unit_without_a_picture_is_an_error_naming_the_fix(project: Path) -> N
     ]
 
 
+def test_a_picture_needed_only_after_a_capture_is_a_warning(project: Path) -> None:
+    """Real maps leave out the pictures of infrastructure for players who can only capture it, and
+    are played: that is a warning; a hidden player who never moves captures nothing."""
+    write_tree(project, {"rules/broken/game.yaml": """
+        extends: tiny
+        players:
+          Greys: {}
+        units:
+          bunker: {isInfrastructure: true, movement: 0, image: {players: {Reds: bunker.png}}}
+        territories:
+          Alpha: {units: {Reds: {bunker: 1}}}
+    """})  # fmt: skip
+    shutil.copy(TINY_MAP / "map" / "units" / "Reds" / "infantry.png", project / "rules" / "broken" / "bunker.png")
+    result = _cli(project, "validate", "broken", "--base-map", str(TINY_MAP))
+    assert result.code == 0, result.err
+    assert result.err.splitlines() == [
+        "rules/broken/game.yaml:5:3: warning: units.bunker: no picture of bunker for Blues (if they capture one): "
+        "units/<player>/bunker.png is in neither the map 'tiny_map' nor the engine's stock art; add "
+        "`image: {from: infantry, mark: B}` to units.bunker (derived from each player's infantry) or "
+        "`image: bunker.png` (drawn)"
+    ]
+
+
+def test_a_frontier_for_a_tech_nobody_can_have_needs_no_pictures(project: Path) -> None:
+    switched = NEW_UNIT.replace(
+        "      standard: [buyInfantry, buyTank]", "      standardIndustrialTechnology: [buyTank]"
+    )
+    write_tree(project, {"rules/broken/game.yaml": switched + "    technologies: {}\n"})
+    result = _cli(project, "validate", "broken", "--base-map", str(TINY_MAP))
+    assert "no picture of tank" not in result.err, result.err
+    # With the engine's built-in advances, Industrial Technology can be researched: the tank can be bought.
+    write_tree(project, {"rules/broken/game.yaml": switched})
+    result = _cli(project, "validate", "broken", "--base-map", str(TINY_MAP))
+    assert "units.tank: no picture of tank for Blues, Reds:" in result.err, result.err
+
+
+def test_a_picture_named_in_another_case_is_pointed_out(project: Path, tmp_path: Path) -> None:
+    board = tmp_path / "board"
+    shutil.copytree(TINY_MAP, board)
+    for player in ("Reds", "Blues"):
+        shutil.copy(board / "map" / "units" / player / "infantry.png", board / "map" / "units" / player / "Tank.png")
+    write_tree(project, {"rules/broken/game.yaml": NEW_UNIT})
+    result = _cli(project, "validate", "broken", "--base-map", str(board))
+    assert result.code == 1
+    assert _errors(result)[0].endswith(
+        "; units/Blues/Tank.png, units/Reds/Tank.png differs in case only (file names are case-sensitive on Linux)"
+    )
+
+
 def _png(size: tuple[int, int], colour: tuple[int, int, int, int]) -> bytes:
     out = io.BytesIO()
     Image.new("RGBA", size, colour).save(out, format="PNG")

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any, Literal
 
-from generator.checks.unit_owners import Form, picture_forms, player_advances, unit_owners
+from generator.checks.unit_owners import Form, picture_forms, player_advances, uncertain_owners, unit_owners
 from generator.diagnostics import Diagnostic, Mark, Severity, did_you_mean, key_path
 from generator.installed_map import InstalledMap
 from generator.paths import UnreadableFile, inside, read_regular_file
@@ -151,7 +151,7 @@ class _Planner:
             why = "itself" if base == name else f"unknown unit '{base}'{did_you_mean(base, self.spec.units)}"
             self.report(["units", name, "image", "from"], f"cannot derive {name}'s pictures from {why}")
 
-    def unit(self, name: str, players: set[str], advances: dict[str, set[str]]) -> None:
+    def unit(self, name: str, players: set[str], advances: dict[str, set[str]], uncertain: set[str]) -> None:
         image = self.spec.units[name].image
         missing: list[str] = []
         for player in sorted(players):
@@ -173,8 +173,11 @@ class _Planner:
                     found = self.nearest(player, name, form) if self.have(player, form.name) is None else None
                     if found is not None:
                         self.plan.pictures[(player, form.name)] = Recipe(*found)
-        if missing:
-            self.missing(name, missing)
+        sure = [p for p in missing if p not in uncertain]
+        if sure:
+            self.missing(name, sure)
+        if len(sure) < len(missing):
+            self.missing(name, [p for p in missing if p in uncertain], Severity.WARNING)
 
     def derived(self, name: str, image: UnitImage, player: str, forms: list[Form]) -> None:
         base = image.from_
@@ -211,15 +214,24 @@ class _Planner:
                 return
             self.plan.pictures[(player, form.name)] = Recipe(found[0], found[1], mark, outline, tint)
 
-    def missing(self, name: str, players: list[str]) -> None:
+    def missing(self, name: str, players: list[str], severity: Severity = Severity.ERROR) -> None:
         similar = _similar_unit(self.spec, name, players, self)
         fix = f"image: {{from: {similar}, mark: {default_mark(name)}}}" if similar else f"image: {name}.png"
+        who = ", ".join(players) + (" (if they capture one)" if severity is Severity.WARNING else "")
         message = (
-            f"no picture of {name} for {', '.join(players)}: units/<player>/{name}.png is in neither the map "
+            f"no picture of {name} for {who}: units/<player>/{name}.png is in neither the map "
             f"'{self.installed.name}' nor the engine's stock art; add `{fix}` to units.{name} "
             f"(derived from each player's {similar or 'picture of another unit'}) or `image: {name}.png` (drawn)"
+            + self._case_hint(name, players)
         )
-        self.plan.problems.append(Diagnostic(message, locate(self.tree, ["units", name], key=True), f"units.{name}"))
+        where = locate(self.tree, ["units", name], key=True)
+        self.plan.problems.append(Diagnostic(message, where, f"units.{name}", severity))
+
+    def _case_hint(self, name: str, players: list[str]) -> str:
+        """A picture whose name differs only in case: it works where file names ignore case only."""
+        wanted = {(p, name.lower()) for p in players}
+        found = sorted(f"units/{p}/{n}.png" for p, n in self.installed.unit_pictures if (p, n.lower()) in wanted)
+        return f"; {', '.join(found)} differs in case only (file names are case-sensitive on Linux)" if found else ""
 
 
 def _similar_unit(spec: Spec, name: str, players: list[str], planner: _Planner) -> str | None:
@@ -259,6 +271,7 @@ def plan_unit_art(
     for name, unit in spec.units.items():
         if unit.image is not None:
             planner.image(name, unit.image)
+    uncertain = uncertain_owners(spec)
     for name, players in sorted(unit_owners(spec).items()):
-        planner.unit(name, players, advances)
+        planner.unit(name, players, advances, uncertain.get(name, set()))
     return planner.plan

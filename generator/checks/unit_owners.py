@@ -106,14 +106,28 @@ def _units_of_frontier(spec: Spec, frontier: str) -> set[str]:
 
 def unit_owners(spec: Spec) -> dict[str, set[str]]:
     """Per unit type, every player (and `Neutral`) that can come to own one."""
+    owners = _owners(spec)
+    return {u: sure | maybe for u, (sure, maybe) in owners.items()}
+
+
+def uncertain_owners(spec: Spec) -> dict[str, set[str]]:
+    """Per unit type, the players that own one only if a game goes so: by capturing it (infrastructure
+    taken with its territory). A missing picture there is a warning, not an error: real maps leave
+    such pictures out and are played."""
+    return {u: maybe - sure for u, (sure, maybe) in _owners(spec).items() if maybe - sure}
+
+
+def _owners(spec: Spec) -> dict[str, tuple[set[str], set[str]]]:
+    """Per unit type: the players sure to be able to own one, and those who may by capture."""
     owners: dict[str, set[str]] = {u: set() for u in spec.units}
-    everyone = set(spec.players)
+    advances = player_advances(spec)
     for name, player in spec.players.items():
         frontier = player.production_frontier
         if frontier is not None:
             # Industrial Technology switches a player to `<frontier>IndustrialTechnology`.
+            switched = f"{frontier}IndustrialTechnology" if "industrialTechnology" in advances[name] else None
             for other in spec.production_frontiers:
-                if other == frontier or other == f"{frontier}IndustrialTechnology":
+                if other in (frontier, switched):
                     for unit in _units_of_frontier(spec, other):
                         owners[unit].add(name)
         for unit in player.held_units:
@@ -132,11 +146,21 @@ def unit_owners(spec: Spec) -> dict[str, set[str]]:
         for frontier in _tokens(attachment.options.get("frontier", [])):
             for unit in _units_of_frontier(spec, frontier):
                 owners[unit] |= targets
+    sure = _made_by_makers(spec, {u: set(o) for u, o in owners.items()}, set())
+    captors = _captors(spec)
+    maybe = {u: set(o) for u, o in sure.items()}
     for unit_name, unit_type in spec.units.items():
-        if _flags(unit_type).captured:
-            owners[unit_name] |= everyone
+        if _flags(unit_type).captured and owners.get(unit_name):  # only what is on the board can be taken
+            maybe[unit_name] |= captors - _destroyed_when_captured_by(unit_type)
+    maybe = _made_by_makers(spec, maybe, captors)
+    return {u: (sure[u], maybe[u]) for u in spec.units}
+
+
+def _made_by_makers(spec: Spec, owners: dict[str, set[str]], captors: set[str]) -> dict[str, set[str]]:
+    """`owners` with what units make: a unit that creates others gives them its owners; one that
+    changes when captured becomes the captor's."""
     changed = True
-    while changed:  # a unit that creates others gives them its owners
+    while changed:
         changed = False
         for maker, kind in spec.units.items():
             for made in (t for t in _tokens(kind.options.get("createsUnitsList", [])) if t in spec.units):
@@ -144,10 +168,27 @@ def unit_owners(spec: Spec) -> dict[str, set[str]]:
                     owners[made] |= owners[maker]
                     changed = True
             for made in (t for t in _tokens(kind.options.get("whenCapturedChangesInto", [])) if t in spec.units):
-                if not everyone <= owners[made]:
-                    owners[made] |= everyone
+                if not captors <= owners[made]:
+                    owners[made] |= captors
                     changed = True
-    return {u: o for u, o in owners.items() if u in spec.units}
+    return owners
+
+
+def _captors(spec: Spec) -> set[str]:
+    """The players who can take territory: those who have a step of their own (a hidden player
+    who never moves captures nothing)."""
+    return {step.player for step in spec.sequence.values() if step.player in spec.players}
+
+
+def _destroyed_when_captured_by(unit: Unit) -> set[str]:
+    """Players a unit is destroyed by rather than taken by (`destroyedWhenCapturedBy: BY:p1:p2`;
+    `FROM:...` names the owners it is taken from, no captor)."""
+    players: set[str] = set()
+    for text, _count in option_writes(unit.options.get("destroyedWhenCapturedBy", [])) or []:
+        parts = text.split(":")
+        if parts[0] != "FROM":
+            players |= set(parts[1:] if parts[0] == "BY" else parts)
+    return players
 
 
 @dataclass(frozen=True)
