@@ -16,6 +16,7 @@ from pathlib import Path
 from lxml import etree
 
 from generator.catalog import load_catalog
+from generator.catalog.grammar import XML_ATTRIBUTES
 from generator.diagnostics import Diagnostic, Mark, Severity
 from generator.safe_xml import safe_parser, unreadable
 
@@ -58,15 +59,22 @@ _BUILTIN_ID = re.compile(r'IDREF attribute type references an unknown ID "([^"]*
 _BUILTINS = set(load_catalog("1.9")["parser"]["builtinNames"]["relationshipType"])
 # true/false written in another case: the DTD lists "true|false", the engine ignores case here.
 _BOOLEAN_CASE = re.compile(r'Value "(true|false)" for attribute \w+ of \w+ is not among the enumerated set', re.I)
+# An attribute 1.9's grammar lacks but 2.x's has: 1.9 ignores it, 2.x reads it.
+_UNDECLARED = re.compile(r"No declaration for attribute (\w+) of element (\w+)")
 
 
 def _dtd_messages(dtd: etree.DTD, display: str) -> Iterator[Diagnostic]:
     for entry in dtd.error_log:  # type: ignore[attr-defined]
         mark = Mark(display, entry.line or 1, entry.column or 1)
         builtin = _BUILTIN_ID.search(entry.message)
-        # The engine only prints DTD messages; these two it reads right anyway, so they are warnings.
+        # The engine only prints DTD messages; these it reads right anyway, so they are warnings.
         if builtin and builtin.group(1) in _BUILTINS:
             yield Diagnostic(f"DTD: {entry.message} (a relationship type the engine makes itself: it plays fine)",
+                             mark, severity=Severity.WARNING)  # fmt: skip
+            continue
+        undeclared = _UNDECLARED.search(entry.message)
+        if undeclared and undeclared.group(1) in XML_ATTRIBUTES.get(undeclared.group(2), ()):
+            yield Diagnostic(f"DTD: {entry.message} (an attribute of TripleA 2.x: 1.9 ignores it and plays the game)",
                              mark, severity=Severity.WARNING)  # fmt: skip
             continue
         if _BOOLEAN_CASE.search(entry.message):

@@ -77,6 +77,9 @@ def check_spec(spec: Spec, tree: Any, target: str = "portable", variant: str | N
             at: tuple[str, ...] = ("players", name, "relationships", other)
             where_type = at if isinstance(relation, str) else (*at, "type")
             c.ref(where_type, kind, "relationship type", [*spec.relationship_types, *BUILTIN_RELATIONSHIP_TYPES])
+    for name, kept in resources.items():
+        for index, viewer in enumerate(kept.displayed_for or []):
+            c.ref(("resources", name, "displayed_for", index), viewer, "player", players)
     for name, territory in territories.items():
         if territory.owner is not None:
             c.ref(("territories", name, "owner"), territory.owner, "player", players)

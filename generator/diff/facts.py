@@ -213,8 +213,9 @@ def facts_of(spec: Spec, n: Names | None = None, made: set[tuple[str | int, ...]
         # Notes are HTML: runs of whitespace mean one space.
         game[("notes",)] = {"value": " ".join(spec.notes.split())}
     _players(spec, facts, n)
-    for name in spec.resources:
-        facts["resources"][(n(name),)] = {}
+    for name, resource in spec.resources.items():
+        shown = resource.displayed_for
+        facts["resources"][(n(name),)] = {} if shown is None else {"displayed for": tuple(shown) or "nobody"}
     for domain, collection in (
         ("units", spec.units),
         ("relationship_types", spec.relationship_types),

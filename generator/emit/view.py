@@ -99,7 +99,7 @@ class GameView:
     round_offset: int | None
     territories: list[tuple[str, bool]] = field(default_factory=list)
     connections: list[tuple[str, str]] = field(default_factory=list)
-    resources: list[str] = field(default_factory=list)
+    resources: list[tuple[str, str | None]] = field(default_factory=list)  # name, isDisplayedFor
     players: list[PlayerView] = field(default_factory=list)
     alliances: list[tuple[str, str]] = field(default_factory=list)
     units: list[str] = field(default_factory=list)
@@ -184,7 +184,8 @@ def build_view(spec: Spec, notes: str | None = None) -> GameView:
             if pair not in seen:
                 seen.add(pair)
                 g.connections.append((name, other))
-    g.resources = list(spec.resources)
+    # isDisplayedFor (2.x): the players who see a resource; NONE for nobody.
+    g.resources = [(n, _viewers(r.displayed_for)) for n, r in spec.resources.items()]
     g.players = [
         PlayerView(n, p.optional, p.can_be_disabled, p.default_type, p.hidden) for n, p in spec.players.items()
     ]
@@ -228,6 +229,10 @@ def build_view(spec: Spec, notes: str | None = None) -> GameView:
     if notes:
         g.properties.append(PropertyView("notes", "", False, None, cdata=cdata(notes)))
     return g
+
+
+def _viewers(players: list[str] | None) -> str | None:
+    return None if players is None else ":".join(players) or "NONE"
 
 
 def _attachments(spec: Spec) -> list[AttachmentView]:

@@ -58,6 +58,11 @@ class _Importer(SetupReader):
         if dice is not None:
             self.spec["dice_sides"] = typed(att(dice, "value"))
         self.spec["resources"] = self._names("resources", root.find("resourceList"), "resource")
+        for element in self.children(root.find("resourceList"), "resource"):
+            shown = element.get("isDisplayedFor")
+            if shown is not None:  # 2.x: the players who see it; NONE: nobody
+                viewers = [] if shown.upper() == "NONE" else [p for p in shown.split(":") if p]
+                self.spec["resources"][att(element, "name")]["displayed_for"] = viewers
         self._players()
         self.spec["units"] = self._names("units", root.find("unitList"), "unit")
         self._territories()

@@ -10,84 +10,12 @@ from typing import Any
 
 from lxml import etree
 
+from generator.catalog.grammar import XML_ATTRIBUTES as ATTRIBUTES
 from generator.diagnostics import Diagnostic, Mark, Severity
 from generator.spec.model import NEUTRAL
 
 Tree = dict[str, Any]
 INT_TEXT = re.compile(r"-?(0|[1-9][0-9]*)")
-
-# Every element of the game XML and its attributes, from the game.dtd of engines 1.9 and 2.x.
-ATTRIBUTES: dict[str, tuple[str, ...]] = {
-    "alliance": ("alliance", "player"),
-    "attachment": ("attachTo", "foreach", "javaClass", "name", "type"),
-    "attachmentList": (),
-    "boolean": (),
-    "category": ("name",),
-    "color": (),
-    "connection": ("t1", "t2"),
-    "cost": ("quantity", "resource"),
-    "delegate": ("display", "javaClass", "name"),
-    "diceSides": ("value",),
-    "element": ("name",),
-    "file": (),
-    "frontierRules": ("name",),
-    "game": (),
-    "gamePlay": (),
-    "grid": ("diagonal-connections", "horizontal-connections", "name", "type", "vertical-connections", "x", "y"),
-    "heldUnits": ("player", "quantity", "unitType"),
-    "info": ("name", "version"),
-    "initialize": (),
-    "list": ("values",),
-    "loader": ("javaClass",),
-    "map": (),
-    "number": ("max", "min"),
-    "offset": ("round",),
-    "option": ("count", "name", "value"),
-    "ownerInitialize": (),
-    "player": ("canBeDisabled", "defaultType", "isHidden", "name", "optional"),
-    "playerList": (),
-    "playerProduction": ("frontier", "player"),
-    "playerRepair": ("frontier", "player"),
-    "playerTech": ("player",),
-    "production": (),
-    "productionFrontier": ("name",),
-    "productionRule": ("name",),
-    "property": ("editable", "name", "player", "value"),
-    "propertyList": (),
-    "relationship": ("player1", "player2", "roundValue", "type"),
-    "relationshipInitialize": (),
-    "relationshipType": ("name",),
-    "relationshipTypes": (),
-    "remove-connection": ("t1", "t2"),
-    "repairFrontier": ("name",),
-    "repairRule": ("name",),
-    "repairRules": ("name",),
-    "resource": ("isDisplayedFor", "name"),
-    "resourceGiven": ("player", "quantity", "resource"),
-    "resourceInitialize": (),
-    "resourceList": (),
-    "result": ("quantity", "resourceOrUnit"),
-    "sequence": (),
-    "step": ("delegate", "display", "maxRunCount", "name", "player"),
-    "stepProperty": ("name", "value"),
-    "string": (),
-    "tech": ("name",),
-    "techname": ("name", "tech"),
-    "technologies": (),
-    "technology": (),
-    "territory": ("name", "water"),
-    "territoryEffect": ("name",),
-    "territoryEffectList": (),
-    "territoryOwner": ("owner", "territory"),
-    "triplea": ("minimumVersion",),
-    "unit": ("name",),
-    "unitInitialize": (),
-    "unitList": (),
-    "unitPlacement": ("hitsTaken", "owner", "quantity", "territory", "unitDamage", "unitType"),
-    "value": (),
-    "variable": ("name",),
-    "variableList": (),
-}
 
 
 def att(element: etree._Element, name: str, default: str = "") -> str:

@@ -168,6 +168,8 @@ class GameInfo(Strict):
 
 
 class Resource(Strict):
+    # TripleA 2.x: the players who see it (isDisplayedFor); 1.9 ignores it.
+    displayed_for: list[str] | None = None
     attachments: dict[str, Attachment] = {}
 
 
