@@ -214,8 +214,8 @@ def facts_of(spec: Spec, n: Names | None = None, made: set[tuple[str | int, ...]
         game[("notes",)] = {"value": " ".join(spec.notes.split())}
     _players(spec, facts, n)
     for name, resource in spec.resources.items():
-        shown = resource.displayed_for
-        facts["resources"][(n(name),)] = {} if shown is None else {"displayed for": tuple(shown) or "nobody"}
+        viewers = resource.displayed_for
+        facts["resources"][(n(name),)] = {} if viewers is None else {"displayed for": tuple(viewers) or "nobody"}
     for domain, collection in (
         ("units", spec.units),
         ("relationship_types", spec.relationship_types),
