@@ -233,10 +233,10 @@ def test_diff_names_the_drafts_differences() -> None:
     assert "destroyer:" in out and "attack 2 → 3" in out
     assert "Caucasus 4 → 3" in out and "Balkans \u2013 Turkey removed" in out
     assert "aaGun: attackAA 1 → 4; maxRoundsAA -1 → 1" in out
-    # The Soviet opening turn's steps are now the Soviet turn (renamed); the second Soviet turn and Italy's are gone.
-    assert "russianOpeningPurchase → russianPurchase" in out
-    assert "  - 18 steps removed\n      italianTurnPurchase removed (was delegate purchase, player Italians)" in out
-    assert "      russianTurnPurchase removed (was delegate purchase, player Russians)" in out
+    # The full rules' opening turn and turn order give way to the draft's LHTR order (rule patterns).
+    assert "  - Opening removed (was ledger aarhe-seq-01, players Russians russianOpening, " in out
+    assert "  + Draft added: ledger aarhe-seq-03, players Russians russian, Germans german, British british, " in out
+    assert "Russians (opening turn), Germans, Japanese, Italians, Russians, British, Americans → " in out
     assert "95 ledger entries removed" in out and "aarhe1-vc-01 added" in out
 
 

@@ -48,13 +48,10 @@ def _text(value: Any) -> str:
     return "none" if value is None else str(value)
 
 
-def _fields(value: Any, path: str, out: Entity, ordered: bool = False) -> None:
+def _fields(value: Any, path: str, out: Entity) -> None:
     """Mappings are followed (gain.PUs, choose.in); a list of names is a set of fields' words
-    (+India -Egypt); anything else is one field. Where a mapping's order is the rule (a turn
-    order's players), the order is a field of its own."""
+    (+India -Egypt); anything else is one field."""
     if isinstance(value, dict) and value:
-        if ordered and len(value) > 1:
-            out[f"{path} (order)"] = ", ".join(map(str, value))
         for key, item in value.items():
             _fields(item, f"{path}.{key}", out)
     elif isinstance(value, list) and value and all(not isinstance(v, dict | list) for v in value):
@@ -67,7 +64,10 @@ def use_entity(use: Pattern) -> Entity:
     """A use's parameters as fields: every parameter given (defaults left out)."""
     entity: Entity = {}
     for name, value in use.model_dump(by_alias=True, exclude_defaults=True).items():
-        _fields(value, name, entity, name in use.ordered)
+        if name in use.ordered and isinstance(value, dict):  # the order is the rule: one line, in order
+            entity[name] = ", ".join(f"{k} {_text(v)}" for k, v in value.items())
+        else:
+            _fields(value, name, entity)
     return entity
 
 
