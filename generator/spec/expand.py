@@ -75,6 +75,8 @@ def loop_rounds(foreach: str, variables: dict[str, list[str]]) -> list[dict[str,
 
 
 def fill(text: str, each: dict[str, str], lists: dict[str, list[str]]) -> str:
+    if "@" not in text and "$" not in text:  # most texts name no variable
+        return text
     for key, value in each.items():
         text = text.replace(key, value)
     for key, values in lists.items():
@@ -165,8 +167,10 @@ def expand_templates(tree: Any) -> tuple[Any, list[Diagnostic]]:
             message = f"type '{kind}' is not one of {', '.join(COLLECTION_OF_TYPE)}"
             problems.append(Diagnostic(message, locate(tree, (*path, "type")), key_path((*path, "type"))))
             continue
+        # What each option's value says, once per template (its rounds only fill it in).
+        texts = {key: _text(value) for key, value in (template.get("options") or {}).items()}
         for each in rounds:
-            problems += _make(out, tree, name, template, kind, each, lists)
+            problems += _make(out, tree, name, template, kind, each, lists, texts)
     return out, problems
 
 
@@ -253,7 +257,7 @@ def _text_deep(value: Any) -> str:
 
 def _make(
     out: dict[str, Any], tree: Any, name: str, template: dict[str, Any], kind: str, each: dict[str, str],
-    lists: dict[str, list[str]],
+    lists: dict[str, list[str]], texts: dict[str, str],
 ) -> list[Diagnostic]:  # fmt: skip
     collection = COLLECTION_OF_TYPE[kind]
     made_name = fill(str(template.get("name") or name), each, {})
@@ -268,10 +272,12 @@ def _make(
     if isinstance(made, SpecMap) and isinstance(options, SpecMap):
         made.mark = options.mark
     for key, value in options.items():
+        text = texts[key]
         # An option naming a loop variable that is empty in this round is left out (as in 2.x).
-        if any(not v and k in _text(value) for k, v in each.items()):
+        if any(not v and k in text for k, v in each.items()):
             continue
-        made[key] = _fill_value(value, each, lists)
+        # A value naming no variable is the template's own (nothing changes it later): not copied.
+        made[key] = _fill_value(value, each, lists) if "@" in text or "$" in text else value
         if isinstance(made, SpecMap):
             copy_marks(options, made, key)
     main = MAIN_ATTACHMENT.get(kind)
