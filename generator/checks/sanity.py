@@ -97,11 +97,14 @@ def _check_unit_flags(spec: Spec, report: Any) -> None:
 def _check_orphan_rules(spec: Spec, report: Any) -> None:
     """A production rule in no frontier that no trigger adds to one: nobody can ever buy it."""
     in_frontiers = {rule for rules in spec.production_frontiers.values() for rule in rules}
+    outside = [name for name in spec.production_rules if name not in in_frontiers]
+    if not outside:  # the usual case: no need to read every option of every attachment
+        return
     named = {
         word for _, _, _, options in attachments_of(spec) for value in options.values() for word in _names_in(value)
     }
-    for name in spec.production_rules:
-        if name not in in_frontiers and name not in named and name.lstrip("-") not in named:
+    for name in outside:
+        if name not in named and name.lstrip("-") not in named:
             report(("production_rules", name), f"{name} is in no production frontier and no trigger adds it "
                    "to one: nobody can buy it", Severity.WARNING)  # fmt: skip
 
