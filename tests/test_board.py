@@ -76,6 +76,20 @@ def test_the_installed_map_is_found_and_checked(project: Path) -> None:
     assert "no territory 'Alpah'" in _cli(project, "validate", "broken").err
 
 
+def test_a_game_xml_is_checked_against_the_board_too(project: Path) -> None:
+    """validate FILE.xml --base-map: a territory the map lacks is an error there too."""
+    built = _cli(project, "build", "tiny")
+    assert built.code == 0, built.err
+    game = project / "output" / "games" / "tiny.xml"
+    assert _cli(project, "validate", str(game), "--base-map", str(TINY_MAP)).code == 0
+    renamed = project / "renamed.xml"
+    renamed.write_text(game.read_text(encoding="utf-8").replace('"Beta"', '"Betta"'), encoding="utf-8")
+    result = _cli(project, "validate", str(renamed), "--base-map", str(TINY_MAP))
+    assert result.code == 1
+    expected = "territories.Betta: no territory 'Betta' on the map 'tiny_map' (did you mean 'Beta'?)"
+    assert any(expected in line for line in _errors(result)), result.err
+
+
 def test_without_the_map_a_warning_says_nothing_was_checked(project: Path) -> None:
     write_tree(project, {"rules/broken/game.yaml": MISSPELLED})
     result = _cli(project, "validate", "broken")

@@ -70,6 +70,7 @@ class _Planner:
     stock: frozenset[tuple[str, str]] | None
     folder_of: Callable[[Mark | None], Path | None]  # the variant folder of a spec file
     rules_root: Path
+    from_xml: bool = False  # checking a game XML rather than a spec
     plan: ArtPlan = field(default_factory=ArtPlan)
     files: dict[tuple[str, ...], Path | None] = field(default_factory=dict)
 
@@ -218,11 +219,16 @@ class _Planner:
         similar = _similar_unit(self.spec, name, players, self)
         fix = f"image: {{from: {similar}, mark: {default_mark(name)}}}" if similar else f"image: {name}.png"
         who = ", ".join(players) + (" (if they capture one)" if severity is Severity.WARNING else "")
+        if self.from_xml:  # a game XML has no `image:`: the map needs the pictures
+            remedy = f"add units/<player>/{name}.png to the map, or import the game and give units.{name} `{fix}`"
+        else:
+            remedy = (
+                f"add `{fix}` to units.{name} (derived from each player's {similar or 'picture of another unit'}) "
+                f"or `image: {name}.png` (drawn)"
+            )
         message = (
             f"no picture of {name} for {who}: units/<player>/{name}.png is in neither the map "
-            f"'{self.installed.name}' nor the engine's stock art; add `{fix}` to units.{name} "
-            f"(derived from each player's {similar or 'picture of another unit'}) or `image: {name}.png` (drawn)"
-            + self._case_hint(name, players)
+            f"'{self.installed.name}' nor the engine's stock art; {remedy}" + self._case_hint(name, players)
         )
         where = locate(self.tree, ["units", name], key=True)
         self.plan.problems.append(Diagnostic(message, where, f"units.{name}", severity))
@@ -264,9 +270,10 @@ def plan_unit_art(
     stock: frozenset[tuple[str, str]] | None,
     folder_of: Callable[[Mark | None], Path | None],
     rules_root: Path,
+    from_xml: bool = False,
 ) -> ArtPlan:
     """Every picture the package must make for `spec` on `installed`, and every picture missing."""
-    planner = _Planner(spec, tree, installed, stock, folder_of, rules_root)
+    planner = _Planner(spec, tree, installed, stock, folder_of, rules_root, from_xml)
     advances = player_advances(spec)
     for name, unit in spec.units.items():
         if unit.image is not None:

@@ -159,7 +159,7 @@ def validate(
             path = Path(item)
             if not path.is_file():
                 raise click.BadParameter(f"no such file: {item}", param_hint="TARGETS")
-            problems += validate_xml_file(path, _display(path), target)
+            problems += validate_xml_file(path, _display(path), target, maps)
         else:
             problems += compile_variant(rules, item, target or "portable", maps)[1]
         checked += 1

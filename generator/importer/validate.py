@@ -10,25 +10,31 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from generator.checks.board import check_territories
 from generator.checks.dtd import check_xml_against_dtd
 from generator.checks.options import TARGET_ENGINES, check_options, engine_meant
 from generator.checks.properties import check_properties
 from generator.checks.references import check_spec
 from generator.checks.sanity import check_sanity
+from generator.checks.unit_art import plan_unit_art
 from generator.checks.xsd import attachment_spans, check_xml_against_xsd
 from generator.diagnostics import Diagnostic, Mark, Severity
 from generator.importer.convert import MAX_XML_BYTES, import_located, read_game
 from generator.importer.variant_files import plain
+from generator.installed_map import MapLookup
 from generator.paths import read_regular_file
 from generator.spec.errors import build_spec
 from generator.spec.expand import expand_templates
 
 
-def validate_xml_file(path: Path, display: str, target: str | None = None) -> list[Diagnostic]:
+def validate_xml_file(
+    path: Path, display: str, target: str | None = None, maps: MapLookup | None = None
+) -> list[Diagnostic]:
     """Every problem found in one game XML for the `target` engines.
 
     Without a target, a game whose options only one engine takes is checked for that engine
-    (it cannot be meant for the other), and every other game for both.
+    (it cannot be meant for the other), and every other game for both. Where `maps` finds the
+    game's map (`--base-map`, or installed), its territories and unit pictures are checked too.
     """
     root, problems = read_game(path, display)
     if root is None:
@@ -61,6 +67,10 @@ def validate_xml_file(path: Path, display: str, target: str | None = None) -> li
         problems += check_options(spec, tree, target)
         problems += check_properties(spec, tree, target)
         problems += check_sanity(spec, tree, target)
+        if maps is not None and (installed := maps.find(spec.game.map)) is not None:
+            problems += check_territories(spec, tree, installed)
+            # An XML names no drawn pictures of its own: nothing to read beside it.
+            problems += plan_unit_art(spec, tree, installed, maps.stock, lambda _: None, path.parent, True).problems
     return problems + _not_said_yet(schema_findings, problems, attachment_spans(data))
 
 
