@@ -6,7 +6,9 @@ makes its own environment (escaping differs), with this loader and bytecode cach
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from contextlib import suppress
+from typing import Any
 
 import jinja2
 from jinja2.bccache import Bucket
@@ -41,3 +43,17 @@ def bytecode_cache() -> jinja2.BytecodeCache | None:
 
 def loader() -> jinja2.FileSystemLoader:
     return jinja2.FileSystemLoader(template_dir())
+
+
+def environment(*, autoescape: bool, finalize: Callable[[Any], Any] | None = None) -> jinja2.Environment:
+    """A strict environment over templates/ (an undefined name is an error), blocks trimmed."""
+    return jinja2.Environment(
+        loader=loader(),
+        bytecode_cache=bytecode_cache(),
+        undefined=jinja2.StrictUndefined,
+        autoescape=autoescape,
+        finalize=finalize,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )

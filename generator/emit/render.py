@@ -10,23 +10,15 @@ from contextlib import contextmanager
 import jinja2
 from markupsafe import Markup
 
+from generator import templating
 from generator.emit.notes import ledger_sections
 from generator.emit.view import build_view
 from generator.spec.model import Spec
-from generator.templating import bytecode_cache, loader
 
 
 @functools.cache
 def environment() -> jinja2.Environment:
-    return jinja2.Environment(
-        loader=loader(),
-        bytecode_cache=bytecode_cache(),
-        undefined=jinja2.StrictUndefined,
-        autoescape=True,  # every template is XML or HTML
-        trim_blocks=True,
-        lstrip_blocks=True,
-        keep_trailing_newline=True,
-    )
+    return templating.environment(autoescape=True)  # every template here is XML or HTML
 
 
 @contextmanager

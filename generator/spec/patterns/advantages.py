@@ -12,12 +12,13 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from generator.diagnostics import did_you_mean
 from generator.spec.patterns.base import (
     ActionText,
     Consequence,
+    Part,
     Pattern,
     PatternError,
     Units,
@@ -30,16 +31,12 @@ from generator.spec.patterns.base import (
 )
 
 
-class _Part(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
-
-
-class SeaPlace(_Part):
+class SeaPlace(Part):
     at: str = Field(description="The territory (a sea zone) where the units go.")
     held: str | None = Field(default=None, description="A land place the nation must hold to place there.")
 
 
-class Nation(_Part):
+class Nation(Part):
     code: str = Field(description="What the nation's names start with: Ru makes conditionAttachmentRuMayDeclare.")
     steps: str = Field(description="What its step names start with: russian for russianUserActions, russianPurchase.")
     shared_second: bool = Field(default=False, description="Its second advantage takes the slot its side shares.")
@@ -160,7 +157,7 @@ advantage_schedules:
         }
 
 
-class Choice(_Part):
+class Choice(Part):
     units: Units = Field(description="What is placed: [infantry, infantry] or {infantry: 2}.")
     say: str | None = Field(default=None, description="The units in words, for the button (default: from their names).")
     in_: list[str] = Field(alias="in", description="The places to choose from (short names of the schedule's places).")
@@ -172,7 +169,7 @@ class Choice(_Part):
     )
 
 
-class OneOff(_Part):
+class OneOff(Part):
     action: str = Field(
         description="Its name after the nation's code: SevereWinter makes userActionAttachmentRuSevereWinter."
     )

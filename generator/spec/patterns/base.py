@@ -38,10 +38,14 @@ class Consequence(PatternError):
     """A problem that follows from another use's (a schedule that could not be read): said there."""
 
 
-class Pattern(BaseModel):
-    """One use of a pattern: its parameters. Subclasses say where uses live and how they read."""
+class Part(BaseModel):
+    """A structured parameter of a pattern (a nation of a schedule, a choice of places...)."""
 
     model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+
+class Pattern(Part):
+    """One use of a pattern: its parameters. Subclasses say where uses live and how they read."""
 
     collection: ClassVar[str]  # the spec key holding the uses (a mapping: name -> parameters)
     noun: ClassVar[str]  # what one use is called in messages and in `diff`

@@ -23,13 +23,13 @@ from typing import Any
 import jinja2
 from pydantic import ValidationError
 
+from generator import templating
 from generator.diagnostics import Diagnostic, Mark, key_path
 from generator.spec.expand import copy_marks, owned, shallow
 from generator.spec.load import SpecList, SpecMap, load_text
 from generator.spec.locate import locate
 from generator.spec.patterns import PATTERNS, Pattern, PatternError
 from generator.spec.patterns.base import Consequence
-from generator.templating import bytecode_cache, loader
 
 Path = tuple[str | int, ...]
 
@@ -72,16 +72,7 @@ def _yaml_value(value: Any) -> str:
 
 @functools.cache
 def environment() -> jinja2.Environment:
-    return jinja2.Environment(
-        loader=loader(),
-        bytecode_cache=bytecode_cache(),
-        undefined=jinja2.StrictUndefined,
-        autoescape=False,  # YAML: every value is written by _yaml_value
-        finalize=_yaml_value,
-        trim_blocks=True,
-        lstrip_blocks=True,
-        keep_trailing_newline=True,
-    )
+    return templating.environment(autoescape=False, finalize=_yaml_value)  # YAML: _yaml_value writes each value
 
 
 def expand_patterns(tree: Any) -> tuple[Any, list[Diagnostic], Expansion]:

@@ -5,13 +5,9 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
-from generator.spec.patterns.base import Pattern, PatternError, Units, Uses, placement
-
-
-class _Part(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+from generator.spec.patterns.base import Part, Pattern, PatternError, Units, Uses, placement
 
 
 class FreeUnits(Pattern):
@@ -44,7 +40,7 @@ free_units:
         }  # fmt: skip
 
 
-class Delivery(_Part):
+class Delivery(Part):
     player: str = Field(description="Who is paid when a token arrives.")
     at: dict[str, str] = Field(description="The sea zone it arrives in, by short name: {SZ4: 4 Sea Zone}.")
 

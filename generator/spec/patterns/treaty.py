@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from generator.spec.patterns.base import (
     ActionText,
+    Part,
     Pattern,
     PatternError,
     Units,
@@ -19,11 +20,7 @@ from generator.spec.patterns.base import (
 )
 
 
-class _Part(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
-
-
-class Ending(_Part):
+class Ending(Part):
     code: str = Field(description="What the side's names start with (Ru: userActionAttachmentRuBreakTreaty).")
     action: str = Field(default="BreakTreaty", description="The action's name after the code.")
     text: str | None = Field(default=None, description="Its key in actionstext (default: code and action).")
@@ -34,7 +31,7 @@ class Ending(_Part):
     done: str = Field(default="", description="The notice when done (default: '<button>: done.').")
 
 
-class Compensation(_Part):
+class Compensation(Part):
     player: str = Field(description="Who gets the units.")
     place: dict[str, Units] = Field(description="Where the units go: {territory: units}.")
     only_if: list[str] = Field(default=[], description="Conditions tested when it fires.")

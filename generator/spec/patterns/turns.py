@@ -9,14 +9,12 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
-from generator.spec.patterns.base import Pattern, Uses
+from generator.spec.patterns.base import Part, Pattern, Uses
 
 
-class Phase(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
-
+class Phase(Part):
     delegate: str = Field(description="The delegate the step runs.")
     display: str | None = Field(default=None, description="The step's name in the client (default: the delegate's).")
     ledger: list[str] = Field(default=[], description="Rule-ledger ids this phase implements besides the turn order's.")
