@@ -157,7 +157,7 @@ def test_every_pattern_is_a_spec_key_with_a_template_and_an_example_that_reads()
     fields = Spec.model_fields
     for pattern in PATTERNS:
         assert pattern.collection in fields, pattern.collection
-        assert (ROOT / "templates" / pattern.template).is_file()
+        assert (ROOT / "templates" / pattern.template()).is_file()
         [(key, uses)] = yaml.safe_load(pattern.example).items()
         assert key == pattern.collection
         for params in uses.values():

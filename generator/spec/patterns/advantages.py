@@ -52,7 +52,6 @@ class AdvantageSchedule(Pattern):
 
     collection: ClassVar[str] = "advantage_schedules"
     noun: ClassVar[str] = "declaration schedule"
-    template: ClassVar[str] = "patterns/advantage_schedules.yaml.j2"
     example: ClassVar[str] = """\
 advantage_schedules:
   AARe:
@@ -183,7 +182,6 @@ class NationalAdvantage(Pattern):
 
     collection: ClassVar[str] = "national_advantages"
     noun: ClassVar[str] = "national advantage"
-    template: ClassVar[str] = "patterns/national_advantages.yaml.j2"
     example: ClassVar[str] = """\
 national_advantages:
   RuSiberian:
@@ -337,7 +335,6 @@ class NationalAttack(Pattern):
 
     collection: ClassVar[str] = "national_attacks"
     noun: ClassVar[str] = "national attack"
-    template: ClassVar[str] = "patterns/national_attacks.yaml.j2"
     example: ClassVar[str] = """\
 national_attacks:
   Blitzkrieg:

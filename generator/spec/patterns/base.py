@@ -49,11 +49,15 @@ class Pattern(Part):
 
     collection: ClassVar[str]  # the spec key holding the uses (a mapping: name -> parameters)
     noun: ClassVar[str]  # what one use is called in messages and in `diff`
-    template: ClassVar[str]  # under templates/
     example: ClassVar[str]  # one use, as a spec would write it (the reference shows it)
     ordered: ClassVar[tuple[str, ...]] = ()  # parameters whose mapping's order is part of the rule
 
     ledger: list[str] = Field(default=[], description="Rule-ledger ids that everything the pattern makes implements.")
+
+    @classmethod
+    def template(cls) -> str:
+        """Its template, under templates/: named after its key."""
+        return f"patterns/{cls.collection}.yaml.j2"
 
     def problems(self) -> list[PatternError]:
         """Mistakes within the parameters that leave the rest usable (said, and the use still made)."""

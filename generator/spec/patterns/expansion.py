@@ -114,13 +114,13 @@ def expand_patterns(tree: Any) -> tuple[Any, list[Diagnostic], Expansion]:
 
 
 def _documents(pattern: type[Pattern], values: dict[str, Any], where: Path) -> Iterator[SpecMap]:
-    text = environment().get_template(pattern.template).render(values)
+    text = environment().get_template(pattern.template()).render(values)
     file = f"<{key_path(where)}>"
     for part in re.split(r"^---$", text, flags=re.MULTILINE):
         document, found = load_text(part, file)
         if found or not isinstance(document, SpecMap):
             # The template is ours: what it writes not reading back as a spec is a bug of ours.
-            raise RuntimeError(f"pattern template {pattern.template} wrote unreadable YAML: {found}\n{part}")
+            raise RuntimeError(f"pattern template {pattern.template()} wrote unreadable YAML: {found}\n{part}")
         yield document
 
 

@@ -15,7 +15,6 @@ class FreeUnits(Pattern):
 
     collection: ClassVar[str] = "free_units"
     noun: ClassVar[str] = "free units"
-    template: ClassVar[str] = "patterns/free_units.yaml.j2"
     example: ClassVar[str] = """\
 free_units:
   Germans:
@@ -50,7 +49,6 @@ class LendLease(Pattern):
 
     collection: ClassVar[str] = "lend_lease"
     noun: ClassVar[str] = "lend-lease route"
-    template: ClassVar[str] = "patterns/lend_lease.yaml.j2"
     example: ClassVar[str] = """\
 lend_lease:
   LendLease:
@@ -135,7 +133,6 @@ class NationalBuild(Pattern):
 
     collection: ClassVar[str] = "national_builds"
     noun: ClassVar[str] = "national build"
-    template: ClassVar[str] = "patterns/national_builds.yaml.j2"
     example: ClassVar[str] = """\
 national_builds:
   Patriots:

@@ -42,7 +42,6 @@ class Treaty(Pattern):
 
     collection: ClassVar[str] = "treaties"
     noun: ClassVar[str] = "treaty"
-    template: ClassVar[str] = "patterns/treaties.yaml.j2"
     example: ClassVar[str] = """\
 treaties:
   Treaty:

@@ -25,7 +25,6 @@ class Turns(Pattern):
 
     collection: ClassVar[str] = "turns"
     noun: ClassVar[str] = "turn order"
-    template: ClassVar[str] = "patterns/turns.yaml.j2"
     ordered: ClassVar[tuple[str, ...]] = ("players", "phases")
     example: ClassVar[str] = """\
 turns:
