@@ -127,9 +127,7 @@ def test_a_study_runs_on_a_local_ray_cluster(tmp_path: Path) -> None:
     started = subprocess.run(start, capture_output=True, text=True, timeout=300, check=False)
     assert started.returncode == 0, started.stdout + started.stderr
     try:
-        result, games = _study(
-            tmp_path, "lhtr", "--games", "2", "--rounds", "1", "--seed", "5", "--cluster", f"ray://127.0.0.1:{client}"
-        )
+        result, games = _study(tmp_path / "ray", *REPRODUCIBLE_GAMES, "--cluster", f"ray://127.0.0.1:{client}")
     finally:
         subprocess.run([ray, "stop", "--force"], capture_output=True, timeout=120, check=False)
         shutil.rmtree(scratch, ignore_errors=True)
@@ -139,6 +137,19 @@ def test_a_study_runs_on_a_local_ray_cluster(tmp_path: Path) -> None:
         ("lhtr", 5, 1, []),
         ("lhtr", 6, 1, []),
     ]
+    # --reproducible: the same seeds on a local worker play the very same games, the AIs' purchases,
+    # moves and battles included, so every figure of every round is the same as on the cluster.
+    local, again = _study(tmp_path / "local", *REPRODUCIBLE_GAMES, "--workers", "1")
+    assert local.code == 0, local.out + local.err
+    assert [_without_timing(g) for g in again] == [_without_timing(g) for g in games]
+    assert games[0]["perRound"] != games[1]["perRound"]  # and another seed plays another game
+
+
+REPRODUCIBLE_GAMES = ("lhtr", "--games", "2", "--rounds", "1", "--seed", "5", "--reproducible")
+
+
+def _without_timing(game: dict[str, Any]) -> dict[str, Any]:
+    return {key: value for key, value in game.items() if key != "seconds"}
 
 
 @pytest.mark.engine

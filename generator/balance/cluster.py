@@ -29,8 +29,15 @@ def play_game(xml: bytes, name: str, seed: int, settings: Settings) -> dict[str,
     with tempfile.TemporaryDirectory(prefix="triplea-forge-ray-") as folder:
         path = Path(folder) / name
         path.write_bytes(xml)
+        # One task, one CPU (num_cpus=1 below): the JVM sizes its threads for one core.
         [report] = engine.play_games(
-            [(path, seed)], rounds=settings.rounds, ai=settings.ai, actions=settings.actions, timeout=settings.timeout()
+            [(path, seed)],
+            rounds=settings.rounds,
+            ai=settings.ai,
+            actions=settings.actions,
+            timeout=settings.timeout(),
+            processors=1,
+            reproducible=settings.reproducible,
         )
     return report
 

@@ -39,6 +39,8 @@ class Settings:
     rounds: int
     ai: str = "fast"
     actions: str = "random"
+    # The same seed plays the same game, AIs' choices included (harness.REPRODUCIBLE_JVM_OPTIONS).
+    reproducible: bool = False
 
     def timeout(self) -> float:
         return STARTUP_SECONDS + self.rounds * ROUND_SECONDS.get(self.ai, 1200.0)
@@ -51,6 +53,15 @@ def plan(variants: Sequence[tuple[str, Path]], games: int, seed: int) -> list[Ga
 
 def default_workers() -> int:
     return max(1, os.cpu_count() or 1)
+
+
+def processors_per_worker(workers: int) -> int:
+    """The cores each worker's JVM may size its threads for: its share of the machine.
+
+    A lone Fast-AI JVM keeps about 1.7 cores busy (its collector and JIT threads run beside the
+    game); JVMs that each believe they own every core fight over them instead.
+    """
+    return max(1, (os.cpu_count() or 1) // max(1, workers))
 
 
 def failed_record(game: Game, settings: Settings, problem: str) -> Record:
@@ -82,6 +93,7 @@ def play_local(
 ) -> list[Record]:
     """Play ``games`` on ``workers`` local JVMs; the records in the order of ``games``."""
     engine.harness_dir()  # compile once, before the workers race for it
+    processors = processors_per_worker(workers)
     lock = threading.Lock()
     shares = [list(range(i, len(games), workers)) for i in range(max(1, workers))]
     done: dict[int, Record] = {}
@@ -103,6 +115,8 @@ def play_local(
                         ai=settings.ai,
                         actions=settings.actions,
                         timeout=settings.timeout(),
+                        processors=processors,
+                        reproducible=settings.reproducible,
                     )
                 )
                 problem = ""

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from generator.cli.group import OUTPUT_OPTION, RULES_OPTION, _display, cli
+from generator.cli.group import OUTPUT_OPTION, REPRODUCIBLE_OPTION, RULES_OPTION, _display, cli
 from generator.cli.release import EngineUnusable
 
 
@@ -45,6 +45,7 @@ from generator.cli.release import EngineUnusable
     type=click.Path(file_okay=False, path_type=Path),
     help="Folder for games.jsonl, report.md, report.html and the charts.",
 )
+@REPRODUCIBLE_OPTION
 @RULES_OPTION
 @OUTPUT_OPTION
 def balance(
@@ -53,6 +54,7 @@ def balance(
     rounds: int,
     ai: str,
     actions: str,
+    reproducible: bool,
     seed: int,
     workers: int | None,
     cluster: str | None,
@@ -84,7 +86,7 @@ def balance(
     build_variants(tuple(dict.fromkeys(variants)), False, False, "portable", rules_dir, output_dir)
     chosen = [(v, output_dir / "games" / f"{v}.xml") for v in dict.fromkeys(variants)]
     plan = lab.plan(chosen, games, seed)
-    settings = lab.Settings(rounds=rounds, ai=ai, actions=actions)
+    settings = lab.Settings(rounds=rounds, ai=ai, actions=actions, reproducible=reproducible)
     out.mkdir(parents=True, exist_ok=True)
     stream = (out / "games.jsonl").open("w", encoding="utf-8")
     finished = 0

@@ -36,6 +36,13 @@ BOARD_OPTION = click.option(
     help="The map the games are played on (a downloadedMaps/<map> folder or zip): every territory and unit "
     "picture is checked against it. Default: game.map in ~/triplea/downloadedMaps, else a warning.",
 )
+REPRODUCIBLE_OPTION = click.option(
+    "--reproducible/--varied",
+    default=False,
+    show_default=True,
+    help="--reproducible: the same seed plays the same game, the AIs' own choices included, at 10-80 % "
+    "more CPU (see README, balance). --varied: the dice and actions follow the seed, the AIs' plans vary.",
+)
 OUTPUT_OPTION = click.option(
     "--output",
     "output_dir",

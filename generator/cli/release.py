@@ -7,7 +7,16 @@ from pathlib import Path
 
 import click
 
-from generator.cli.group import BOARD_OPTION, OUTPUT_OPTION, RULES_OPTION, TARGET_OPTION, _display, _report, cli
+from generator.cli.group import (
+    BOARD_OPTION,
+    OUTPUT_OPTION,
+    REPRODUCIBLE_OPTION,
+    RULES_OPTION,
+    TARGET_OPTION,
+    _display,
+    _report,
+    cli,
+)
 from generator.diagnostics import Diagnostic, Severity
 
 
@@ -67,6 +76,7 @@ class EngineUnusable(click.ClickException):
     type=click.FloatRange(min=1),
     help="Seconds allowed per game (default: by rounds and AI).",
 )
+@REPRODUCIBLE_OPTION
 @RULES_OPTION
 @OUTPUT_OPTION
 def check(
@@ -76,6 +86,7 @@ def check(
     seed: int,
     games: int,
     actions: str,
+    reproducible: bool,
     report_path: Path | None,
     jobs: int,
     timeout: float | None,
@@ -111,6 +122,7 @@ def check(
             ai=ai,
             seed=seed,
             actions=actions,
+            reproducible=reproducible,
             games=games,
             jobs=jobs,
             timeout=timeout,

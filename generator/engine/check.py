@@ -9,6 +9,7 @@ touching Java.
 from __future__ import annotations
 
 import json
+import os
 import re
 import time
 from collections import Counter, defaultdict
@@ -355,6 +356,7 @@ def run_games(
     jvm_per_game: bool = False,
     timeout: float | None = None,
     on_event: Callable[[Target, PlayEvent], None] | None = None,
+    reproducible: bool = False,
 ) -> list[Outcome]:
     """Play every target ``games`` times (seeds seed..seed+games-1); ``jobs`` JVMs side by side,
     each playing its share one after the other; the outcomes by target, then seed.
@@ -386,6 +388,8 @@ def run_games(
                         actions=actions,
                         timeout=limit,
                         on_event=relay,
+                        processors=max(1, (os.cpu_count() or 1) // max(1, jobs)),
+                        reproducible=reproducible,
                     )
                 )
                 problem = None
@@ -443,6 +447,7 @@ def run(
     report_path: Path | None = None,
     console: Console | None = None,
     engine: Engine | None = None,
+    reproducible: bool = False,
 ) -> bool:
     """The ``triplea-forge check`` command: play, show progress and a table; True when all pass."""
     targets = resolve_targets(names, games_dir)
@@ -488,13 +493,14 @@ def run(
             jobs=jobs,
             timeout=timeout,
             on_event=on_event,
+            reproducible=reproducible,
         )
     _render(out, outcomes, rounds, games)
     if report_path is not None:
         document = {
             "ok": all(o.ok for o in outcomes),
             "options": {"rounds": rounds, "ai": ai, "seed": seed, "actions": actions, "games": games,
-                        "engine": str(engine.jar)},
+                        "reproducible": reproducible, "engine": str(engine.jar)},
             "actionsNeverTaken": {name: never for name, (_, never) in actions_never_taken(outcomes).items()},
             "variants": [
                 {"name": o.target.name, "seed": o.seed, "file": str(o.target.path), "ok": o.ok, "failures": o.failures,

@@ -63,6 +63,11 @@ PLAY_HEAP = {"fast": "768m", "weak": "768m", "pro": "1g"}
 # A parse is over before the JIT matters: the serial GC and C1 only start faster. A game runs
 # for seconds to minutes and wants the optimising compiler and the default (G1) collector.
 PARSE_JVM_OPTIONS = ("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1")
+# The harness resets the engine's own random sources before each game (Determinism.java); what
+# is left is the order of hash sets keyed by objects without a hash of their own, which follows
+# the JVM's identity hash codes. A constant identity hash makes those sets iterate in insertion
+# order, so a game plays the same wherever it runs in a JVM (at a CPU cost: see README, balance).
+REPRODUCIBLE_JVM_OPTIONS = ("-XX:+UnlockExperimentalVMOptions", "-XX:hashCode=2")
 
 JsonDict = dict[str, Any]
 PlayEvent = JsonDict
@@ -217,6 +222,7 @@ class Engine:
         timeout: float | None = None,
         on_event: Callable[[PlayEvent], None] | None = None,
         processors: int | None = None,
+        reproducible: bool = False,
     ) -> list[JsonDict]:
         """Play each (file, seed) in turn in one warm JVM; the reports in the same order.
 
@@ -228,6 +234,8 @@ class Engine:
         options: tuple[str, ...] = PARSE_JVM_OPTIONS if rounds <= 0 else ()
         if processors:
             options = (*options, f"-XX:ActiveProcessorCount={processors}")
+        if reproducible:
+            options = (*options, *REPRODUCIBLE_JVM_OPTIONS)
         with self._sandbox() as work, (work / "stderr.txt").open("w+", encoding="utf-8") as err:
             inputs = [str(engine_input(Path(p), work, i).resolve()) for i, (p, _) in enumerate(games)]
             found: list[JsonDict | None] = [None] * len(games)

@@ -79,6 +79,11 @@ final class PlayRun {
     final PlayReport report = new PlayReport(path, rounds, ai, seed, actions.taken);
     final long start = System.nanoTime();
     GameData data = null;
+    try {
+      Determinism.reset(seed);
+    } catch (final Exception e) {
+      ErrorCapture.record("exception", "cannot make the AI deterministic: " + ForgeHarness.describe(e), e);
+    }
     final GameParser parser = new GameParser(path);
     try (InputStream in = SafeInput.open(path)) {
       data = parser.parse(in, new AtomicReference<>(), false);
@@ -117,6 +122,7 @@ final class PlayRun {
       types.put(p.getName(), AI_TYPES.get(ai));
     }
     final Set<IGamePlayer> players = data.getGameLoader().createPlayers(types);
+    Determinism.serialOddsCalculator(players);
     final ServerGame game =
         new ServerGame(data, players, new HashMap<>(), new Messengers(new HeadlessServerMessenger()));
     game.setRandomSource(new SeededDice(seed));
