@@ -2,8 +2,11 @@
 
 Locally, W workers each run one JVM that plays its share of the games one after the other (a
 warm JVM plays a game with less CPU than a fresh one: no class loading, the JIT already done).
-Games are dealt round-robin over the workers in (seed, variant) order, so every worker gets a
-similar mix. On a Ray cluster each game is one task (see cluster.py); the records are the same.
+Games are dealt over the workers in (seed, variant) order, snake-wise (0, 1, ..., W-1, W-1, ...,
+0, 0, 1, ...), so every worker gets a similar mix of variants even when there are as many
+variants as workers (plain round-robin would give each worker one variant, and the slower
+variant's worker would finish last alone). On a Ray cluster each game is one task (see
+cluster.py); the records are the same.
 """
 
 from __future__ import annotations
@@ -84,6 +87,15 @@ def failed_record(game: Game, settings: Settings, problem: str) -> Record:
     }
 
 
+def deal(count: int, workers: int) -> list[list[int]]:
+    """Indices 0..count-1 dealt snake-wise over ``workers`` shares."""
+    shares: list[list[int]] = [[] for _ in range(max(1, workers))]
+    for index in range(count):
+        row, column = divmod(index, len(shares))
+        shares[column if row % 2 == 0 else len(shares) - 1 - column].append(index)
+    return shares
+
+
 def play_local(
     engine: Engine,
     games: Sequence[Game],
@@ -95,7 +107,6 @@ def play_local(
     engine.harness_dir()  # compile once, before the workers race for it
     processors = processors_per_worker(workers)
     lock = threading.Lock()
-    shares = [list(range(i, len(games), workers)) for i in range(max(1, workers))]
     done: dict[int, Record] = {}
 
     def finish(index: int, record: Record) -> None:
@@ -107,32 +118,35 @@ def play_local(
     def work(share: list[int]) -> None:
         while share:
             batch = [(games[i].path, games[i].seed) for i in share]
+            reported = 0
+
+            def arrived(position: int, report: dict[str, object], share: list[int] = share) -> None:
+                nonlocal reported
+                game = games[share[position]]
+                finish(share[position], from_report(game.variant, game.seed, settings.actions, report))
+                reported = position + 1
+
             try:
-                reports: list[dict[str, object] | None] = list(
-                    engine.play_games(
-                        batch,
-                        rounds=settings.rounds,
-                        ai=settings.ai,
-                        actions=settings.actions,
-                        timeout=settings.timeout(),
-                        processors=processors,
-                        reproducible=settings.reproducible,
-                    )
+                engine.play_games(
+                    batch,
+                    rounds=settings.rounds,
+                    ai=settings.ai,
+                    actions=settings.actions,
+                    timeout=settings.timeout(),
+                    processors=processors,
+                    reproducible=settings.reproducible,
+                    on_report=arrived,
                 )
                 problem = ""
             except HarnessError as exc:
-                reports, problem = list(exc.games), str(exc)
-            finished = [r for r in reports if r is not None]
-            for index, report in zip(share, finished, strict=False):
-                game = games[index]
-                finish(index, from_report(game.variant, game.seed, settings.actions, report))
-            share = share[len(finished) :]
+                problem = str(exc)
+            share = share[reported:]
             if share:  # the first game without a report is the one the JVM died in; go on in a new JVM
                 finish(share[0], failed_record(games[share[0]], settings, problem or "no report"))
                 share = share[1:]
 
     with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
-        list(pool.map(work, [s for s in shares if s]))
+        list(pool.map(work, [s for s in deal(len(games), workers) if s]))
     return [done[i] for i in range(len(games))]
 
 

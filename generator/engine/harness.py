@@ -223,13 +223,15 @@ class Engine:
         on_event: Callable[[PlayEvent], None] | None = None,
         processors: int | None = None,
         reproducible: bool = False,
+        on_report: Callable[[int, JsonDict], None] | None = None,
     ) -> list[JsonDict]:
         """Play each (file, seed) in turn in one warm JVM; the reports in the same order.
 
         The same file may come with many seeds. On failure the HarnessError's ``games`` holds the
         reports finished before it (None for the rest). ``processors`` caps the cores the JVM sees:
         the AI's odds calculators, the JIT and the collector size their threads by it, so JVMs
-        side by side each get their share instead of fighting over every core.
+        side by side each get their share instead of fighting over every core. ``on_report`` gets
+        each game's index and report the moment the game ends (a long batch streams its results).
         """
         options: tuple[str, ...] = PARSE_JVM_OPTIONS if rounds <= 0 else ()
         if processors:
@@ -274,6 +276,8 @@ class Engine:
                             raise HarnessError(f"harness report out of order: {str(record.get('path'))[:200]}")
                         found[done] = record["report"]
                         deadline, last = time.monotonic() + (timeout or 0), {}
+                        if on_report is not None:
+                            on_report(done, record["report"])
                     else:
                         last = record
                         if on_event is not None:
