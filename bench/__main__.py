@@ -854,15 +854,19 @@ def kept_notes(path: Path) -> str:
     return NOTES_MARKER + "\n"
 
 
-def sub_benchmarks(console: Console) -> list[str]:
-    """The other benchmarks of this folder (diff, check, balance), run as they are, their output kept."""
+def sub_benchmarks(console: Console, quick: bool = True) -> list[str]:
+    """The other benchmarks of this folder (diff, check, balance), run as they are, their output kept.
+
+    A full run gives the balance lab its full measure (game-rounds per CPU-minute of three
+    variants, the gain of a second worker); the others stay quick.
+    """
     lines = ["## Other benchmarks of this folder", ""]
     for module in ("bench.diff_bench", "bench.check_bench", "bench.balance_bench"):
-        cmd = [sys.executable, "-m", module, "--quick"]
+        cmd = [sys.executable, "-m", module, *(["--quick"] if quick or module != "bench.balance_bench" else [])]
         console.print(f"[dim]running {' '.join(cmd[1:])}[/]")
         env = {**os.environ, "COLUMNS": "160"}
         proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, env=env, check=False)
-        lines += [f"`python -m {module} --quick` (exit {proc.returncode}):", "", "```", proc.stdout.rstrip(), "```", ""]
+        lines += [f"`python -m {' '.join(cmd[2:])}` (exit {proc.returncode}):", "", "```", proc.stdout.rstrip(), "```", ""]
     return lines
 
 
@@ -919,7 +923,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.profile:
             extra += ["## Profiles (cProfile, fresh process each)", "", *profile(b, sizes)]
     if not args.quick and not args.no_sub:
-        extra += sub_benchmarks(console)
+        extra += sub_benchmarks(console, quick=False)
     load_after = os.getloadavg()
     meta = {
         "date": datetime.datetime.now().astimezone().strftime("%Y-%m-%d %H:%M %Z"),

@@ -73,7 +73,7 @@ def test_a_study_compares_two_variants_game_by_game(study: tuple[Path, Result, l
     assert not any(g["actionsTaken"] for g in games if g["variant"] == "lhtr")
     assert "aare - lhtr" in result.out and "Axis win rate" in result.out
     markdown = (out / "report.md").read_text(encoding="utf-8")
-    assert "| Axis win rate | 0% (0%..66%) | 0% (0%..66%) | +0 % (±66 %) |" in markdown
+    assert "| Axis win rate | 0% (0%..66%) | 0% (0%..66%) | +0 % (-66..+66 %) |" in markdown
     assert "![income.png](income.png)" in markdown
     for chart in ("income.png", "tuv.png"):
         assert (out / chart).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

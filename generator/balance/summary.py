@@ -158,10 +158,21 @@ def _median(values: list[float]) -> str:
 
 
 def difference(interval: Interval | None, percent: bool) -> str:
-    """'+9 % (±6 %)' with a '*' where the interval leaves out zero; the mean difference for numbers."""
+    """'+9 % (+3..+15 %)' with a '*' where the interval leaves out zero; '+1.5 (±0.8)' for numbers.
+
+    A rate difference shows its bounds: Newcombe's interval is not symmetric about the estimate
+    (it stays inside -100..+100 %), so a '±' would hide on which side zero falls.
+    """
     if interval is None:
         return "-"
     mark = " *" if interval.significant else ""
     if percent:
-        return f"{interval.value * 100:+.0f} % (±{interval.half_width * 100:.0f} %){mark}"
+        low, high = _points(interval.low * 100), _points(interval.high * 100)
+        return f"{interval.value * 100:+.0f} % ({low}..{high} %){mark}"
     return f"{interval.value:+.1f} (±{interval.half_width:.1f}){mark}"
+
+
+def _points(value: float) -> str:
+    """Whole percentage points, but a bound just off zero keeps a decimal: on which side of zero
+    it falls is the point of showing it."""
+    return f"{value:+.1f}" if round(value) == 0 and abs(value) >= 0.05 else f"{value:+.0f}"
