@@ -866,7 +866,8 @@ def sub_benchmarks(console: Console, quick: bool = True) -> list[str]:
         console.print(f"[dim]running {' '.join(cmd[1:])}[/]")
         env = {**os.environ, "COLUMNS": "160"}
         proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, env=env, check=False)
-        lines += [f"`python -m {' '.join(cmd[2:])}` (exit {proc.returncode}):", "", "```", proc.stdout.rstrip(), "```", ""]
+        shown = " ".join(cmd[2:])
+        lines += [f"`python -m {shown}` (exit {proc.returncode}):", "", "```", proc.stdout.rstrip(), "```", ""]
     return lines
 
 
