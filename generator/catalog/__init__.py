@@ -84,6 +84,7 @@ def _decapitalize(name: str) -> str:
     return name[:1].lower() + name[1:]
 
 
+@cache  # a build asks about the same few hundred options thousands of times (the catalog never changes)
 def resolve_option(engine: str, attachment_class: str, option: str, *, aliases: bool = True) -> tuple[str, Spec] | None:
     """Map an XML option name to (catalog option name, spec) the way the engine's parser does.
 
