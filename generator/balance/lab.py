@@ -61,8 +61,8 @@ def default_workers() -> int:
 def processors_per_worker(workers: int) -> int:
     """The cores each worker's JVM may size its threads for: its share of the machine.
 
-    A lone Fast-AI JVM keeps about 1.7 cores busy (its collector and JIT threads run beside the
-    game); JVMs that each believe they own every core fight over them instead.
+    A lone Fast-AI JVM keeps 1.3-1.8 cores busy (its C2 compiler thread runs beside the game);
+    JVMs that each believe they own every core fight over them instead.
     """
     return max(1, (os.cpu_count() or 1) // max(1, workers))
 
