@@ -80,7 +80,8 @@ def test_every_variant_passes_two_rounds(variants: tuple[Result, dict[str, Any]]
 def test_report_holds_what_the_engine_saw(variants: tuple[Result, dict[str, Any]]) -> None:
     _, report = variants
     engine = report["options"]["engine"]
-    options = {"rounds": 2, "ai": "fast", "seed": 1, "actions": "cover", "games": 1, "engine": engine}
+    options = {"rounds": 2, "ai": "fast", "seed": 1, "actions": "cover", "games": 1, "reproducible": False}
+    options["engine"] = engine
     assert report["options"] == options
     for variant in report["variants"]:
         summary, game = variant["summary"], variant["report"]

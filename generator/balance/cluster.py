@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import tempfile
+import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -54,6 +55,22 @@ def play_games(xml: bytes, name: str, seeds: Sequence[int], settings: Settings) 
             return [*exc.games, str(exc)]
 
 
+# A ray:// head starts a client server for each driver that connects; on a loaded head that
+# start can outlast Ray's own wait ("Starting Ray client server failed"), and a second try works.
+CONNECT_ATTEMPTS = 3
+
+
+def _connect(ray: Any, address: str) -> None:
+    for attempt in range(1, CONNECT_ATTEMPTS + 1):
+        try:
+            ray.init(address=address, logging_level=logging.ERROR, log_to_driver=False)
+            return
+        except Exception as exc:  # Ray raises ConnectionError, RuntimeError and its own kinds
+            if "client server failed" not in str(exc) or attempt == CONNECT_ATTEMPTS:
+                raise ClusterError(f"cannot reach the Ray cluster at {address}: {exc}") from exc
+            time.sleep(2.0 * attempt)
+
+
 def play_ray(
     address: str,
     games: Sequence[Game],
@@ -65,10 +82,7 @@ def play_ray(
         import ray
     except ImportError as exc:
         raise ClusterError("--cluster needs Ray: pip install 'triplea-forge[cluster]'") from exc
-    try:
-        ray.init(address=address, logging_level=logging.ERROR, log_to_driver=False)
-    except Exception as exc:  # Ray raises ConnectionError, RuntimeError and its own kinds
-        raise ClusterError(f"cannot reach the Ray cluster at {address}: {exc}") from exc
+    _connect(ray, address)
     try:
         task = ray.remote(num_cpus=1, max_retries=1)(play_games)
         xml_refs = {g.variant: ray.put(g.path.read_bytes()) for g in games}
