@@ -19,10 +19,12 @@ from generator.spec.schema import schema_text
 
 PIN_FILE = "requirements.txt"
 GITIGNORE = """\
-# triplea-forge: staging folders of interrupted writes, the local virtual environment, packages
+# triplea-forge: staging folders of interrupted writes, the local virtual environment, packages,
+# balance studies
 .forge-*
 .venv/
 /dist/
+/balance/
 __pycache__/
 """
 
