@@ -29,9 +29,11 @@ class ClusterError(Exception):
 GAMES_PER_TASK = 4
 
 
-def play_games(xml: bytes, name: str, seeds: Sequence[int], settings: Settings) -> list[Any]:
+def play_games(
+    xml: bytes, name: str, seeds: Sequence[int], settings: Settings
+) -> tuple[list[dict[str, Any] | None], str]:
     """On a node: play a few games of one variant (its XML text) in one JVM; the harness's play
-    reports (None for a game the JVM did not finish and every game after it, then the problem)."""
+    reports (None for a game the JVM did not finish and every game after it) and the problem."""
     from generator.engine.harness import HarnessError, find_engine
 
     engine = find_engine()
@@ -40,7 +42,7 @@ def play_games(xml: bytes, name: str, seeds: Sequence[int], settings: Settings) 
         path.write_bytes(xml)
         try:
             # One task, one CPU (num_cpus=1 below): the JVM sizes its threads for one core.
-            return list(
+            reports: list[dict[str, Any] | None] = list(
                 engine.play_games(
                     [(path, seed) for seed in seeds],
                     rounds=settings.rounds,
@@ -51,8 +53,9 @@ def play_games(xml: bytes, name: str, seeds: Sequence[int], settings: Settings) 
                     reproducible=settings.reproducible,
                 )
             )
+            return reports, ""
         except HarnessError as exc:
-            return [*exc.games, str(exc)]
+            return list(exc.games), str(exc)
 
 
 # A ray:// head starts a client server for each driver that connects; on a loaded head that
@@ -107,17 +110,16 @@ def play_ray(
             ready, _ = ray.wait(list(pending), num_returns=1)
             batch = pending.pop(ready[0])
             try:
-                reports: list[Any] = ray.get(ready[0])
-                problem = str(reports[-1]) if len(reports) > len(batch) else "no report"
+                reports, problem = ray.get(ready[0])
             except Exception as exc:  # the task's own failure (engine missing on the node, node lost)
                 reports, problem = [], f"Ray task failed: {exc}".splitlines()[0]
             for position, index in enumerate(batch):
                 game = games[index]
                 report = reports[position] if position < len(reports) else None
-                if isinstance(report, dict):
+                if report is not None:
                     record = from_report(game.variant, game.seed, settings.actions, report)
                 else:
-                    record = failed_record(game, settings, problem)
+                    record = failed_record(game, settings, problem or "no report")
                 done[index] = record
                 if on_record is not None:
                     on_record(record)

@@ -5,8 +5,8 @@ warm JVM plays a game with less CPU than a fresh one: no class loading, the JIT 
 Games are dealt over the workers in (seed, variant) order, snake-wise (0, 1, ..., W-1, W-1, ...,
 0, 0, 1, ...), so every worker gets a similar mix of variants even when there are as many
 variants as workers (plain round-robin would give each worker one variant, and the slower
-variant's worker would finish last alone). On a Ray cluster each game is one task (see
-cluster.py); the records are the same.
+variant's worker would finish last alone). On a Ray cluster a task plays a few games of one
+variant (see cluster.py); the records are the same.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from generator.balance.records import Record, from_report
-from generator.engine.harness import Engine, HarnessError
+from generator.engine.harness import Engine, HarnessError, processors_per_jvm
 
 # Per game: JVM start and parse, then each round (Fast AI on Revised-sized maps: ~10-40 s a round
 # on this project's 2-core machine; the Pro AI several times that).
@@ -56,15 +56,6 @@ def plan(variants: Sequence[tuple[str, Path]], games: int, seed: int) -> list[Ga
 
 def default_workers() -> int:
     return max(1, os.cpu_count() or 1)
-
-
-def processors_per_worker(workers: int) -> int:
-    """The cores each worker's JVM may size its threads for: its share of the machine.
-
-    A lone Fast-AI JVM keeps 1.3-1.8 cores busy (its C2 compiler thread runs beside the game);
-    JVMs that each believe they own every core fight over them instead.
-    """
-    return max(1, (os.cpu_count() or 1) // max(1, workers))
 
 
 def failed_record(game: Game, settings: Settings, problem: str) -> Record:
@@ -105,7 +96,7 @@ def play_local(
 ) -> list[Record]:
     """Play ``games`` on ``workers`` local JVMs; the records in the order of ``games``."""
     engine.harness_dir()  # compile once, before the workers race for it
-    processors = processors_per_worker(workers)
+    processors = processors_per_jvm(workers)
     lock = threading.Lock()
     done: dict[int, Record] = {}
 

@@ -9,7 +9,6 @@ touching Java.
 from __future__ import annotations
 
 import json
-import os
 import re
 import time
 from collections import Counter, defaultdict
@@ -25,7 +24,15 @@ from rich.progress import BarColumn, Progress, TaskID, TextColumn, TimeElapsedCo
 from rich.table import Table
 
 from generator.checks.dtd import engine_dtd
-from generator.engine.harness import DEFAULT_JAR, Engine, HarnessError, JsonDict, PlayEvent, find_engine
+from generator.engine.harness import (
+    DEFAULT_JAR,
+    Engine,
+    HarnessError,
+    JsonDict,
+    PlayEvent,
+    find_engine,
+    processors_per_jvm,
+)
 from generator.engine.sandbox import foreign_doctype
 from generator.safe_xml import safe_parser
 
@@ -388,7 +395,7 @@ def run_games(
                         actions=actions,
                         timeout=limit,
                         on_event=relay,
-                        processors=max(1, (os.cpu_count() or 1) // max(1, jobs)),
+                        processors=processors_per_jvm(jobs),
                         reproducible=reproducible,
                     )
                 )

@@ -69,6 +69,16 @@ PARSE_JVM_OPTIONS = ("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1")
 # order, so a game plays the same wherever it runs in a JVM (at a CPU cost: see README, balance).
 REPRODUCIBLE_JVM_OPTIONS = ("-XX:+UnlockExperimentalVMOptions", "-XX:hashCode=2")
 
+
+def processors_per_jvm(jvms: int) -> int:
+    """The cores each of ``jvms`` JVMs side by side may size its threads for: its share.
+
+    A lone Fast-AI JVM keeps 1.3-1.8 cores busy (its C2 compiler thread runs beside the game);
+    JVMs that each believe they own every core fight over them instead.
+    """
+    return max(1, (os.cpu_count() or 1) // max(1, jvms))
+
+
 JsonDict = dict[str, Any]
 PlayEvent = JsonDict
 """One ``{"event": "step", "path", "round", "index", "steps", "rounds", "step"}`` progress line."""
