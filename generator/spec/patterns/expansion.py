@@ -114,14 +114,48 @@ def expand_patterns(tree: Any) -> tuple[Any, list[Diagnostic], Expansion]:
 
 
 def _documents(pattern: type[Pattern], values: dict[str, Any], where: Path) -> Iterator[SpecMap]:
+    """What a use makes, as spec documents of its own (the caller relocates and merges them)."""
+    for part in _parts(pattern, values):
+        yield _copy(_checked(_read(part, pattern.template()), where, part))
+
+
+def _parts(pattern: type[Pattern], values: dict[str, Any]) -> list[str]:
     text = environment().get_template(pattern.template()).render(values)
-    file = f"<{key_path(where)}>"
-    for part in re.split(r"^---$", text, flags=re.MULTILINE):
-        document, found = load_text(part, file)
-        if found or not isinstance(document, SpecMap):
-            # The template is ours: what it writes not reading back as a spec is a bug of ours.
-            raise RuntimeError(f"pattern template {pattern.template()} wrote unreadable YAML: {found}\n{part}")
-        yield document
+    return re.split(r"^---$", text, flags=re.MULTILINE)
+
+
+def _checked(document: SpecMap | str, where: Path, part: str) -> SpecMap:
+    if isinstance(document, str):
+        # The template is ours: what it writes not reading back as a spec is a bug of ours.
+        raise RuntimeError(f"pattern template {document} at {key_path(where)}\n{part}")
+    return document
+
+
+@functools.lru_cache(maxsize=4096)
+def _read(part: str, template: str) -> SpecMap | str:
+    """One document a template wrote, read once per text: `watch` and `diff` read the same uses
+    again and again, and a variant reads its parent's. Its positions are never used (the
+    caller relocates every one), so the same text always reads the same."""
+    document, found = load_text(part, f"<{template}>")
+    if found or not isinstance(document, SpecMap):
+        return f"{template} wrote unreadable YAML: {found}"
+    return document
+
+
+def _copy(node: Any) -> Any:
+    """A copy of a read document that the caller may relocate and merge (the cache keeps its own)."""
+    if isinstance(node, SpecMap):
+        copied = SpecMap()
+        for key, value in node.items():
+            copied[key] = _copy(value)
+        copied.mark, copied.key_marks, copied.value_marks = node.mark, dict(node.key_marks), dict(node.value_marks)
+        return copied
+    if isinstance(node, SpecList):
+        items = SpecList()
+        items.extend(_copy(item) for item in node)
+        items.mark, items.item_marks = node.mark, list(node.item_marks)
+        return items
+    return node  # scalars (and DELETE) are immutable
 
 
 class _Marks:
@@ -241,10 +275,15 @@ def made_by(spec: Any) -> dict[Path, list[Use]]:
                 continue  # the build reported it; a spec that loaded has none
             uses.setdefault(pattern.collection, {})[name] = use
             who = Use(pattern.collection, name, pattern.noun)
-            for document in _documents(pattern, values, (pattern.collection, name)):
-                for path in _entries(document, ()):
+            for part in _parts(pattern, values):
+                for path in _made_paths(part, pattern.template(), (pattern.collection, name)):
                     made.setdefault(path, []).append(who)
     return made
+
+
+@functools.lru_cache(maxsize=4096)
+def _made_paths(part: str, template: str, where: Path) -> tuple[Path, ...]:
+    return tuple(_entries(_checked(_read(part, template), where, part), ()))
 
 
 def _entries(node: dict[str, Any], path: Path) -> Iterator[Path]:
