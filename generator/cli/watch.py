@@ -9,6 +9,7 @@ good build as `build` does.
 
 from __future__ import annotations
 
+import gc
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -92,7 +93,7 @@ class Watcher:
             for problem in sorted(set(problems), key=Diagnostic.sort_key):
                 say(f"    {problem}")
         if files:
-            listing, _ = map_yml({name: spec for name, spec in self.good.items()})
+            listing, _ = map_yml({name: spec.game for name, spec in self.good.items()})
             if listing is not None and set(self.good) >= set(self.rules.variants()):
                 files["map.yml"] = listing
             write_files(self.output_dir, files)
@@ -136,5 +137,8 @@ def watch(
             say(f"[{saved}] {', '.join(sorted(folders))} changed")
             watcher.rebuild(folders, say)
             done += 1
+            # Commands run with the cyclic collector paused (cli.group); a long watch collects
+            # between saves, after the result is printed, so its memory stays flat.
+            gc.collect()
     except KeyboardInterrupt:
         say("stopped")
