@@ -187,6 +187,7 @@ class MapLookup:
     base_map: Path | None = None
     search: list[Path] = field(default_factory=lambda: [default_maps_folder()])
     _found: dict[str, InstalledMap | None] = field(default_factory=dict)
+    _consulted_elsewhere: set[str] = field(default_factory=set)  # by workers of a parallel build
 
     def find(self, map_name: str) -> InstalledMap | None:
         if map_name not in self._found:
@@ -209,8 +210,12 @@ class MapLookup:
         return None
 
     def consulted(self) -> list[str]:
-        """The map names looked up so far."""
-        return sorted(self._found)
+        """The map names looked up so far (here, or by the workers of a parallel build)."""
+        return sorted(self._found.keys() | self._consulted_elsewhere)
+
+    def note_consulted(self, names: list[str]) -> None:
+        """Maps a worker process looked up with a copy of this lookup: they count as consulted."""
+        self._consulted_elsewhere.update(names)
 
     def stamp(self, map_name: str) -> str:
         """What a board check of `map_name` read, cheaply: where the map is, its files' sizes and times.

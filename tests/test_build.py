@@ -150,3 +150,31 @@ def run_cli_env(*args: str, cwd: Path, cache: Path) -> Result:
     env = {**os.environ, "XDG_CACHE_HOME": str(cache)}
     proc = subprocess.run([sys.executable, "-m", "generator", *args], cwd=cwd, capture_output=True, text=True, env=env)
     return Result(proc.returncode, proc.stdout, proc.stderr)
+
+
+def test_jobs_change_nothing_but_the_time(tmp_path: Path) -> None:
+    """Variants compiled by forked workers: the same files, the same messages in the same order,
+    and a build record complete enough that the next build (one process) is answered from it."""
+    project = _project_copy(tmp_path)
+    advantages = project / "rules" / "aare" / "advantages.yaml"
+    advantages.write_text(advantages.read_text(encoding="utf-8") + "\nbogus_key: 1\n", encoding="utf-8")
+    results: dict[str, Result] = {}
+    for jobs in ("1", "3"):
+        cache = tmp_path / f"cache-{jobs}"
+        results[jobs] = run_cli_env("build", "-j", jobs, "--output", f"out-{jobs}", cwd=project, cache=cache)
+    assert results["1"].code == results["3"].code == 1
+    assert "bogus_key" in results["1"].err
+    assert results["1"].err == results["3"].err
+    advantages.write_text(advantages.read_text(encoding="utf-8").replace("\nbogus_key: 1\n", ""), encoding="utf-8")
+    files = {}
+    for jobs in ("1", "3"):
+        out, cache = project / f"out-{jobs}", tmp_path / f"cache-{jobs}"
+        built = run_cli_env("build", "-j", jobs, "--output", out.name, cwd=project, cache=cache)
+        assert built.code == 0, built.err
+        results[jobs] = built
+        files[jobs] = {p.relative_to(out): p.read_bytes() for p in out.rglob("*.*")}
+    assert results["1"].err == results["3"].err
+    assert files["1"] == files["3"]
+    assert files["3"][Path("games/aare.xml")] == (ROOT / "output" / "games" / "aare.xml").read_bytes()
+    again = run_cli_env("build", "-j", "1", "--output", "out-3", cwd=project, cache=tmp_path / "cache-3")
+    assert again.out.strip().splitlines()[-1] == f"0 files written, {len(files['3'])} unchanged"

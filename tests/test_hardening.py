@@ -116,7 +116,7 @@ def test_a_symlinked_variant_is_part_of_the_fingerprint(
 def test_a_build_is_remembered_under_what_it_read(project: Path) -> None:
     """A spec saved while a build runs must not file the new outputs under the old content's key."""
     from generator.emit import cache
-    from generator.emit.build import build_outputs
+    from generator.emit.outputs import build_outputs
     from generator.paths import template_dir
 
     rules = Rules(project / "rules", "rules")

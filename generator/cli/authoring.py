@@ -17,6 +17,13 @@ from generator.paths import template_dir
 @click.argument("variants", nargs=-1)
 @click.option("--check", is_flag=True, help="Write nothing; exit 1 and list the files that are stale.")
 @click.option("--strict", is_flag=True, help="Treat warnings as errors.")
+@click.option(
+    "-j",
+    "--jobs",
+    default=0,
+    type=click.IntRange(min=0),
+    help="Variants compiled at once, each in a worker process (default 0: one per core; 1: in this process).",
+)
 @TARGET_OPTION
 @BOARD_OPTION
 @RULES_OPTION
@@ -25,6 +32,7 @@ def build(
     variants: tuple[str, ...],
     check: bool,
     strict: bool,
+    jobs: int,
     target: str,
     base_map: Path | None,
     rules_dir: Path,
@@ -36,7 +44,7 @@ def build(
     touch files whose content changed; a second build changes no byte. Where the map is known, its
     territories and unit pictures are checked too (see --base-map).
     """
-    build_variants(variants, check, strict, target, rules_dir, output_dir, base_map)
+    build_variants(variants, check, strict, target, rules_dir, output_dir, base_map, jobs)
 
 
 def build_variants(
@@ -47,6 +55,7 @@ def build_variants(
     rules_dir: Path,
     output_dir: Path,
     base_map: Path | None = None,
+    jobs: int = 0,
 ) -> None:
     """The `build` command's work, also done by `check` before it plays what was built."""
     from generator.emit import cache as buildcache
@@ -67,13 +76,13 @@ def build_variants(
         made = len(done["files"])
         click.echo(f"{out}/ is up to date ({made} files)" if check else f"0 files written, {made} unchanged")
         return
-    from generator.emit.build import build_outputs
+    from generator.emit.outputs import available_cores, build_outputs
     from generator.spec.resolve import Rules
 
     rules = Rules(rules_dir, _display(rules_dir))
     if not rules.variants():
         raise click.ClickException(f"no variants found in {_display(rules_dir)}/ (expected <variant>/*.yaml)")
-    files, problems = build_outputs(rules, list(variants), target, maps)
+    files, problems = build_outputs(rules, list(variants), target, maps, jobs or available_cores())
     _report(problems, strict)
     stamps = {name: maps.stamp(name) for name in maps.consulted()}
     warnings = [str(w) for w in sorted(set(problems), key=Diagnostic.sort_key)]

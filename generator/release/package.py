@@ -145,7 +145,7 @@ def standalone(
     root = content_root(base_map)
     if root is None:
         return None, [Diagnostic(f"{base_map}: no polygons.txt in it or its map/ folder; not a TripleA map")]
-    listing, problems = map_yml({n: c.spec for n, c in compiled.items()})
+    listing, problems = map_yml({n: c.spec.game for n, c in compiled.items()})
     wanted, found = wanted_properties(compiled)
     problems += found
     maps = MapLookup(base_map=base_map, search=[])

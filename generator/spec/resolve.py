@@ -94,11 +94,26 @@ class Rules:
             self._files[path] = (stamp, tree, found)
         return tree, found
 
-    def _load_variant(self, name: str) -> tuple[SpecMap | None, list[str], list[Diagnostic]]:
+    def folder(self, name: str) -> tuple[Path, str]:
+        """Where a variant's files are, and the root its files are shown under in messages."""
         folder = self.staged.get(name, self.root / name)
-        display_root = self.display_root
         if name not in self.staged and not folder.is_dir() and self.bases is not None:
-            folder, display_root = self.bases / name, BASE_DISPLAY
+            return self.bases / name, BASE_DISPLAY
+        return folder, self.display_root
+
+    def declared_parent(self, name: str) -> str | None:
+        """The `extends` written in the variant's game.yaml, read cheaply (the file is kept for the
+        resolve that follows): a hint for grouping variants, not the resolved chain."""
+        folder, display_root = self.folder(name)
+        path = folder / "game.yaml"
+        if not path.is_file():
+            return None
+        tree, _ = self._load_file(path, f"{display_root}/{name}/{path.name}")
+        parent = tree.get("extends") if isinstance(tree, dict) else None
+        return parent if isinstance(parent, str) else None
+
+    def _load_variant(self, name: str) -> tuple[SpecMap | None, list[str], list[Diagnostic]]:
+        folder, display_root = self.folder(name)
         combined = SpecMap()
         problems: list[Diagnostic] = []
         files: list[str] = []

@@ -1,0 +1,168 @@
+"""Every output of a build, the variants compiled side by side by forked workers.
+
+A build of every variant is Python work per variant (reading the specs, the checks, rendering)
+after a fixed cost of imports. Where the system can fork, the variants are compiled by up to
+`jobs` worker processes forked once the imports are done, so a cold build of many variants
+takes about the imports plus its share of the work per core. Each worker returns only what the
+parent needs: the files, the problems, the game's name and map (for map.yml), and what it read
+(the spec files' digests and the maps it consulted), so the build cache's keys stay exact.
+Results come back in the order asked whatever order the workers finish in: the same specs give
+the same files and the same messages, one worker or many.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import sys
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from generator.diagnostics import Diagnostic, Severity
+from generator.emit.build import compile_variant, load_spec, map_yml
+from generator.installed_map import MapLookup
+from generator.paths import spec_files
+from generator.spec.model import GameInfo
+from generator.spec.resolve import Rules
+
+
+@dataclass
+class Outcome:
+    """One variant compiled: what `build` writes and says, and what the compile read."""
+
+    name: str
+    problems: list[Diagnostic]
+    files: dict[str, bytes] = field(default_factory=dict)
+    game: GameInfo | None = None  # None: the variant did not compile
+    digests: dict[Path, str] = field(default_factory=dict)
+    consulted: list[str] = field(default_factory=list)
+
+
+def available_cores() -> int:
+    """The cores this process may run on (a container or `taskset` may allow fewer than exist)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on every system
+        return os.cpu_count() or 1
+
+
+def can_fork() -> bool:
+    # Forking is cheap and shares the imports on Linux; elsewhere (macOS, Windows) a worker would
+    # start a fresh interpreter and import everything again, which costs more than it saves.
+    return sys.platform.startswith("linux") and "fork" in multiprocessing.get_all_start_methods()
+
+
+# What a forked worker compiles with: set by the parent just before the fork, inherited by it.
+_work: tuple[Rules, str, MapLookup | None] | None = None
+
+
+def _compile(name: str) -> Outcome:
+    assert _work is not None, "set before the workers fork"
+    rules, target, maps = _work
+    compiled, problems = compile_variant(rules, name, target, maps)
+    if compiled is None:
+        return Outcome(name, problems, digests=dict(rules.digests))
+    consulted = maps.consulted() if maps is not None else []
+    return Outcome(name, problems, compiled.files, compiled.spec.game, dict(rules.digests), consulted)
+
+
+# A variant's compile costs about as much as reading this many bytes of spec, whatever its size:
+# the checks and the rendering of a whole game (measured on this project's variants).
+_PER_VARIANT_BYTES = 40_000
+
+
+def _groups(rules: Rules, names: Sequence[str], workers: int) -> list[list[str]]:
+    """`names` shared among `workers` by estimated cost, each variant with the variants near it.
+
+    A worker reads each spec folder once (the Rules' cache), so variants that extend the same
+    parent are best compiled by one worker: a family is a variant's highest ancestor that no
+    more than a worker's share of `names` extend (a trunk that every variant extends is read by
+    each worker anyway). Families go, largest first, to the worker with the least work so far.
+    """
+    sizes: dict[str, int] = {}
+    chains: dict[str, list[str]] = {}
+    for name in names:
+        chain: list[str] = []
+        current: str | None = name
+        while current is not None and current not in chain and len(chain) < 32:
+            chain.append(current)
+            if current not in sizes:
+                folder = rules.folder(current)[0]
+                sizes[current] = sum(p.stat().st_size for p in spec_files(folder)) if folder.is_dir() else 0
+            current = rules.declared_parent(current)
+        chains[name] = chain
+    share = -(-len(names) // workers)
+    extended = {a: sum(a in chain for chain in chains.values()) for chain in chains.values() for a in chain}
+    families: dict[str, list[str]] = {}
+    for name in names:
+        family = [a for a in chains[name] if extended[a] <= share][-1:] or [name]
+        families.setdefault(family[0], []).append(name)
+    cost = {head: sum(_PER_VARIANT_BYTES + sizes[n] for n in members) for head, members in families.items()}
+    loads, groups = [0] * workers, [list[str]() for _ in range(workers)]
+    for head in sorted(families, key=lambda h: (-cost[h], h)):
+        least = loads.index(min(loads))
+        loads[least] += cost[head]
+        groups[least] += families[head]
+    return [group for group in groups if group]
+
+
+def _compile_group(names: list[str]) -> list[Outcome]:
+    return [_compile(name) for name in names]
+
+
+def compile_variants(
+    rules: Rules, names: Sequence[str], target: str, maps: MapLookup | None, jobs: int
+) -> list[Outcome]:
+    """Each of `names` compiled, in that order; by up to `jobs` forked workers when that helps."""
+    global _work
+    workers = min(jobs, len(names))
+    _work = (rules, target, maps)
+    try:
+        if workers <= 1 or not can_fork():
+            return [_compile(name) for name in names]
+        groups = _groups(rules, names, workers)
+        with ProcessPoolExecutor(len(groups), mp_context=multiprocessing.get_context("fork")) as pool:
+            done = {o.name: o for outcomes in pool.map(_compile_group, groups) for o in outcomes}
+    finally:
+        _work = None
+    for outcome in done.values():  # what the workers read is what this build read
+        rules.digests.update(outcome.digests)
+        if maps is not None:
+            maps.note_consulted(outcome.consulted)
+    return [done[name] for name in names]
+
+
+def build_outputs(
+    rules: Rules, names: list[str], target: str = "portable", maps: MapLookup | None = None, jobs: int = 1
+) -> tuple[dict[str, bytes], list[Diagnostic]]:
+    """Every output file of `names` (default: all variants) plus map.yml, and all problems found.
+
+    map.yml lists every variant, so it is rewritten only when every variant loads.
+    """
+    known = rules.variants()
+    problems: list[Diagnostic] = []
+    files: dict[str, bytes] = {}
+    games: dict[str, GameInfo] = {}
+    for outcome in compile_variants(rules, names or known, target, maps, jobs):
+        problems += outcome.problems
+        files.update(outcome.files)
+        if outcome.game is not None:
+            games[outcome.name] = outcome.game
+    if any(p.severity is Severity.ERROR for p in problems):
+        return files, problems
+    for name in known:
+        if name in games:
+            continue
+        loaded, found = load_spec(rules, name, target)
+        if loaded is None:
+            warning = f"map.yml not updated: variant '{name}' has errors (run `triplea-forge build {name}`)"
+            problems.append(Diagnostic(warning, severity=Severity.WARNING))
+            return files, problems
+        games[name] = loaded.spec.game
+    content, found = map_yml(games)
+    problems += found
+    if content is not None:
+        files["map.yml"] = content
+    return files, problems
