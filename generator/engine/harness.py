@@ -63,6 +63,12 @@ PLAY_HEAP = {"fast": "768m", "weak": "768m", "pro": "1g"}
 # A parse is over before the JIT matters: the serial GC and C1 only start faster. A game runs
 # for seconds to minutes and wants the optimising compiler and the default (G1) collector.
 PARSE_JVM_OPTIONS = ("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1")
+# The AIs keep reaching new code all game long, and with the JIT's default thresholds the
+# optimising compiler (C2) compiled ~7,800 methods in 4 Fast-AI games of lhtr: a third of the
+# JVM's CPU, on a second core. Ten times the thresholds leave C2 the truly hot code: 25 % less CPU
+# per game, the game thread no slower (lhtr 4 games x 3 rounds, aare 8 x 6; 3, 5 and 30 measured
+# worse), and JVMs side by side no longer spend their cores compiling what each compiles again.
+PLAY_JVM_OPTIONS = ("-XX:CompileThresholdScaling=10",)
 # The harness resets the engine's own random sources before each game (Determinism.java); what
 # is left is the order of hash sets keyed by objects without a hash of their own, which follows
 # the JVM's identity hash codes. A constant identity hash makes those sets iterate in insertion
@@ -73,7 +79,7 @@ REPRODUCIBLE_JVM_OPTIONS = ("-XX:+UnlockExperimentalVMOptions", "-XX:hashCode=2"
 def processors_per_jvm(jvms: int) -> int:
     """The cores each of ``jvms`` JVMs side by side may size its threads for: its share.
 
-    A lone Fast-AI JVM keeps 1.3-1.8 cores busy (its C2 compiler thread runs beside the game);
+    A lone Fast-AI JVM keeps 1.1-1.3 cores busy (its JIT compiler threads run beside the game);
     JVMs that each believe they own every core fight over them instead.
     """
     return max(1, (os.cpu_count() or 1) // max(1, jvms))
@@ -243,7 +249,7 @@ class Engine:
         side by side each get their share instead of fighting over every core. ``on_report`` gets
         each game's index and report the moment the game ends (a long batch streams its results).
         """
-        options: tuple[str, ...] = PARSE_JVM_OPTIONS if rounds <= 0 else ()
+        options: tuple[str, ...] = PARSE_JVM_OPTIONS if rounds <= 0 else PLAY_JVM_OPTIONS
         if processors:
             options = (*options, f"-XX:ActiveProcessorCount={processors}")
         if reproducible:
