@@ -21,6 +21,7 @@ bench/results.md after NOTES_MARKER (analysis, profiles by hand) is kept when th
 from __future__ import annotations
 
 import argparse
+import atexit
 import datetime
 import json
 import os
@@ -43,6 +44,7 @@ from rich.console import Console
 from rich.table import Table
 
 from bench.scale import write_rules
+from generator.emit.outputs import available_cores
 from generator.engine.harness import Engine, EngineError, find_engine
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -325,6 +327,7 @@ def bench_variants(b: Bench) -> list[Path]:
         "variants",
         {
             "build.cold": lambda: timed_build(b, rules, None),
+            "build.serial": lambda: timed_build(b, rules, None, "-j1"),
             "build.warm": lambda: timed_build(b, rules, warm),
             "noop": lambda: forge("build", "--rules", rules, "--output", built, cache=warm),
             "validate.cold": lambda: validate(None),
@@ -337,7 +340,9 @@ def bench_variants(b: Bench) -> list[Path]:
     size = sum(map(len, blobs)) / 2**20
     what = f"{len(names)} variants ({', '.join(names)}; {size:.2f} MB XML)"
     ref = (s["engine"], s["lxml"])
-    b.add("variants.build.cold", f"build {what}, XSD cache empty", s["build.cold"], *ref)
+    workers = min(available_cores(), len(names))
+    b.add("variants.build.cold", f"build {what}, XSD cache empty ({workers} workers)", s["build.cold"], *ref)
+    b.add("variants.build.serial", "build, same, XSD cache empty, one process (`-j1`)", s["build.serial"], *ref)
     b.add("variants.build.warm", "build, same, XSD cache warm", s["build.warm"], *ref)
     b.add("variants.noop", "no-op rebuild (output up to date, XSD cache warm)", s["noop"])
     b.add("variants.validate.cold", "validate the variants, XSD cache empty", s["validate.cold"], *ref)
@@ -875,13 +880,33 @@ def expected_rows(quick: bool) -> list[str]:
     """The keys of the rows a run makes (when the engine, rules and reference XMLs are there)."""
     sizes = QUICK_SIZES if quick else FULL_SIZES
     keys = ["start.python", "start.cli", "start.imports", "start.jvm"]
-    keys += [f"variants.{k}" for k in ("build.cold", "build.warm", "noop", "validate.cold", "validate.warm")]
+    builds = ("build.cold", "build.serial", "build.warm", "noop", "validate.cold", "validate.warm")
+    keys += [f"variants.{k}" for k in builds]
     keys += ["watch.save"]
     keys += ["diff", "import.ww2v2", "ref.import", "ref.import.cli", "ref.build.cold", "ref.build.warm"]
     keys += ["largest.import", "largest.build.cold", "largest.build.warm"]
     for size in sizes:
         keys += [f"scale.{size}.{k}" for k in ("generate", "build.cold", "build.warm", "validate")]
     return keys
+
+
+def _bytecode_as_installed() -> str:
+    """Have every timed process read the package's compiled bytecode, as on a default setup.
+
+    Python writes a module's bytecode on its first import and reads it from then on; a machine
+    may say not to (PYTHONDONTWRITEBYTECODE, set on this project's build machine), and then every
+    timed run would compile each of our modules from source again (~0.05 s), which no user with
+    a default Python pays after the first run. The bytecode goes to a private folder.
+    """
+    said = "PYTHONDONTWRITEBYTECODE" in os.environ
+    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+    folder = Path(tempfile.mkdtemp(prefix="forge-bench-bytecode-"))
+    os.environ["PYTHONPYCACHEPREFIX"] = str(folder)
+    subprocess.run([sys.executable, "-m", "compileall", "-q", str(ROOT / "generator")], check=True)
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    return "compiled once before timing, as a default Python writes it on first import" + (
+        " (this machine sets PYTHONDONTWRITEBYTECODE: lifted for the timed runs)" if said else ""
+    )
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -908,6 +933,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         except EngineError as exc:
             console.print(f"[yellow]no engine references: {exc}[/]")
             engine = None
+    bytecode = _bytecode_as_installed()
     load_before = os.getloadavg()
     started = time.perf_counter()
     forge("--help")  # page cache
@@ -935,6 +961,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "mode": ("quick (tiny sizes, 1 repetition: proves the benchmark runs; the numbers mean little)"
                  if args.quick else f"full, {repeat} repetitions (3 for the reference XMLs and scale, 2 at 50k)"),
         "engine": str(engine.jar) if engine else "not measured",
+        "Python bytecode": bytecode,
         "duration": f"{time.perf_counter() - started:.0f} s",
     }  # fmt: skip
     print_table(Console(width=max(Console().width, 160)), b, found)
