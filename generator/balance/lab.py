@@ -20,7 +20,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from generator.balance.records import Record, from_report
-from generator.engine.harness import Engine, HarnessError, processors_per_jvm
+from generator.engine.batches import play_through
+from generator.engine.harness import Engine, processors_per_jvm
 
 # Per game: JVM start and parse, then each round (Fast AI on Revised-sized maps: ~10-40 s a round
 # on this project's 2-core machine; the Pro AI several times that).
@@ -107,34 +108,25 @@ def play_local(
                 on_record(record)
 
     def work(share: list[int]) -> None:
-        while share:
-            batch = [(games[i].path, games[i].seed) for i in share]
-            reported = 0
+        def arrived(position: int, report: dict[str, object]) -> None:
+            game = games[share[position]]
+            finish(share[position], from_report(game.variant, game.seed, settings.actions, report))
 
-            def arrived(position: int, report: dict[str, object], share: list[int] = share) -> None:
-                nonlocal reported
-                game = games[share[position]]
-                finish(share[position], from_report(game.variant, game.seed, settings.actions, report))
-                reported = position + 1
+        def failed(position: int, problem: str, _seconds: float) -> None:
+            finish(share[position], failed_record(games[share[position]], settings, problem))
 
-            try:
-                engine.play_games(
-                    batch,
-                    rounds=settings.rounds,
-                    ai=settings.ai,
-                    actions=settings.actions,
-                    timeout=settings.timeout(),
-                    processors=processors,
-                    reproducible=settings.reproducible,
-                    on_report=arrived,
-                )
-                problem = ""
-            except HarnessError as exc:
-                problem = str(exc)
-            share = share[reported:]
-            if share:  # the first game without a report is the one the JVM died in; go on in a new JVM
-                finish(share[0], failed_record(games[share[0]], settings, problem or "no report"))
-                share = share[1:]
+        play_through(
+            engine,
+            [(games[i].path, games[i].seed) for i in share],
+            rounds=settings.rounds,
+            ai=settings.ai,
+            actions=settings.actions,
+            timeout=settings.timeout(),
+            processors=processors,
+            reproducible=settings.reproducible,
+            on_report=arrived,
+            on_failure=failed,
+        )
 
     with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
         list(pool.map(work, [s for s in deal(len(games), workers) if s]))

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import re
-import time
 from collections import Counter, defaultdict
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -24,10 +23,10 @@ from rich.progress import BarColumn, Progress, TaskID, TextColumn, TimeElapsedCo
 from rich.table import Table
 
 from generator.checks.dtd import engine_dtd
+from generator.engine.batches import play_through
 from generator.engine.harness import (
     DEFAULT_JAR,
     Engine,
-    HarnessError,
     JsonDict,
     PlayEvent,
     find_engine,
@@ -383,37 +382,32 @@ def run_games(
             on_event(by_resolved[event["path"]], event)
 
     def play(group: list[tuple[Target, int]]) -> list[Outcome]:
-        outcomes: list[Outcome] = []
-        while group:
-            started = time.monotonic()
-            try:
-                reports: list[JsonDict | None] = list(
-                    engine.play_games(
-                        [(t.path, s) for t, s in group],
-                        rounds=rounds,
-                        ai=ai,
-                        actions=actions,
-                        timeout=limit,
-                        on_event=relay,
-                        processors=processors_per_jvm(jobs),
-                        reproducible=reproducible,
-                    )
-                )
-                problem = None
-            except HarnessError as exc:
-                reports, problem = list(exc.games), str(exc)
-            finished = [r for r in reports if r is not None]
-            for (t, game_seed), report in zip(group, finished, strict=False):
-                seconds = report.get("timings", {}).get("totalMs", 0) / 1000
-                failures = evaluate(report, rounds, t.path, engine.jar)
-                outcomes.append(Outcome(t, report, failures, seconds, action_notes(report), game_seed))
-            group = group[len(finished) :]
-            if group:  # the first game without a report is the one the JVM died in
-                t, game_seed = group[0]
-                failed = Outcome(t, None, [problem or "no report"], time.monotonic() - started, [], game_seed)
-                outcomes.append(failed)
-                group = group[1:]
-        return outcomes
+        outcomes: dict[int, Outcome] = {}
+
+        def arrived(index: int, report: JsonDict) -> None:
+            t, game_seed = group[index]
+            seconds = report.get("timings", {}).get("totalMs", 0) / 1000
+            failures = evaluate(report, rounds, t.path, engine.jar)
+            outcomes[index] = Outcome(t, report, failures, seconds, action_notes(report), game_seed)
+
+        def failed(index: int, problem: str, seconds: float) -> None:
+            t, game_seed = group[index]
+            outcomes[index] = Outcome(t, None, [problem], seconds, [], game_seed)
+
+        play_through(
+            engine,
+            [(t.path, s) for t, s in group],
+            rounds=rounds,
+            ai=ai,
+            actions=actions,
+            timeout=limit,
+            processors=processors_per_jvm(jobs),
+            reproducible=reproducible,
+            on_report=arrived,
+            on_failure=failed,
+            on_event=relay,
+        )
+        return [outcomes[i] for i in range(len(group))]
 
     plays = [(t, seed + i) for t in targets for i in range(max(1, games))]
     if rounds <= 0:  # a parse costs less than a JVM start
