@@ -74,12 +74,13 @@ _PER_VARIANT_BYTES = 40_000
 
 
 def _groups(rules: Rules, names: Sequence[str], workers: int) -> list[list[str]]:
-    """`names` shared among `workers` by estimated cost, each variant with the variants near it.
+    """`names` as families of variants, the costliest first: each family is one worker's task.
 
     A worker reads each spec folder once (the Rules' cache), so variants that extend the same
     parent are best compiled by one worker: a family is a variant's highest ancestor that no
     more than a worker's share of `names` extend (a trunk that every variant extends is read by
-    each worker anyway). Families go, largest first, to the worker with the least work so far.
+    each worker anyway). The worker that is free first takes the next family, so an estimate
+    that is off costs only the last family's time.
     """
     sizes: dict[str, int] = {}
     chains: dict[str, list[str]] = {}
@@ -100,12 +101,7 @@ def _groups(rules: Rules, names: Sequence[str], workers: int) -> list[list[str]]
         family = [a for a in chains[name] if extended[a] <= share][-1:] or [name]
         families.setdefault(family[0], []).append(name)
     cost = {head: sum(_PER_VARIANT_BYTES + sizes[n] for n in members) for head, members in families.items()}
-    loads, groups = [0] * workers, [list[str]() for _ in range(workers)]
-    for head in sorted(families, key=lambda h: (-cost[h], h)):
-        least = loads.index(min(loads))
-        loads[least] += cost[head]
-        groups[least] += families[head]
-    return [group for group in groups if group]
+    return [families[head] for head in sorted(families, key=lambda h: (-cost[h], h))]
 
 
 def _compile_group(names: list[str]) -> list[Outcome]:
@@ -123,7 +119,8 @@ def compile_variants(
         if workers <= 1 or not can_fork():
             return [_compile(name) for name in names]
         groups = _groups(rules, names, workers)
-        with ProcessPoolExecutor(len(groups), mp_context=multiprocessing.get_context("fork")) as pool:
+        # A family is a task: the worker that is free first takes the next largest.
+        with ProcessPoolExecutor(min(workers, len(groups)), mp_context=multiprocessing.get_context("fork")) as pool:
             done = {o.name: o for outcomes in pool.map(_compile_group, groups) for o in outcomes}
     finally:
         _work = None
