@@ -165,6 +165,9 @@ def test_jobs_change_nothing_but_the_time(tmp_path: Path) -> None:
     assert results["1"].code == results["3"].code == 1
     assert "bogus_key" in results["1"].err
     assert results["1"].err == results["3"].err
+    checked = [run_cli_env("validate", "-j", jobs, cwd=project, cache=tmp_path / "cache-v") for jobs in ("1", "3")]
+    assert checked[0].code == checked[1].code == 1
+    assert checked[0].err == checked[1].err and "bogus_key" in checked[0].err
     advantages.write_text(advantages.read_text(encoding="utf-8").replace("\nbogus_key: 1\n", ""), encoding="utf-8")
     files = {}
     for jobs in ("1", "3"):

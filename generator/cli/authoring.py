@@ -8,7 +8,16 @@ from typing import Any
 
 import click
 
-from generator.cli.group import BOARD_OPTION, OUTPUT_OPTION, RULES_OPTION, TARGET_OPTION, _display, _report, cli
+from generator.cli.group import (
+    BOARD_OPTION,
+    JOBS_OPTION,
+    OUTPUT_OPTION,
+    RULES_OPTION,
+    TARGET_OPTION,
+    _display,
+    _report,
+    cli,
+)
 from generator.diagnostics import Diagnostic, Severity
 from generator.paths import template_dir
 
@@ -17,13 +26,7 @@ from generator.paths import template_dir
 @click.argument("variants", nargs=-1)
 @click.option("--check", is_flag=True, help="Write nothing; exit 1 and list the files that are stale.")
 @click.option("--strict", is_flag=True, help="Treat warnings as errors.")
-@click.option(
-    "-j",
-    "--jobs",
-    default=0,
-    type=click.IntRange(min=0),
-    help="Variants compiled at once, each in a worker process (default 0: one per core; 1: in this process).",
-)
+@JOBS_OPTION
 @TARGET_OPTION
 @BOARD_OPTION
 @RULES_OPTION
@@ -143,10 +146,11 @@ def _why_stale(rules: Any, output_dir: Path, rel: str, made: bytes) -> str:
     help="Engines the game must load in (portable = both). Default: portable for variants; for a game "
     "XML, the one engine its options are meant for when only one takes them, else both.",
 )
+@JOBS_OPTION
 @BOARD_OPTION
 @RULES_OPTION
 def validate(
-    targets: tuple[str, ...], strict: bool, target: str | None, base_map: Path | None, rules_dir: Path
+    targets: tuple[str, ...], strict: bool, target: str | None, jobs: int, base_map: Path | None, rules_dir: Path
 ) -> None:
     """Check variants (default: all in rules/) or any TripleA game XML files; write nothing.
 
@@ -154,7 +158,7 @@ def validate(
     options for the target engines, dangling references, every DTD message of the XML, and, where
     the map is known, territories the map lacks and units without a picture.
     """
-    from generator.emit.build import compile_variant
+    from generator.emit.outputs import available_cores, compile_variants
     from generator.importer.validate import validate_xml_file
     from generator.installed_map import MapLookup
     from generator.spec.resolve import Rules
@@ -162,18 +166,18 @@ def validate(
     maps = MapLookup(base_map=base_map)
     rules = Rules(rules_dir, _display(rules_dir))
     problems: list[Diagnostic] = []
-    checked = 0
-    for item in targets or tuple(rules.variants()):
+    items = targets or tuple(rules.variants())
+    for item in items:
         if item.endswith(".xml"):
             path = Path(item)
             if not path.is_file():
                 raise click.BadParameter(f"no such file: {item}", param_hint="TARGETS")
             problems += validate_xml_file(path, _display(path), target, maps)
-        else:
-            problems += compile_variant(rules, item, target or "portable", maps)[1]
-        checked += 1
+    variants = [item for item in items if not item.endswith(".xml")]
+    for outcome in compile_variants(rules, variants, target or "portable", maps, jobs or available_cores()):
+        problems += outcome.problems
     _report(problems, strict)
-    click.echo(f"{checked} checked{f' for {target}' if target else ''}: no errors")
+    click.echo(f"{len(items)} checked{f' for {target}' if target else ''}: no errors")
 
 
 @cli.command()

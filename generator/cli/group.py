@@ -28,6 +28,13 @@ TARGET_OPTION = click.option(
     show_default=True,
     help="Engines the game must load in: portable = both TripleA 1.9 and 2.x.",
 )
+JOBS_OPTION = click.option(
+    "-j",
+    "--jobs",
+    default=0,
+    type=click.IntRange(min=0),
+    help="Variants compiled at once, each in a worker process (default 0: one per core; 1: in this process).",
+)
 BOARD_OPTION = click.option(
     "--base-map",
     "base_map",
