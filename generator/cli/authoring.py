@@ -79,13 +79,13 @@ def build_variants(
         made = len(done["files"])
         click.echo(f"{out}/ is up to date ({made} files)" if check else f"0 files written, {made} unchanged")
         return
-    from generator.emit.outputs import available_cores, build_outputs
+    from generator.emit.outputs import build_outputs
     from generator.spec.resolve import Rules
 
     rules = Rules(rules_dir, _display(rules_dir))
     if not rules.variants():
         raise click.ClickException(f"no variants found in {_display(rules_dir)}/ (expected <variant>/*.yaml)")
-    files, problems = build_outputs(rules, list(variants), target, maps, jobs or available_cores())
+    files, problems = build_outputs(rules, list(variants), target, maps, jobs)
     _report(problems, strict)
     stamps = {name: maps.stamp(name) for name in maps.consulted()}
     warnings = [str(w) for w in sorted(set(problems), key=Diagnostic.sort_key)]
@@ -158,7 +158,7 @@ def validate(
     options for the target engines, dangling references, every DTD message of the XML, and, where
     the map is known, territories the map lacks and units without a picture.
     """
-    from generator.emit.outputs import available_cores, compile_variants
+    from generator.emit.outputs import compile_variants
     from generator.importer.validate import validate_xml_file
     from generator.installed_map import MapLookup
     from generator.spec.resolve import Rules
@@ -174,7 +174,7 @@ def validate(
                 raise click.BadParameter(f"no such file: {item}", param_hint="TARGETS")
             problems += validate_xml_file(path, _display(path), target, maps)
     variants = [item for item in items if not item.endswith(".xml")]
-    for outcome in compile_variants(rules, variants, target or "portable", maps, jobs or available_cores()):
+    for outcome in compile_variants(rules, variants, target or "portable", maps, jobs):
         problems += outcome.problems
     _report(problems, strict)
     click.echo(f"{len(items)} checked{f' for {target}' if target else ''}: no errors")

@@ -15,6 +15,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import sys
+from collections import Counter
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
@@ -36,8 +37,6 @@ class Outcome:
     problems: list[Diagnostic]
     files: dict[str, bytes] = field(default_factory=dict)
     game: GameInfo | None = None  # None: the variant did not compile
-    digests: dict[Path, str] = field(default_factory=dict)
-    consulted: list[str] = field(default_factory=list)
 
 
 def available_cores() -> int:
@@ -63,9 +62,8 @@ def _compile(name: str) -> Outcome:
     rules, target, maps = _work
     compiled, problems = compile_variant(rules, name, target, maps)
     if compiled is None:
-        return Outcome(name, problems, digests=dict(rules.digests))
-    consulted = maps.consulted() if maps is not None else []
-    return Outcome(name, problems, compiled.files, compiled.spec.game, dict(rules.digests), consulted)
+        return Outcome(name, problems)
+    return Outcome(name, problems, compiled.files, compiled.spec.game)
 
 
 # A variant's compile costs about as much as reading this many bytes of spec, whatever its size:
@@ -82,38 +80,45 @@ def _groups(rules: Rules, names: Sequence[str], workers: int) -> list[list[str]]
     each worker anyway). The worker that is free first takes the next family, so an estimate
     that is off costs only the last family's time.
     """
-    sizes: dict[str, int] = {}
     chains: dict[str, list[str]] = {}
     for name in names:
         chain: list[str] = []
         current: str | None = name
         while current is not None and current not in chain and len(chain) < 32:
             chain.append(current)
-            if current not in sizes:
-                folder = rules.folder(current)[0]
-                sizes[current] = sum(p.stat().st_size for p in spec_files(folder)) if folder.is_dir() else 0
             current = rules.declared_parent(current)
         chains[name] = chain
     share = -(-len(names) // workers)
-    extended = {a: sum(a in chain for chain in chains.values()) for chain in chains.values() for a in chain}
+    extended = Counter(a for chain in chains.values() for a in chain)
     families: dict[str, list[str]] = {}
     for name in names:
         family = [a for a in chains[name] if extended[a] <= share][-1:] or [name]
         families.setdefault(family[0], []).append(name)
-    cost = {head: sum(_PER_VARIANT_BYTES + sizes[n] for n in members) for head, members in families.items()}
+    cost = {head: sum(_PER_VARIANT_BYTES + _own_bytes(rules, n) for n in members) for head, members in families.items()}
     return [families[head] for head in sorted(families, key=lambda h: (-cost[h], h))]
 
 
-def _compile_group(names: list[str]) -> list[Outcome]:
-    return [_compile(name) for name in names]
+def _own_bytes(rules: Rules, name: str) -> int:
+    folder = rules.folder(name)[0]
+    return sum(p.stat().st_size for p in spec_files(folder)) if folder.is_dir() else 0
+
+
+def _compile_group(names: list[str]) -> tuple[list[Outcome], dict[Path, str], list[str]]:
+    """In a worker: the family's outcomes, and what the worker read doing them (its copy of the
+    Rules and the map lookup are lost when it ends)."""
+    outcomes = [_compile(name) for name in names]
+    assert _work is not None
+    rules, _, maps = _work
+    return outcomes, dict(rules.digests), maps.consulted() if maps is not None else []
 
 
 def compile_variants(
     rules: Rules, names: Sequence[str], target: str, maps: MapLookup | None, jobs: int
 ) -> list[Outcome]:
-    """Each of `names` compiled, in that order; by up to `jobs` forked workers when that helps."""
+    """Each of `names` compiled, in that order; by up to `jobs` forked workers (0: one per core)
+    when that helps."""
     global _work
-    workers = min(jobs, len(names))
+    workers = min(jobs or available_cores(), len(names))
     _work = (rules, target, maps)
     try:
         if workers <= 1 or not can_fork():
@@ -121,13 +126,15 @@ def compile_variants(
         groups = _groups(rules, names, workers)
         # A family is a task: the worker that is free first takes the next largest.
         with ProcessPoolExecutor(min(workers, len(groups)), mp_context=multiprocessing.get_context("fork")) as pool:
-            done = {o.name: o for outcomes in pool.map(_compile_group, groups) for o in outcomes}
+            finished = list(pool.map(_compile_group, groups))
     finally:
         _work = None
-    for outcome in done.values():  # what the workers read is what this build read
-        rules.digests.update(outcome.digests)
+    done: dict[str, Outcome] = {}
+    for outcomes, digests, consulted in finished:  # what the workers read is what this build read
+        done.update((o.name, o) for o in outcomes)
+        rules.digests.update(digests)
         if maps is not None:
-            maps.note_consulted(outcome.consulted)
+            maps.note_consulted(consulted)
     return [done[name] for name in names]
 
 
