@@ -24,7 +24,7 @@ class RuleNote:
     summary: str
     grade: str  # words for the 1.9 grade
     note: str
-    grade_2x: str | None  # words for the 2.x grade where it differs
+    grade_2x: str | None  # words for the 2.x grade where it differs or has a note of its own
     note_2x: str
     reading: str | None
     rationale: str | None
@@ -54,7 +54,8 @@ def ledger_sections(spec: Spec) -> list[SectionNotes]:
             entry.summary,
             _words(entry.fidelity),
             entry.fidelity.note,
-            _words(later) if later and later.grade != entry.fidelity.grade else None,
+            # 2.x's grade where it differs, or where 2.x enforces the rule its own way (a note of its own).
+            _words(later) if later and (later.grade != entry.fidelity.grade or later.note) else None,
             later.note if later else "",
             entry.reading,
             entry.rationale,

@@ -9,7 +9,9 @@ writes the same game without what only 2.x reads (its `<triplea minimumVersion>`
 1.9 has no setter for; EMPTY_ATTACHMENT is the DTD message an attachment left without options
 makes). The rules that stand on those options are the ones the ledger grades
 differently for 2.x, and are never counted as proven (generator/emit/coverage.py); everything else
-of the game is what 1.9 reads, so its proofs are checked there.
+of the game is what 1.9 reads, so its proofs are checked there. Submarines are the exception to
+dropping: 2.x's split submarine options that amount to 1.9's `isSub` are read as `isSub`
+(generator/engine/sub_options.py).
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from typing import Any
 from lxml import etree
 
 from generator.catalog import resolve_option
+from generator.engine.sub_options import fold_sub_options
 from generator.safe_xml import safe_parser
 from generator.spec.model import DumpFacts
 
@@ -42,8 +45,10 @@ _PLAYER_FIELDS = {"production_frontier": "productionFrontier", "resources": "res
 
 
 def readable_by_19(xml: bytes) -> bytes:
-    """The game XML without what only engine 2.x reads: the version gate and 2.x-only options."""
+    """The game XML without what only engine 2.x reads: the version gate and 2.x-only options
+    (submarine options that amount to `isSub` read as `isSub`)."""
     root = etree.fromstring(xml, safe_parser())
+    fold_sub_options(root)
     for gate in root.findall("triplea"):
         root.remove(gate)
     for attachment in root.iter("attachment"):
