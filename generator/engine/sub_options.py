@@ -39,9 +39,9 @@ _UNIT_ATTACHMENT = "UnitAttachment"
 
 def fold_sub_options(root: etree._Element) -> None:
     """Add `isSub` to every unit attachment whose 2.x options amount to it (see the module docstring)."""
-    properties = {p.get("name"): p.get("value") == "true" for p in root.iter("property")}
+    properties = {p.get("name") or "": p.get("value") == "true" for p in root.iter("property")}
     units = [a for a in root.iter("attachment") if (a.get("javaClass") or "").rsplit(".", 1)[-1] == _UNIT_ATTACHMENT]
-    air = {a.get("attachTo") for a in units if _options(a).get("isAir") == ["true"]}
+    air = {a.get("attachTo") or "" for a in units if _flag(_options(a), "isAir")}
     for attachment in units:
         options = _options(attachment)
         if "isSub" not in options and _amounts_to_sub(options, properties, air):
@@ -65,7 +65,7 @@ def _units(options: dict[str, list[str]], name: str) -> set[str]:
     return {unit for value in options.get(name, []) for unit in value.split(":") if unit}
 
 
-def _amounts_to_sub(options: dict[str, list[str]], properties: dict[str, bool], air: set[str | None]) -> bool:
+def _amounts_to_sub(options: dict[str, list[str]], properties: dict[str, bool], air: set[str]) -> bool:
     if not (_flag(options, "canEvade") and _flag(options, "isFirstStrike")):
         return False
     if any(_flag(options, name) != properties.get(prop, False) for name, prop in _BY_PROPERTY.items()):
