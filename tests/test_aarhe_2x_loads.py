@@ -4,8 +4,9 @@ Facts from TripleA 2.x's source (UnitAttachment, TechAbilityAttachment; the same
 the current build), since no 2.x engine runs in the suite:
 - `setCanNotTarget` throws "Can't use canNotTarget with isSub/isSuicide, replace isSub with individual
   sub properties or isSuicide with isSuicideOnAttack/isSuicideOnDefense" when the unit already has
-  isSub or isSuicide, and setting isSub (or isSuicide) after the lists silently resets them
-  (`resetCanNotTarget`, `resetCanNotBeTargetedBy`): the old shorthand and the lists do not mix.
+  isSub or isSuicide, and setting isSub after the lists silently empties both (`resetCanNotTarget`,
+  `resetCanNotBeTargetedBy`; isSuicide empties canNotTarget): the old shorthands and the lists do
+  not mix.
 - `isSub` reads as canEvade, isFirstStrike, canMoveThroughEnemies (with "Submersible Subs"),
   canBeMovedThroughByEnemies (with "Ignore Sub In Movement"), no aircraft targeted, and aircraft
   unable to hit it (with "Air Attack Sub Restricted").
