@@ -363,6 +363,7 @@ def coverage(variants: tuple[str, ...], fmt: str, rules_dir: Path) -> None:
     default=None,
     help="Also draw NEW's board with every territory that changed outlined, numbered and listed (PNG).",
 )
+@click.option("--force", is_flag=True, help="With --picture: replace the file even if it is not a PNG picture.")
 @BOARD_OPTION
 @RULES_OPTION
 def diff(
@@ -373,6 +374,7 @@ def diff(
     exit_code: bool,
     brief: bool,
     picture: Path | None,
+    force: bool,
     base_map: Path | None,
     rules_dir: Path,
 ) -> None:
@@ -391,6 +393,12 @@ def diff(
     from generator.diff.sides import diff_revisions, diff_sides
     from generator.spec.resolve import Rules
 
+    if picture is not None:
+        from generator.cli.outputs import PICTURE, STDOUT, check_output_file
+
+        if picture == STDOUT:
+            raise click.UsageError("--picture -: the diff itself goes to the standard output; give a file name")
+        check_output_file(picture, PICTURE, force, "--picture")
     try:
         if from_rev is not None or to_rev is not None:
             if from_rev is None:
