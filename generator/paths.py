@@ -125,7 +125,7 @@ def _kind(mode: int) -> str:
         return "a folder"
     if stat.S_ISFIFO(mode):
         return "a FIFO"
-    return "a regular file" if stat.S_ISREG(mode) else "a device or socket"
+    return "a file" if stat.S_ISREG(mode) else "a device or socket"
 
 
 def output_folder_problem(folder: Path) -> str | None:

@@ -14,7 +14,6 @@ from pathlib import Path
 
 import click
 
-from generator.cli.group import _display
 from generator.diagnostics import Diagnostic, ForgeError
 from generator.paths import SPEC_SUFFIXES, UnreadableFile, output_file_problem, read_regular_file
 
@@ -46,7 +45,7 @@ def check_output_file(path: Path, kind: Kind, force: bool, option: str) -> None:
         if kind.binary and sys.stdout.isatty():
             raise click.UsageError(f"{option} -: the standard output is a terminal; send {kind.what} into a file")
         return
-    shown = _display(path)
+    shown = str(path)  # as given, not resolved: it may be a link
     problem = output_file_problem(path)
     if problem:
         raise ForgeError([Diagnostic(f"cannot write {shown}: {problem}")])
