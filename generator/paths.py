@@ -210,6 +210,6 @@ def output_in_rules_problem(out: Path, rules_dir: Path, option: str) -> str | No
     if not inside(out, rules_dir):
         return None
     return (
-        f"{option} {out} is inside the rules folder {rules_dir}: what is written there is read as specs "
+        f"{option} {out}: it is inside the rules folder {rules_dir}/, where what is written is read as specs "
         "by every later build; give a folder outside it"
     )

@@ -17,7 +17,7 @@ from generator.cli.group import (
     _report,
     cli,
 )
-from generator.diagnostics import Diagnostic, Severity
+from generator.diagnostics import Diagnostic, ForgeError, Severity
 
 
 class EngineUnusable(click.ClickException):
@@ -195,6 +195,7 @@ def package(
         raise click.UsageError("give either --base-map (standalone package) or --overlay (add into a map)")
     if overlay is not None and previous is not None:
         raise click.UsageError("--previous applies to a standalone package (--base-map) only")
+    _check_package_target(overlay or out_dir, "--overlay" if overlay is not None else "--out", rules_dir)
     rules = Rules(rules_dir, _display(rules_dir))
     names = list(variants) or rules.variants()
     if not names:
@@ -230,7 +231,7 @@ def package(
         with maps.opened(base_map) as base:
             if lookup is None:
                 _report(stage.board_problems(compiled, rules, base), strict)
-            built, found = stage.standalone(base, compiled, previous, release, rules)
+            built, found = stage.standalone(base, compiled, previous, release, rules, out_dir)
             if built is not None and built.map_name == maps.own_name(base):
                 found.append(Diagnostic(
                     f"the package is named '{built.map_name}', as the map it is made from: a player who installs it "
@@ -246,6 +247,18 @@ def package(
         raise click.ClickException(str(exc)) from exc
     click.echo(f"wrote {_display(folder)}/ ({len(built.files)} files)")
     click.echo(f"wrote {_display(archive)}")
+
+
+def _check_package_target(target: Path, option: str, rules_dir: Path) -> None:
+    """Refuse (exit 1), before anything is compiled, a package target that cannot or must not be written."""
+    from generator.paths import output_folder_problem, output_in_rules_problem
+
+    in_rules = output_in_rules_problem(target, rules_dir, option)
+    blocked = output_folder_problem(target)
+    problems = [in_rules] if in_rules else []
+    problems += [f"{option} {target}: cannot write it: {blocked}"] if blocked else []
+    if problems:
+        raise ForgeError([Diagnostic(p) for p in problems])
 
 
 @cli.command(name="init-ci")

@@ -32,6 +32,7 @@ from generator.emit.build import Compiled, compile_variant, map_yml
 from generator.emit.render import environment
 from generator.emit.write import transaction, write_files
 from generator.installed_map import InstalledMap, MapLookup, normalized_map_name
+from generator.paths import output_file_problem
 from generator.release import changelog, properties
 from generator.release.package_art import previews, shared_unit_pictures
 from generator.spec.locate import locate
@@ -136,11 +137,18 @@ def content_root(base: Path) -> Path | None:
 
 
 def standalone(
-    base_map: Path, compiled: Mapping[str, Compiled], previous: Path | None, release: str, rules: Rules
+    base_map: Path,
+    compiled: Mapping[str, Compiled],
+    previous: Path | None,
+    release: str,
+    rules: Rules,
+    out_dir: Path | None = None,
 ) -> tuple[Package | None, list[Diagnostic]]:
     """The package's files in memory (art as paths into the base map), CHANGELOG included.
 
     It adds the unit pictures the map lacks and a preview of each game (release.package_art).
+    A package is never art: neither what this one writes into `out_dir` (which may be inside
+    the base map) nor an earlier package of ours found in the base map.
     """
     root = content_root(base_map)
     if root is None:
@@ -156,11 +164,25 @@ def standalone(
         return None, problems
     names = sorted({c.spec.game.map for c in compiled.values()})
     package = Package(names[0])
-    for path in sorted(root.rglob("*")):
+    everything = sorted(root.rglob("*"))
+    written = (package.map_name, f"{normalized(package.map_name)}-master.zip")
+    own = {(out_dir / name).resolve() for name in written} if out_dir is not None else set()
+    earlier = _earlier_packages(root, everything)
+    problems += [
+        Diagnostic(
+            f"{p}: an earlier package inside the base map's art; left out of this one", severity=Severity.WARNING
+        )
+        for p in sorted(earlier)
+        if p.resolve() not in own
+    ]
+    not_art = own | {p.resolve() for p in earlier}
+    for path in everything:
         inside = path.relative_to(root)
         hidden = any(part.startswith(".") for part in inside.parts)
         if path.is_file() and not hidden and inside.parts[0] != "games" and str(inside).lower() not in BASE_OWN:
-            package.files[f"map/{inside.as_posix()}"] = path
+            resolved = path.resolve()
+            if not_art.isdisjoint((resolved, *resolved.parents)):
+                package.files[f"map/{inside.as_posix()}"] = path
     if root != base_map:
         # The preview and licence of the base map travel with its art.
         for path in sorted(base_map.iterdir()):
@@ -206,11 +228,40 @@ def _is_ours(folder: Path) -> bool:
     return yml.is_file() and MARKER in yml.read_bytes()[:200]
 
 
+def _zip_is_ours(archive: Path) -> bool:
+    """Whether a zip is a package of ours: its `<map>-master/map.yml` carries our marker."""
+    try:
+        with zipfile.ZipFile(archive) as opened:
+            for info in opened.infolist():
+                if info.filename.count("/") == 1 and info.filename.endswith("-master/map.yml"):
+                    with opened.open(info) as listing:
+                        return MARKER in listing.read(200)
+    except (zipfile.BadZipFile, OSError, ValueError, NotImplementedError):
+        pass
+    return False
+
+
+def _earlier_packages(root: Path, paths: list[Path]) -> set[Path]:
+    """Packages of ours (folders and zips) among `paths`, the files under a map's art."""
+    found = {p.parent for p in paths if p.name == "map.yml" and p.parent != root and _is_ours(p.parent)}
+    found |= {p for p in paths if p.name.endswith("-master.zip") and p.is_file() and _zip_is_ours(p)}
+    return found
+
+
 def check_folder_target(package: Package, out_dir: Path, force: bool) -> list[Diagnostic]:
+    """The package's folder and zip may replace only packages of ours (or anything, with --force),
+    and never a FIFO or a device."""
     target = out_dir / package.map_name
+    archive = out_dir / f"{normalized(package.map_name)}-master.zip"
+    problems = []
     if target.exists() and not force and not _is_ours(target):
-        return [Diagnostic(f"{target} exists and was not written by triplea-forge; use --force to replace it")]
-    return []
+        problems.append(Diagnostic(f"{target} exists and was not written by triplea-forge; use --force to replace it"))
+    blocked = output_file_problem(archive)
+    if blocked:
+        problems.append(Diagnostic(f"cannot write {archive}: {blocked}"))
+    elif archive.exists() and not force and not _zip_is_ours(archive):
+        problems.append(Diagnostic(f"{archive} exists and was not written by triplea-forge; use --force to replace it"))
+    return problems
 
 
 def write_package(package: Package, out_dir: Path) -> tuple[Path, Path]:
