@@ -1,8 +1,10 @@
-"""A file the user names for a command to write (`-o`, `--picture`): never over what is not ours.
+"""Where a command writes what the user names (`-o`, `--picture`, `--report`, `package --out`).
 
-An existing file is replaced only when it is what the command writes (a PNG for a picture, a
-schema for `schema -o`...), or with --force: a typo must not turn a spec file into a picture.
-A FIFO or a device is never written (paths.output_file_problem). `-` is the standard output.
+Checked before the command does its work: a FIFO or a device is never written (it would block
+the write forever, or be replaced; paths.output_file_problem), a package never goes into the
+rules folder, and an existing file is replaced only when it is what the command writes (a PNG
+for a picture, a schema for `schema -o`...) or with --force: a typo must not turn a spec file
+into a picture. `-` is the standard output.
 """
 
 from __future__ import annotations
@@ -15,7 +17,14 @@ from pathlib import Path
 import click
 
 from generator.diagnostics import Diagnostic, ForgeError
-from generator.paths import SPEC_SUFFIXES, UnreadableFile, output_file_problem, read_regular_file
+from generator.paths import (
+    SPEC_SUFFIXES,
+    UnreadableFile,
+    output_file_problem,
+    output_folder_problem,
+    output_in_rules_problem,
+    read_regular_file,
+)
 
 STDOUT = Path("-")
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
@@ -36,6 +45,23 @@ SCHEMA = Kind("a spec schema", lambda data: b'"title": "triplea-forge spec file"
 PATTERNS = Kind("a pattern reference", lambda data: data.startswith((b"# Rule patterns", b"## `")))
 
 
+def check_writable(path: Path) -> None:
+    """Refuse (exit 1) a file that cannot be written: a FIFO, a device, a file on its way."""
+    problem = output_file_problem(path)
+    if problem:
+        raise ForgeError([Diagnostic(f"cannot write {path}: {problem}")])
+
+
+def check_package_target(target: Path, option: str, rules_dir: Path) -> None:
+    """Refuse (exit 1), before anything is compiled, a package folder that cannot or must not be written."""
+    in_rules = output_in_rules_problem(target, rules_dir, option)
+    blocked = output_folder_problem(target)
+    problems = [in_rules] if in_rules else []
+    problems += [f"{option} {target}: cannot write it: {blocked}"] if blocked else []
+    if problems:
+        raise ForgeError([Diagnostic(p) for p in problems])
+
+
 def check_output_file(path: Path, kind: Kind, force: bool, option: str) -> None:
     """Refuse (exit 1) to write `path` when it cannot be written, or holds something else than `kind`.
 
@@ -45,10 +71,7 @@ def check_output_file(path: Path, kind: Kind, force: bool, option: str) -> None:
         if kind.binary and sys.stdout.isatty():
             raise click.UsageError(f"{option} -: the standard output is a terminal; send {kind.what} into a file")
         return
-    shown = str(path)  # as given, not resolved: it may be a link
-    problem = output_file_problem(path)
-    if problem:
-        raise ForgeError([Diagnostic(f"cannot write {shown}: {problem}")])
+    check_writable(path)
     if force or not path.is_file():
         return
     try:
@@ -57,6 +80,7 @@ def check_output_file(path: Path, kind: Kind, force: bool, option: str) -> None:
         data = b"?"  # too big or unreadable: not something this command wrote
     if not data or kind.ours(data):
         return
+    shown = str(path)  # as given, not resolved: it may be a link
     held = "a spec file" if path.suffix.lower() in SPEC_SUFFIXES else f"not {kind.what}"
     raise ForgeError(
         [Diagnostic(f"{shown} exists and is {held}: {option} would replace it; give another file, or --force")]

@@ -17,7 +17,7 @@ from generator.cli.group import (
     _report,
     cli,
 )
-from generator.diagnostics import Diagnostic, ForgeError, Severity
+from generator.diagnostics import Diagnostic, Severity
 
 
 class EngineUnusable(click.ClickException):
@@ -107,6 +107,10 @@ def check(
     from generator.engine.harness import EngineError
     from generator.paths import variant_folders
 
+    if report_path is not None:
+        from generator.cli.outputs import check_writable
+
+        check_writable(report_path)  # said before hours of play, not after
     if output_dir.is_dir():
         settle(output_dir)  # a build killed while switching its files is finished first
     # Never play a stale game: the variants named (or all of them) are built first.
@@ -186,6 +190,7 @@ def package(
     OUT/<map>-master.zip, which TripleA 1.9 and 2.6+ both take as it is in downloadedMaps/.
     With --overlay: the games are added to an installed map; only its games/ and map.yml change.
     """
+    from generator.cli.outputs import check_package_target
     from generator.installed_map import MapLookup
     from generator.release import maps
     from generator.release import package as stage
@@ -195,7 +200,7 @@ def package(
         raise click.UsageError("give either --base-map (standalone package) or --overlay (add into a map)")
     if overlay is not None and previous is not None:
         raise click.UsageError("--previous applies to a standalone package (--base-map) only")
-    _check_package_target(overlay or out_dir, "--overlay" if overlay is not None else "--out", rules_dir)
+    check_package_target(overlay or out_dir, "--overlay" if overlay is not None else "--out", rules_dir)
     rules = Rules(rules_dir, _display(rules_dir))
     names = list(variants) or rules.variants()
     if not names:
@@ -249,18 +254,6 @@ def package(
     click.echo(f"wrote {_display(archive)}")
 
 
-def _check_package_target(target: Path, option: str, rules_dir: Path) -> None:
-    """Refuse (exit 1), before anything is compiled, a package target that cannot or must not be written."""
-    from generator.paths import output_folder_problem, output_in_rules_problem
-
-    in_rules = output_in_rules_problem(target, rules_dir, option)
-    blocked = output_folder_problem(target)
-    problems = [in_rules] if in_rules else []
-    problems += [f"{option} {target}: cannot write it: {blocked}"] if blocked else []
-    if problems:
-        raise ForgeError([Diagnostic(p) for p in problems])
-
-
 @cli.command(name="init-ci")
 @click.argument("folder", default=".", type=click.Path(file_okay=False, path_type=Path))
 @click.option(
@@ -286,6 +279,7 @@ def init_ci(folder: Path, base_map_repo: str | None, install_spec: str | None, f
     repository's requirements.txt (written with --install, or this triplea-forge's source, if
     missing).
     """
+    from generator.emit.write import write_file
     from generator.release.scaffold import PIN_FILE, default_pin
     from generator.release.workflow import CiUsageError, write_workflow
 
@@ -297,7 +291,8 @@ def init_ci(folder: Path, base_map_repo: str | None, install_spec: str | None, f
     pin_file = folder / PIN_FILE
     if not pin_file.exists():
         pin, note = (install_spec, None) if install_spec else default_pin()
-        pin_file.write_text(f"# The triplea-forge this mod is built with; its CI installs exactly this.\n{pin}\n")
+        pinned = f"# The triplea-forge this mod is built with; its CI installs exactly this.\n{pin}\n"
+        write_file(pin_file, pinned.encode("utf-8"))
         click.echo(f"wrote {_display(pin_file)}")
         if note:
             click.echo(f"note: {note}", err=True)
