@@ -393,3 +393,31 @@ def test_diff_picture_never_replaces_a_spec(project: Path) -> None:
     assert dash.err.splitlines()[-1] == (
         "Error: --picture -: the diff itself goes to the standard output; give a file name"
     )
+
+
+# ------------------------------------------------- folders that refuse writes, even to root (item 11)
+
+# Root ignores permission bits; /sys refuses every new name, to root too (a folder: EPERM, a
+# file: EACCES), as a read-only folder refuses them to its users, through the same code.
+REFUSING = Path("/sys/triplea-forge-test")
+EPERM = "Operation not permitted"
+
+
+@pytest.mark.skipif(not Path("/sys/kernel").is_dir(), reason="needs /sys, which refuses new names")
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("import", "game.xml", "--name", "x", "--rules", str(REFUSING)), f"cannot write {REFUSING}: {EPERM}"),
+        (("new", "x", "--extends", "revised", "--rules", str(REFUSING)), f"Error: cannot write {REFUSING}: {EPERM}"),
+        (("new", "x", "--extends", "revised", "--in", str(REFUSING)), f"Error: cannot write {REFUSING}: {EPERM}"),
+        (("schema", "-o", f"{REFUSING}.json"), f"cannot write {REFUSING}.json: Permission denied"),
+        (("package", "tiny", "--base-map", "base", "--out", str(REFUSING)), f"cannot write {REFUSING}: {EPERM}"),
+    ],
+    ids=["import", "new", "new-in", "schema", "package"],
+)
+def test_a_folder_that_refuses_writes(project: Path, game_xml: Path, args: tuple[str, ...], message: str) -> None:
+    _base_map(project / "base")
+    result = run_cli(*args, cwd=project)
+    assert result.code == 1
+    assert message in _errors(result.err)
+    assert not REFUSING.exists()

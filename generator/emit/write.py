@@ -165,8 +165,8 @@ def write_file(path: Path, content: bytes) -> bool:
         finally:
             if os.path.exists(temporary):
                 os.remove(temporary)
-    except OSError as exc:
-        raise ForgeError([Diagnostic(f"cannot write {exc.filename or path}: {exc.strerror or exc}")]) from exc
+    except OSError as exc:  # named as asked, not as our temporary file beside it
+        raise ForgeError([Diagnostic(f"cannot write {path}: {exc.strerror or exc}")]) from exc
     return True
 
 
