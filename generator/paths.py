@@ -120,7 +120,8 @@ def inside(path: Path, folder: Path) -> bool:
     return True
 
 
-def _kind(mode: int) -> str:
+def file_kind(mode: int) -> str:
+    """What a file of this `st_mode` is, in words: 'a folder', 'a FIFO', 'a file'..."""
     if stat.S_ISDIR(mode):
         return "a folder"
     if stat.S_ISFIFO(mode):
@@ -152,7 +153,7 @@ def output_folder_problem(folder: Path) -> str | None:
             return f"{name}: {exc.strerror or exc}"
         if stat.S_ISDIR(mode):
             return None
-        return f"{name} is {_kind(mode)}, not a folder"
+        return f"{name} is {file_kind(mode)}, not a folder"
     return None
 
 
@@ -173,7 +174,7 @@ def output_file_problem(path: Path) -> str | None:
         return exc.strerror or str(exc)
     if stat.S_ISREG(mode):
         return None
-    return f"it is {_kind(mode)}, not a file"
+    return f"it is {file_kind(mode)}, not a file"
 
 
 def open_output(path: Path) -> BinaryIO:
@@ -195,7 +196,7 @@ def open_output(path: Path) -> BinaryIO:
     mode = os.fstat(fd).st_mode
     if not stat.S_ISREG(mode):
         os.close(fd)
-        raise UnwritableFile(f"cannot write {path}: it is {_kind(mode)}, not a file")
+        raise UnwritableFile(f"cannot write {path}: it is {file_kind(mode)}, not a file")
     os.set_blocking(fd, True)
     os.ftruncate(fd, 0)
     return os.fdopen(fd, "wb")

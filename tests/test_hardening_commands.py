@@ -166,6 +166,15 @@ def test_import_force_onto_a_file(project: Path, game_xml: Path) -> None:
     assert (project / "rules" / "imported").read_text(encoding="utf-8") == "notes\n"
 
 
+def test_import_force_onto_a_fifo(project: Path, game_xml: Path) -> None:
+    os.mkfifo(project / "rules" / "imported")
+    result = run_cli("import", "game.xml", "--name", "imported", "--force", cwd=project)
+    assert result.code == 1
+    assert result.err.splitlines()[0] == (
+        "rules/imported is a FIFO, not a variant folder; remove it or import under another --name"
+    )
+
+
 def test_import_force_replaces_a_variant_folder(project: Path, game_xml: Path) -> None:
     assert run_cli("import", "game.xml", "--name", "imported", cwd=project).code == 0
     (project / "rules" / "imported" / "old.yaml").write_text("{}\n", encoding="utf-8")
@@ -300,6 +309,17 @@ def test_preview_never_replaces_a_spec(project: Path) -> None:
         "rules/tiny/game.yaml exists and is a spec file: -o would replace it; give another file, or --force"
     )
     assert spec.read_bytes() == before
+
+
+def test_preview_never_writes_a_new_spec_file(project: Path) -> None:
+    result = run_cli("preview", "tiny", "-o", "rules/tiny/board.yaml", cwd=project)
+    assert result.code == 1
+    assert result.err.splitlines()[0] == (
+        "rules/tiny/board.yaml: a new file there would be read as a spec file of the variant in rules/tiny; "
+        "give another file, or --force"
+    )
+    assert not (project / "rules" / "tiny" / "board.yaml").exists()
+    assert run_cli("preview", "tiny", "-o", "rules/tiny/board.png", cwd=project).code == 0  # not a spec: fine
 
 
 def test_preview_replaces_a_picture_and_with_force_anything(project: Path) -> None:

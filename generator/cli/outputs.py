@@ -24,6 +24,7 @@ from generator.paths import (
     output_folder_problem,
     output_in_rules_problem,
     read_regular_file,
+    spec_files,
 )
 
 STDOUT = Path("-")
@@ -72,7 +73,15 @@ def check_output_file(path: Path, kind: Kind, force: bool, option: str) -> None:
             raise click.UsageError(f"{option} -: the standard output is a terminal; send {kind.what} into a file")
         return
     check_writable(path)
-    if force or not path.is_file():
+    if force:
+        return
+    shown = str(path)  # as given, not resolved: it may be a link
+    if not path.exists():
+        if path.suffix.lower() in SPEC_SUFFIXES and spec_files(path.parent):
+            raise ForgeError([Diagnostic(
+                f"{shown}: a new file there would be read as a spec file of the variant in {path.parent}; "
+                "give another file, or --force"
+            )])  # fmt: skip
         return
     try:
         data = read_regular_file(path, _MAX_LOOKED_AT)
@@ -80,7 +89,6 @@ def check_output_file(path: Path, kind: Kind, force: bool, option: str) -> None:
         data = b"?"  # too big or unreadable: not something this command wrote
     if not data or kind.ours(data):
         return
-    shown = str(path)  # as given, not resolved: it may be a link
     held = "a spec file" if path.suffix.lower() in SPEC_SUFFIXES else f"not {kind.what}"
     raise ForgeError(
         [Diagnostic(f"{shown} exists and is {held}: {option} would replace it; give another file, or --force")]

@@ -12,7 +12,7 @@ from generator.checks.references import check_spec
 from generator.diagnostics import Diagnostic, Severity
 from generator.emit.view import GameView, build_view
 from generator.importer.convert import FILE_LAYOUT, Tree
-from generator.paths import output_folder_problem, plain_name_problem
+from generator.paths import file_kind, output_folder_problem, plain_name_problem
 from generator.spec.dump import dump_yaml
 from generator.spec.errors import build_spec
 from generator.spec.expand import expand_templates
@@ -41,7 +41,8 @@ def write_variant(
     if target.is_symlink():  # --force would replace the link, or delete what it leads to: neither is asked
         return [], [Diagnostic(f"{shown} is a symbolic link; remove it or import under another --name")]
     if target.exists() and not target.is_dir():
-        return [], [Diagnostic(f"{shown} is a file, not a variant folder; remove it or import under another --name")]
+        kind = file_kind(target.stat().st_mode)
+        return [], [Diagnostic(f"{shown} is {kind}, not a variant folder; remove it or import under another --name")]
     if target.exists() and not force:
         return [], [Diagnostic(f"{shown} already exists (use --force to replace it)")]
     blocked = output_folder_problem(rules_dir)
