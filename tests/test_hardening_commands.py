@@ -380,6 +380,16 @@ def test_a_package_zip_that_is_a_fifo_is_refused(project: Path) -> None:
     assert _errors(result.err) == ["cannot write dist/tiny_map-master.zip: it is a FIFO, not a file"]
 
 
+def test_an_overlay_never_replaces_a_fifo_in_the_map(project: Path) -> None:
+    base = _base_map(project / "tiny_map")
+    (base / "map" / "games").mkdir()
+    os.mkfifo(base / "map" / "games" / "tiny.xml")
+    result = run_cli("package", "tiny", "--overlay", "tiny_map", cwd=project)
+    assert result.code == 1
+    assert _errors(result.err) == ["cannot write tiny_map/map/games/tiny.xml: it is a FIFO, not a file"]
+    assert stat.S_ISFIFO((base / "map" / "games" / "tiny.xml").stat().st_mode)
+
+
 def test_init_ci_never_writes_into_a_fifo(tmp_path: Path) -> None:
     workflows = tmp_path / ".github" / "workflows"
     workflows.mkdir(parents=True)
