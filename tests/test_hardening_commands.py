@@ -98,7 +98,7 @@ def test_a_package_out_below_a_file_is_refused(project: Path) -> None:
     (project / "f").write_text("a file\n", encoding="utf-8")
     result = run_cli("package", "tiny", "--base-map", "base", "--out", "f/dist", cwd=project)
     assert result.code == 1
-    assert _errors(result.err) == ["--out f/dist: cannot write it: f is a file, not a folder"]
+    assert _errors(result.err) == ["cannot write f/dist: f is a file, not a folder"]
 
 
 def test_a_package_zip_that_is_not_ours_is_kept(project: Path) -> None:
@@ -346,6 +346,29 @@ def test_preview_to_the_standard_output(project: Path) -> None:
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.startswith(PNG_SIGNATURE)
     assert not (project / "-").exists()
+
+
+def test_preview_never_sends_a_picture_to_a_terminal(project: Path) -> None:
+    import pty
+
+    env = {**os.environ, "TRIPLEA_MAPS": str(TINY_MAP.parent)}
+    terminal, screen = pty.openpty()
+    try:
+        proc = subprocess.run(
+            [sys.executable, "-m", "generator", "preview", "tiny", "-o", "-"],
+            cwd=project,
+            stdout=screen,
+            stderr=subprocess.PIPE,
+            env=env,
+            timeout=300,
+        )
+    finally:
+        os.close(screen)
+        os.close(terminal)
+    assert proc.returncode == 2
+    assert proc.stderr.decode().splitlines()[-1] == (
+        "Error: -o -: the standard output is a terminal; send a PNG picture into a file"
+    )
 
 
 @pytest.mark.parametrize(

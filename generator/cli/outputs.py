@@ -58,7 +58,7 @@ def check_package_target(target: Path, option: str, rules_dir: Path) -> None:
     in_rules = output_in_rules_problem(target, rules_dir, option)
     blocked = output_folder_problem(target)
     problems = [in_rules] if in_rules else []
-    problems += [f"{option} {target}: cannot write it: {blocked}"] if blocked else []
+    problems += [f"cannot write {target}: {blocked}"] if blocked else []
     if problems:
         raise ForgeError([Diagnostic(p) for p in problems])
 
