@@ -2,7 +2,8 @@
 
 A name that becomes a path (a variant, a map, a `map_files` entry, `--name`) must be a plain
 name; a file we read from the user must be a regular file of bounded size (a FIFO would hang a
-build, `/dev/zero` would fill the memory); a file we write must stay inside its output folder.
+build, `/dev/zero` would fill the memory); a file we write must stay inside its output folder
+and be a regular file or nothing yet (never a FIFO or a device), on a way of folders.
 """
 
 from __future__ import annotations

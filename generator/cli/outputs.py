@@ -87,7 +87,7 @@ def check_output_file(path: Path, kind: Kind, force: bool, option: str) -> None:
         data = read_regular_file(path, _MAX_LOOKED_AT)
     except UnreadableFile:
         data = b"?"  # too big or unreadable: not something this command wrote
-    if not data or kind.ours(data):
+    if not data or kind.ours(data):  # an empty file holds nothing to lose
         return
     held = "a spec file" if path.suffix.lower() in SPEC_SUFFIXES else f"not {kind.what}"
     raise ForgeError(

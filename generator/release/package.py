@@ -180,7 +180,7 @@ def standalone(
         inside = path.relative_to(root)
         hidden = any(part.startswith(".") for part in inside.parts)
         if path.is_file() and not hidden and inside.parts[0] != "games" and str(inside).lower() not in BASE_OWN:
-            resolved = path.resolve()
+            resolved = path.resolve() if not_art else path  # (most maps hold no package: no need)
             if not_art.isdisjoint((resolved, *resolved.parents)):
                 package.files[f"map/{inside.as_posix()}"] = path
     if root != base_map:
