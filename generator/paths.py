@@ -2,15 +2,18 @@
 
 A name that becomes a path (a variant, a map, a `map_files` entry, `--name`) must be a plain
 name; a file we read from the user must be a regular file of bounded size (a FIFO would hang a
-build, `/dev/zero` would fill the memory); a file we write must stay inside its output folder.
+build, `/dev/zero` would fill the memory); a file we write must stay inside its output folder
+and be a regular file or nothing yet (never a FIFO or a device), on a way of folders.
 """
 
 from __future__ import annotations
 
+import errno
 import os
 import re
 import stat
 from pathlib import Path
+from typing import BinaryIO
 
 # Letters, digits, '.', '_' and '-'; starting with a letter or digit; no '--' (it ends an XML
 # comment, where variant names are written). Safe in a path, a URL, a shell word and map.yml.
@@ -22,6 +25,10 @@ SPEC_SUFFIXES = (".yaml", ".yml")
 
 class UnreadableFile(Exception):
     """A file we refuse or fail to read, with the reason in words."""
+
+
+class UnwritableFile(Exception):
+    """A file we refuse or fail to write, with the reason in words."""
 
 
 def template_dir() -> Path:
@@ -112,3 +119,99 @@ def inside(path: Path, folder: Path) -> bool:
     except ValueError:
         return False
     return True
+
+
+def file_kind(mode: int) -> str:
+    """What a file of this `st_mode` is, in words: 'a folder', 'a FIFO', 'a file'..."""
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    if stat.S_ISFIFO(mode):
+        return "a FIFO"
+    return "a file" if stat.S_ISREG(mode) else "a device or socket"
+
+
+def output_folder_problem(folder: Path) -> str | None:
+    """Why files cannot be written into `folder` (made if missing), in words that follow
+    "cannot write <folder>: ", or None when they can.
+
+    Each part of the way must be a folder or not exist yet: a file on the way, a symbolic link
+    to nowhere or a loop of them would fail the first write. (Permissions are left to the write,
+    which reports them: root ignores them.)
+    """
+    for candidate in (folder, *folder.parents):
+        name = "it" if candidate == folder else str(candidate)
+        try:
+            mode = candidate.stat().st_mode
+        except NotADirectoryError:
+            continue  # a file further up: found below
+        except FileNotFoundError:
+            if candidate.is_symlink():
+                return f"{name} is a symbolic link to {os.readlink(candidate)}, which does not exist"
+            continue
+        except OSError as exc:
+            if candidate.is_symlink():
+                return f"{name} is a symbolic link that leads nowhere ({exc.strerror or exc})"
+            return f"{name}: {exc.strerror or exc}"
+        if stat.S_ISDIR(mode):
+            return None
+        return f"{name} is {file_kind(mode)}, not a folder"
+    return None
+
+
+def output_file_problem(path: Path) -> str | None:
+    """Why `path` cannot be a file we write, in words that follow "cannot write <path>: ", or None.
+
+    It must not exist yet or be a regular file. Outputs, like inputs, are never FIFOs or devices:
+    a FIFO would block the write until a reader comes (forever), a device would be written into
+    or, as root, replaced.
+    """
+    try:
+        mode = path.stat().st_mode
+    except (FileNotFoundError, NotADirectoryError):
+        if path.is_symlink():
+            return None  # a link to a file yet to be made: the write makes it
+        return output_folder_problem(path.parent) if path.parent != path else None
+    except OSError as exc:
+        return exc.strerror or str(exc)
+    if stat.S_ISREG(mode):
+        return None
+    return f"it is {file_kind(mode)}, not a file"
+
+
+def open_output(path: Path) -> BinaryIO:
+    """`path` opened to be written from the start; UnwritableFile ("cannot write ...") when it is
+    no file we may write.
+
+    Opened without blocking, so a FIFO that appears between the check and the open is refused
+    (no reader: ENXIO; a reader: not a regular file) rather than waited on.
+    """
+    problem = output_file_problem(path)
+    if problem:
+        raise UnwritableFile(f"cannot write {path}: {problem}")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0), 0o644)
+    except OSError as exc:
+        reason = "it is a FIFO, not a file" if exc.errno == errno.ENXIO else exc.strerror or str(exc)
+        raise UnwritableFile(f"cannot write {path}: {reason}") from exc
+    mode = os.fstat(fd).st_mode
+    if not stat.S_ISREG(mode):
+        os.close(fd)
+        raise UnwritableFile(f"cannot write {path}: it is {file_kind(mode)}, not a file")
+    os.set_blocking(fd, True)
+    os.ftruncate(fd, 0)
+    return os.fdopen(fd, "wb")
+
+
+def output_in_rules_problem(out: Path, rules_dir: Path, option: str) -> str | None:
+    """Why an output folder may not be `out` (None when it may): inside the rules folder.
+
+    Whatever a command writes there is read back as specs by every later command (a package's
+    map.yml in a folder of rules/ is a spec file that breaks every build).
+    """
+    if not inside(out, rules_dir):
+        return None
+    return (
+        f"{option} {out}: it is inside the rules folder {rules_dir}/, where what is written is read as specs "
+        "by every later build; give a folder outside it"
+    )

@@ -24,6 +24,8 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
+from generator.paths import open_output
+
 Record = dict[str, Any]
 
 FIGURES = ("income", "pus", "tuv", "territories", "victoryCities", "units")
@@ -82,9 +84,10 @@ def from_report(variant: str, seed: int, actions: str, report: dict[str, Any]) -
 
 
 def write(path: Path, records: Iterable[Record]) -> None:
-    with path.open("w", encoding="utf-8") as out:
+    """One record a line; `path` is a regular file or nothing before (else paths.UnwritableFile)."""
+    with open_output(path) as out:
         for record in records:
-            out.write(dumps(record) + "\n")
+            out.write((dumps(record) + "\n").encode("utf-8"))
 
 
 def dumps(record: Record) -> str:

@@ -13,6 +13,7 @@ from rich.console import Console
 from rich.table import Table
 
 from generator.balance.summary import Row, VariantSummary, difference, rows
+from generator.paths import open_output
 
 CHARTS = (("income", "Income (PUs per turn)"), ("tuv", "Total unit value (PUs)"))
 NOTE = (
@@ -158,14 +159,23 @@ img {{ max-width: 100%; }}
 """
 
 
+def report_files() -> list[str]:
+    """The names `write_all` writes into its folder (a study checks them before it plays)."""
+    return [f"{figure}.png" for figure, _ in CHARTS] + ["report.md", "report.html"]
+
+
 def write_all(summaries: Sequence[VariantSummary], folder: Path) -> list[Path]:
-    """report.md, report.html and the charts in ``folder``; the paths written."""
-    folder.mkdir(parents=True, exist_ok=True)
+    """report.md, report.html and the charts in ``folder``; the paths written.
+
+    Each is a regular file or nothing before (paths.open_output): UnwritableFile otherwise.
+    """
     pictures = charts(summaries)
-    written = []
-    for name, data in pictures.items():
-        (folder / name).write_bytes(data)
-        written.append(folder / name)
-    (folder / "report.md").write_text(markdown(summaries, list(pictures)), encoding="utf-8")
-    (folder / "report.html").write_text(page(summaries, pictures), encoding="utf-8")
-    return [*written, folder / "report.md", folder / "report.html"]
+    contents = {
+        **pictures,
+        "report.md": markdown(summaries, list(pictures)).encode("utf-8"),
+        "report.html": page(summaries, pictures).encode("utf-8"),
+    }
+    for name, data in contents.items():
+        with open_output(folder / name) as out:
+            out.write(data)
+    return [folder / name for name in contents]

@@ -181,32 +181,47 @@ def validate(
 
 
 @cli.command()
-@click.option("-o", "--output", "out", type=click.Path(dir_okay=False, path_type=Path), help="Write here, not stdout.")
-def schema(out: Path | None) -> None:
+@click.option(
+    "-o",
+    "--output",
+    "out",
+    type=click.Path(dir_okay=False, allow_dash=True, path_type=Path),
+    help="Write here, not stdout.",
+)
+@click.option("--force", is_flag=True, help="Replace the file even if it is not a schema.")
+def schema(out: Path | None, force: bool) -> None:
     """Print the JSON Schema of spec files, for editor completion and squiggles.
 
     Put `# yaml-language-server: $schema=<path to the schema>` at the top of a spec file.
     """
-    from generator.emit.write import write_file
+    from generator.cli.outputs import SCHEMA, check_output_file, write_output
     from generator.spec.schema import schema_text
 
     if out is None:
         click.echo(schema_text(), nl=False)
-    else:
-        write_file(out, schema_text().encode("utf-8"))
+        return
+    check_output_file(out, SCHEMA, force, "-o")
+    if write_output(out, schema_text().encode("utf-8")):
         click.echo(f"wrote {_display(out)}")
 
 
 @cli.command()
 @click.argument("name", required=False)
-@click.option("-o", "--output", "out", type=click.Path(dir_okay=False, path_type=Path), help="Write here, not stdout.")
-def patterns(name: str | None, out: Path | None) -> None:
+@click.option(
+    "-o",
+    "--output",
+    "out",
+    type=click.Path(dir_okay=False, allow_dash=True, path_type=Path),
+    help="Write here, not stdout.",
+)
+@click.option("--force", is_flag=True, help="Replace the file even if it is not a pattern reference.")
+def patterns(name: str | None, out: Path | None, force: bool) -> None:
     """Print the reference of the rule patterns (NAME: one of them): parameters and an example each.
 
     A rule pattern writes one rule of a rules document as one spec entry (a national advantage, a
     treaty, a turn order...); triplea-forge makes it into the triggers and steps that enforce it.
     """
-    from generator.emit.write import write_file
+    from generator.cli.outputs import PATTERNS, check_output_file, write_output
     from generator.spec.patterns.reference import pattern_names, reference_markdown
 
     if name is not None and name not in pattern_names():
@@ -214,8 +229,9 @@ def patterns(name: str | None, out: Path | None) -> None:
     text = reference_markdown(name)
     if out is None:
         click.echo(text, nl=False)
-    else:
-        write_file(out, text.encode("utf-8"))
+        return
+    check_output_file(out, PATTERNS, force, "-o")
+    if write_output(out, text.encode("utf-8")):
         click.echo(f"wrote {_display(out)}")
 
 

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
 
 import click
 
 from generator.cli.group import OUTPUT_OPTION, REPRODUCIBLE_OPTION, RULES_OPTION, _display, cli
 from generator.cli.release import EngineUnusable
+from generator.diagnostics import Diagnostic, ForgeError
 
 
 @cli.command()
@@ -75,20 +77,31 @@ def balance(
     from generator.balance.summary import summarize
     from generator.cli.authoring import build_variants
     from generator.engine.harness import EngineError, find_engine
-    from generator.paths import variant_folders
+    from generator.paths import UnwritableFile, open_output, output_file_problem, output_folder_problem, variant_folders
 
     known = {folder.name for folder in variant_folders(rules_dir)}
     unknown = [v for v in variants if v not in known]
     if unknown:
         names = ", ".join(sorted(known))
         raise click.UsageError(f"no variant {', '.join(unknown)} in {_display(rules_dir)} (known: {names})")
+    # What the study writes is checked before a game is played: hours of play are not lost to a
+    # file in the way, and a FIFO named games.jsonl is refused rather than waited on.
+    blocked = output_folder_problem(out)
+    unwritable = [f"cannot write {out}: {blocked}"] if blocked else []  # as given: it may be a link
+    for name in [] if blocked else ["games.jsonl", *render.report_files()]:
+        problem = output_file_problem(out / name)
+        unwritable += [f"cannot write {out / name}: {problem}"] if problem else []
+    if unwritable:
+        raise ForgeError([Diagnostic(message) for message in unwritable])
     # Never play a stale game: the variants are built first, as `check` does.
     build_variants(tuple(dict.fromkeys(variants)), False, False, "portable", rules_dir, output_dir)
     chosen = [(v, output_dir / "games" / f"{v}.xml") for v in dict.fromkeys(variants)]
     plan = lab.plan(chosen, games, seed)
     settings = lab.Settings(rounds=rounds, ai=ai, actions=actions, reproducible=reproducible)
-    out.mkdir(parents=True, exist_ok=True)
-    stream = (out / "games.jsonl").open("w", encoding="utf-8")
+    try:
+        stream = io.TextIOWrapper(open_output(out / "games.jsonl"), encoding="utf-8")
+    except UnwritableFile as exc:
+        raise ForgeError([Diagnostic(str(exc))]) from exc
     finished = 0
 
     def keep(record: records.Record) -> None:
@@ -114,10 +127,13 @@ def balance(
         raise EngineUnusable(str(exc)) from exc
     # Streamed in the order games finished (an interrupted study keeps what it played); kept in
     # the plan's order (variant by seed), so the same study gives the same file on one worker or many.
-    records.write(out / "games.jsonl", played)
     summaries = [summarize(v, [r for r in played if r["variant"] == v], rounds) for v, _ in chosen]
-    render.terminal(summaries, Console())
-    written = render.write_all(summaries, out)
+    try:
+        records.write(out / "games.jsonl", played)
+        render.terminal(summaries, Console())
+        written = render.write_all(summaries, out)
+    except UnwritableFile as exc:
+        raise ForgeError([Diagnostic(str(exc))]) from exc
     click.echo(
         f"{len(played)} games in {wall:.0f} s {where}; wrote {_display(out / 'games.jsonl')}, "
         + ", ".join(_display(p) for p in written)

@@ -17,24 +17,26 @@ from generator.cli.group import BOARD_OPTION, RULES_OPTION, TARGET_OPTION, _disp
     "--output",
     "out",
     required=True,
-    type=click.Path(dir_okay=False, path_type=Path),
-    help="The PNG file to write.",
+    type=click.Path(dir_okay=False, allow_dash=True, path_type=Path),
+    help="The PNG file to write ('-': the standard output).",
 )
+@click.option("--force", is_flag=True, help="Replace the file even if it is not a PNG picture.")
 @BOARD_OPTION
 @RULES_OPTION
-def preview(variant: str, out: Path, base_map: Path | None, rules_dir: Path) -> None:
+def preview(variant: str, out: Path, force: bool, base_map: Path | None, rules_dir: Path) -> None:
     """Draw VARIANT's starting board as a picture (PNG), from the map's polygons.
 
     Territories in their owner's colour, capitals (star) and victory cities (ring), production
     values and unit counts where they fit, and a legend of the players. The map is --base-map or
     the one game.map names in ~/triplea/downloadedMaps. The package ships the same picture.
     """
+    from generator.cli.outputs import PICTURE, check_output_file, write_output
     from generator.emit.build import load_spec
-    from generator.emit.write import write_file
     from generator.installed_map import MapLookup
     from generator.release.package_art import preview as draw
     from generator.spec.resolve import Rules
 
+    check_output_file(out, PICTURE, force, "-o")
     maps = MapLookup(base_map=base_map)
     loaded, problems = load_spec(Rules(rules_dir, _display(rules_dir)), variant, maps=maps)
     installed = maps.find(loaded.spec.game.map) if loaded is not None else None
@@ -42,8 +44,8 @@ def preview(variant: str, out: Path, base_map: Path | None, rules_dir: Path) -> 
         raise click.ClickException(f"map '{loaded.spec.game.map}' not found: give --base-map (its folder or zip)")
     _report(problems)
     assert loaded is not None and installed is not None
-    write_file(out, draw(loaded.spec, installed))
-    click.echo(f"wrote {_display(out)}")
+    if write_output(out, draw(loaded.spec, installed)):
+        click.echo(f"wrote {_display(out)}")
 
 
 @cli.command()

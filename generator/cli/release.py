@@ -107,6 +107,10 @@ def check(
     from generator.engine.harness import EngineError
     from generator.paths import variant_folders
 
+    if report_path is not None:
+        from generator.cli.outputs import check_writable
+
+        check_writable(report_path)  # said before hours of play, not after
     if output_dir.is_dir():
         settle(output_dir)  # a build killed while switching its files is finished first
     # Never play a stale game: the variants named (or all of them) are built first.
@@ -186,6 +190,7 @@ def package(
     OUT/<map>-master.zip, which TripleA 1.9 and 2.6+ both take as it is in downloadedMaps/.
     With --overlay: the games are added to an installed map; only its games/ and map.yml change.
     """
+    from generator.cli.outputs import check_package_target
     from generator.installed_map import MapLookup
     from generator.release import maps
     from generator.release import package as stage
@@ -195,6 +200,7 @@ def package(
         raise click.UsageError("give either --base-map (standalone package) or --overlay (add into a map)")
     if overlay is not None and previous is not None:
         raise click.UsageError("--previous applies to a standalone package (--base-map) only")
+    check_package_target(overlay or out_dir, "--overlay" if overlay is not None else "--out", rules_dir)
     rules = Rules(rules_dir, _display(rules_dir))
     names = list(variants) or rules.variants()
     if not names:
@@ -230,7 +236,7 @@ def package(
         with maps.opened(base_map) as base:
             if lookup is None:
                 _report(stage.board_problems(compiled, rules, base), strict)
-            built, found = stage.standalone(base, compiled, previous, release, rules)
+            built, found = stage.standalone(base, compiled, previous, release, rules, out_dir)
             if built is not None and built.map_name == maps.own_name(base):
                 found.append(Diagnostic(
                     f"the package is named '{built.map_name}', as the map it is made from: a player who installs it "
@@ -273,6 +279,7 @@ def init_ci(folder: Path, base_map_repo: str | None, install_spec: str | None, f
     repository's requirements.txt (written with --install, or this triplea-forge's source, if
     missing).
     """
+    from generator.emit.write import write_file
     from generator.release.scaffold import PIN_FILE, default_pin
     from generator.release.workflow import CiUsageError, write_workflow
 
@@ -284,7 +291,8 @@ def init_ci(folder: Path, base_map_repo: str | None, install_spec: str | None, f
     pin_file = folder / PIN_FILE
     if not pin_file.exists():
         pin, note = (install_spec, None) if install_spec else default_pin()
-        pin_file.write_text(f"# The triplea-forge this mod is built with; its CI installs exactly this.\n{pin}\n")
+        pinned = f"# The triplea-forge this mod is built with; its CI installs exactly this.\n{pin}\n"
+        write_file(pin_file, pinned.encode("utf-8"))
         click.echo(f"wrote {_display(pin_file)}")
         if note:
             click.echo(f"note: {note}", err=True)
@@ -363,6 +371,7 @@ def coverage(variants: tuple[str, ...], fmt: str, rules_dir: Path) -> None:
     default=None,
     help="Also draw NEW's board with every territory that changed outlined, numbered and listed (PNG).",
 )
+@click.option("--force", is_flag=True, help="With --picture: replace the file even if it is not a PNG picture.")
 @BOARD_OPTION
 @RULES_OPTION
 def diff(
@@ -373,6 +382,7 @@ def diff(
     exit_code: bool,
     brief: bool,
     picture: Path | None,
+    force: bool,
     base_map: Path | None,
     rules_dir: Path,
 ) -> None:
@@ -391,6 +401,12 @@ def diff(
     from generator.diff.sides import diff_revisions, diff_sides
     from generator.spec.resolve import Rules
 
+    if picture is not None:
+        from generator.cli.outputs import PICTURE, STDOUT, check_output_file
+
+        if picture == STDOUT:
+            raise click.UsageError("--picture -: the diff itself goes to the standard output; give a file name")
+        check_output_file(picture, PICTURE, force, "--picture")
     try:
         if from_rev is not None or to_rev is not None:
             if from_rev is None:

@@ -20,7 +20,7 @@ from contextlib import contextmanager
 from pathlib import Path, PurePosixPath
 
 from generator.diagnostics import Diagnostic, ForgeError
-from generator.paths import inside
+from generator.paths import inside, output_file_problem
 
 JOURNAL = ".forge-journal.json"
 STAGE_PREFIX = ".forge-stage-"
@@ -145,7 +145,13 @@ def transaction(out_dir: Path) -> Iterator[Transaction]:
 
 
 def write_file(path: Path, content: bytes) -> bool:
-    """One file replaced atomically (written beside it, then renamed); False when unchanged."""
+    """One file replaced atomically (written beside it, then renamed); False when unchanged.
+
+    What is there must be a regular file or nothing: a FIFO or a device is refused, not replaced.
+    """
+    problem = output_file_problem(path)
+    if problem:
+        raise ForgeError([Diagnostic(f"cannot write {path}: {problem}")])
     if path.is_file() and path.read_bytes() == content:
         return False
     try:
@@ -159,8 +165,8 @@ def write_file(path: Path, content: bytes) -> bool:
         finally:
             if os.path.exists(temporary):
                 os.remove(temporary)
-    except OSError as exc:
-        raise ForgeError([Diagnostic(f"cannot write {exc.filename or path}: {exc.strerror or exc}")]) from exc
+    except OSError as exc:  # named as asked, not as our temporary file beside it
+        raise ForgeError([Diagnostic(f"cannot write {path}: {exc.strerror or exc}")]) from exc
     return True
 
 

@@ -23,6 +23,7 @@ from rich.progress import BarColumn, Progress, TaskID, TextColumn, TimeElapsedCo
 from rich.table import Table
 
 from generator.checks.dtd import engine_dtd
+from generator.diagnostics import Diagnostic, ForgeError
 from generator.engine.batches import play_through
 from generator.engine.harness import (
     DEFAULT_JAR,
@@ -33,6 +34,7 @@ from generator.engine.harness import (
     processors_per_jvm,
 )
 from generator.engine.sandbox import foreign_doctype
+from generator.paths import UnwritableFile, open_output
 from generator.safe_xml import safe_parser
 
 __all__ = [
@@ -510,7 +512,11 @@ def run(
                 for o in outcomes
             ],
         }  # fmt: skip
-        report_path.write_text(json.dumps(document, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+        try:
+            with open_output(report_path) as stream:  # never a FIFO or a device
+                stream.write((json.dumps(document, indent=1, sort_keys=True) + "\n").encode("utf-8"))
+        except UnwritableFile as exc:
+            raise ForgeError([Diagnostic(str(exc))]) from exc
     return all(o.ok for o in outcomes)
 
 

@@ -12,12 +12,12 @@ from generator.checks.references import check_spec
 from generator.diagnostics import Diagnostic, Severity
 from generator.emit.view import GameView, build_view
 from generator.importer.convert import FILE_LAYOUT, Tree
-from generator.paths import plain_name_problem
+from generator.paths import file_kind, output_folder_problem, plain_name_problem
 from generator.spec.dump import dump_yaml
 from generator.spec.errors import build_spec
 from generator.spec.expand import expand_templates
 from generator.spec.load import DELETE, SpecList, SpecMap
-from generator.spec.resolve import Rules, resolve
+from generator.spec.resolve import Rules, extends_cycle, resolve
 
 
 def plain(value: Any) -> Any:
@@ -37,10 +37,24 @@ def write_variant(
     if bad_name:
         return [], [Diagnostic(bad_name)]
     target = rules_dir / name
+    shown = f"{display_root}/{name}"
+    if target.is_symlink():  # --force would replace the link, or delete what it leads to: neither is asked
+        return [], [Diagnostic(f"{shown} is a symbolic link; remove it or import under another --name")]
+    if target.exists() and not target.is_dir():
+        kind = file_kind(target.stat().st_mode)
+        return [], [Diagnostic(f"{shown} is {kind}, not a variant folder; remove it or import under another --name")]
     if target.exists() and not force:
-        return [], [Diagnostic(f"{display_root}/{name} already exists (use --force to replace it)")]
+        return [], [Diagnostic(f"{shown} already exists (use --force to replace it)")]
+    blocked = output_folder_problem(rules_dir)
+    if blocked:
+        return [], [Diagnostic(f"cannot write {display_root}: {blocked}")]
     content = tree
     if parent is not None:
+        cycle = extends_cycle(Rules(rules_dir, display_root), name, parent)
+        if cycle is not None:
+            chain = " -> ".join(cycle)
+            return [], [Diagnostic(f"--extends {parent}: the variant '{name}' would extend itself ({chain}); import "
+                                   "it under another --name, or extend another variant")]  # fmt: skip
         resolved, problems = resolve(Rules(rules_dir, display_root), parent)
         if resolved is None or problems:
             return [], problems or [Diagnostic(f"cannot resolve parent variant '{parent}'")]
@@ -54,20 +68,39 @@ def write_variant(
         part = {k: content[k] for k in keys if k in content}
         if part:
             files[file_name] = dump_yaml(part)
-    rules_dir.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=f".{name}-", dir=rules_dir))
+    try:
+        rules_dir.mkdir(parents=True, exist_ok=True)
+        staging = Path(tempfile.mkdtemp(prefix=f".{name}-", dir=rules_dir))
+    except OSError as exc:  # a read-only folder, a full disk
+        return [], [Diagnostic(f"cannot write {display_root}: {exc.strerror or exc}")]
     try:
         for file_name, text in files.items():
             (staging / file_name).write_text(text, encoding="utf-8")
         problems = _verify(rules_dir, display_root, name, staging, tree)
         if problems:
             return [], problems
-        if target.exists():
-            shutil.rmtree(target)
-        os.replace(staging, target)
+        _switch(staging, target)
+    except OSError as exc:
+        return [], [Diagnostic(f"cannot write {shown}: {exc.strerror or exc}")]
     finally:
         shutil.rmtree(staging, ignore_errors=True)
-    return [f"{display_root}/{name}/{f}" for f in files], []
+    return [f"{shown}/{f}" for f in files], []
+
+
+def _switch(staging: Path, target: Path) -> None:
+    """Put the staged variant in place of `target`: the old folder is moved aside first, and
+    deleted only once the new one is in, so a failure leaves the old variant whole."""
+    if not target.exists():
+        os.replace(staging, target)
+        return
+    aside = staging.with_name(staging.name + "-old")
+    os.replace(target, aside)
+    try:
+        os.replace(staging, target)
+    except OSError:
+        os.replace(aside, target)
+        raise
+    shutil.rmtree(aside, ignore_errors=True)
 
 
 def _verify(rules_dir: Path, display_root: str, name: str, staging: Path, tree: dict[str, Any]) -> list[Diagnostic]:

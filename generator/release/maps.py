@@ -65,17 +65,29 @@ def opened(base: Path) -> Iterator[Path]:
         if sum(info.file_size for info in infos) > MAX_UNPACKED:
             raise BaseMapError(f"{base} unpacks to more than any map: refusing it")
         root = Path(tmp)
+        names = [PurePosixPath(info.filename) for info in infos]
+        folders = {parent for name in names for parent in name.parents}
+        folders |= {name for name, info in zip(names, infos, strict=True) if info.is_dir()}
+        clash = min((name for name, info in zip(names, infos, strict=True) if not info.is_dir() and name in folders),
+                    default=None)  # fmt: skip
+        if clash is not None:
+            raise BaseMapError(
+                f"{base}: '{clash}' is both a file and a folder in the zip, which cannot be unpacked; repair the zip"
+            )
         for info in infos:
             parts = PurePosixPath(info.filename).parts
             if info.filename.startswith("/") or ".." in parts or not parts:
                 raise BaseMapError(f"{base}: entry {info.filename!r} would leave the map's folder")
             target = root.joinpath(*parts)
-            if info.is_dir():
-                target.mkdir(parents=True, exist_ok=True)
-                continue
-            target.parent.mkdir(parents=True, exist_ok=True)
-            with archive.open(info) as source, open(target, "wb") as out:
-                shutil.copyfileobj(source, out)
+            try:
+                if info.is_dir():
+                    target.mkdir(parents=True, exist_ok=True)
+                    continue
+                target.parent.mkdir(parents=True, exist_ok=True)
+                with archive.open(info) as source, open(target, "wb") as out:
+                    shutil.copyfileobj(source, out)
+            except OSError as exc:
+                raise BaseMapError(f"{base}: cannot unpack entry {info.filename!r}: {exc.strerror or exc}") from exc
         tops = [p for p in root.iterdir() if p.is_dir()]
         yield tops[0] if len(tops) == 1 and not any(p.is_file() for p in root.iterdir()) else root
 

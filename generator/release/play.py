@@ -67,7 +67,10 @@ def prepare(
             f"map '{spec.game.map}' not found in {maps.search[0] if maps.search else 'downloadedMaps'}: "
             "give --base-map (the map's folder or zip)"
         )
-    base = installed.as_folder(work / "base")
+    try:
+        base = installed.as_folder(work / "base")
+    except OSError as exc:  # a zip holding a file and a folder of one name, a full disk...
+        raise PlayError(f"{installed.location}: cannot unpack it ({exc.strerror or exc}); repair the zip") from exc
     package, found = standalone(base, compiled, None, "playtest", rules)
     problems += found
     if package is None:

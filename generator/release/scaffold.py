@@ -8,13 +8,15 @@ file; a mod repository is only made in a folder that is new or empty.
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 from importlib import metadata
 from pathlib import Path
 
-from generator.paths import plain_name_problem
+from generator.paths import output_folder_problem, plain_name_problem
 from generator.release.workflow import write_workflow
 from generator.spec.dump import SCHEMA_COMMENT
+from generator.spec.resolve import Rules, extends_cycle
 from generator.spec.schema import schema_text
 
 PIN_FILE = "requirements.txt"
@@ -74,16 +76,41 @@ def variant_text(name: str, base: str, own_map: bool) -> str:
     )
 
 
+def check_extends(rules: Rules, name: str, base: str) -> None:
+    """ScaffoldError when the new variant could never be built: it would extend itself."""
+    cycle = extends_cycle(rules, name, base)
+    if cycle is None:
+        return
+    if len(cycle) == 2:
+        hides = f"; it would hide the '{name}' triplea-forge ships" if name in rules.base_variants() else ""
+        raise ScaffoldError(f"variant '{name}' cannot extend itself{hides}: give the new variant a name of its own")
+    raise ScaffoldError(
+        f"variant '{name}' cannot extend '{base}': the chain would come back to it ({' -> '.join(cycle)}); "
+        "give the new variant another name, or extend another variant"
+    )
+
+
 def new_variant(rules_dir: Path, name: str, base: str) -> Path:
     problem = plain_name_problem(name, "variant name")
     if problem:
         raise ScaffoldError(problem)
+    check_extends(Rules(rules_dir, str(rules_dir)), name, base)
     folder = rules_dir / name
-    if folder.exists():
+    if folder.exists() or folder.is_symlink():
         raise ScaffoldError(f"{folder} exists already")
-    folder.mkdir(parents=True)
+    blocked = output_folder_problem(rules_dir)
+    if blocked:
+        raise ScaffoldError(f"cannot write {rules_dir}: {blocked}")
     path = folder / "game.yaml"
-    path.write_text(variant_text(name, base, own_map=False), encoding="utf-8")
+    try:
+        folder.mkdir(parents=True)
+        try:
+            path.write_text(variant_text(name, base, own_map=False), encoding="utf-8")
+        except OSError:
+            shutil.rmtree(folder, ignore_errors=True)  # nothing half-made is left
+            raise
+    except OSError as exc:
+        raise ScaffoldError(f"cannot write {exc.filename or path}: {exc.strerror or exc}") from exc
     return path
 
 
@@ -111,7 +138,11 @@ def scaffold_repository(folder: Path, name: str, base: str, install: str | None)
     problem = plain_name_problem(name, "variant name")
     if problem:
         raise ScaffoldError(problem)
-    if folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
+    check_extends(Rules(folder / "rules", "rules"), name, base)
+    blocked = output_folder_problem(folder)
+    if blocked:
+        raise ScaffoldError(f"cannot make a mod repository in {folder}: {blocked}")
+    if folder.exists() and any(folder.iterdir()):
         raise ScaffoldError(f"{folder} exists and is not an empty folder; give a new one")
     pin, note = (install, None) if install else default_pin()
     files = {
@@ -121,11 +152,31 @@ def scaffold_repository(folder: Path, name: str, base: str, install: str | None)
         "README.md": _readme(name, base),
         "spec.schema.json": schema_text(),
     }
-    written = []
-    for rel, text in files.items():
-        path = folder / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-        written.append(path)
-    written.append(write_workflow(folder, folder / "rules", None, force=False))
+    made = next((f for f in (*reversed(folder.parents), folder) if not f.exists()), None)  # first folder we make
+    written: list[Path] = []
+    try:
+        for rel, text in files.items():
+            path = folder / rel
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(text, encoding="utf-8")
+            written.append(path)
+        written.append(write_workflow(folder, folder / "rules", None, force=False))
+    except BaseException as exc:
+        _remove_made(folder, made)
+        if isinstance(exc, OSError):
+            raise ScaffoldError(f"cannot write {exc.filename or folder}: {exc.strerror or exc}") from exc
+        raise
     return written, note
+
+
+def _remove_made(folder: Path, made: Path | None) -> None:
+    """Undo a repository half made: `folder` was new (`made` the first folder created) or empty,
+    so everything it holds now is ours."""
+    if made is not None:
+        shutil.rmtree(made, ignore_errors=True)
+        return
+    for child in folder.iterdir():
+        if child.is_dir() and not child.is_symlink():
+            shutil.rmtree(child, ignore_errors=True)
+        else:
+            child.unlink(missing_ok=True)

@@ -13,6 +13,7 @@ from pathlib import Path
 from markupsafe import Markup
 
 from generator.emit.render import environment
+from generator.emit.write import write_file
 
 WORKFLOW = Path(".github") / "workflows" / "triplea-forge.yml"
 REPO = re.compile(r"^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$")
@@ -54,6 +55,5 @@ def write_workflow(folder: Path, rules_dir: Path, base_map_repo: str | None, for
             raise CiUsageError(f"no variant loads from {rules_dir}; name the base map with --base-map-repo owner/name")
         base_map_repo = f"triplea-maps/{map_name}"
     text = render_workflow(base_map_repo)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_text(text, encoding="utf-8")
+    write_file(target, text.encode("utf-8"))  # never into a FIFO or a device; a failure in words
     return target

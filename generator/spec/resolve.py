@@ -260,3 +260,19 @@ def _reject_leftover_deletes(tree: Any, path: tuple[str, ...], problems: list[Di
             del tree[key]  # reported once; the rest of the spec is read without it
         else:
             _reject_leftover_deletes(value, (*path, key), problems)
+
+
+def extends_cycle(rules: Rules, name: str, base: str) -> list[str] | None:
+    """The chain `name -> base -> ... -> name` when a new variant `name` extending `base` would
+    extend itself (its name hides a shipped variant on the way, or an ancestor extends `name`)."""
+    chain = [name]
+    current: object = base
+    while isinstance(current, str) and current not in chain[1:]:
+        chain.append(current)
+        if current == name:
+            return chain
+        if not rules.exists(current):
+            return None
+        tree = rules.raw(current)[0]
+        current = tree.get("extends") if tree is not None else None
+    return None  # the chain ends, or loops without `name` (its own problem, which resolve reports)
