@@ -112,3 +112,17 @@ def inside(path: Path, folder: Path) -> bool:
     except ValueError:
         return False
     return True
+
+
+def spec_reader(output: Path, rules_dir: Path) -> Path | None:
+    """The folder whose specs a file written into `output` could become, or None when none.
+
+    Whatever lies under a rules folder may be read as a spec (a map.yml written into rules/x/
+    makes x a variant), so no command may write there: the rules folder, the shipped variants,
+    and each variant folder, wherever a symlinked one really is.
+    """
+    for root in (rules_dir, base_rules_dir()):
+        for folder in (root, *variant_folders(root)):
+            if inside(output, folder):
+                return folder
+    return None
