@@ -18,6 +18,9 @@ _PLAIN_NAME = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9._]|-(?!-))*")
 
 
 SPEC_SUFFIXES = (".yaml", ".yml")
+# The installed engine, and its grammar of a game XML inside it (what `build` checks against).
+ENGINE_JAR = Path("/usr/share/games/triplea/bin/triplea.jar")
+DTD_IN_JAR = "games/strategy/engine/xml/game.dtd"
 
 
 class UnreadableFile(Exception):

@@ -2,7 +2,8 @@
 
 A build is keyed by a fingerprint of what every build reads: every spec file of every variant
 folder under rules/ (symlinked folders too), the templates, the generator's own code and
-catalogs, and the command's options. What only this build read is recorded with it and must read
+catalogs, the installed engine's game.dtd (the grammar the XML is checked against) and the
+command's options. What only this build read is recorded with it and must read
 the same again: each picture a unit's `image:` names, wherever under rules/ it is (by its
 SHA-256, as the checks read it), and each map it checked against (by a stamp of what it read of
 it, installed_map.MapLookup.stamp). After a build, the key is taken again with the spec files'
@@ -19,11 +20,14 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import zipfile
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
 from generator.paths import (
+    DTD_IN_JAR,
+    ENGINE_JAR,
     UnreadableFile,
     base_rules_dir,
     cache_dir,
@@ -69,8 +73,18 @@ def fingerprint(
         for path in _files(root, suffixes):
             digest.update(f"{label}/{path.relative_to(root).as_posix()}\0".encode())
             digest.update(hashlib.sha256(path.read_bytes()).digest())
+    digest.update(f"engine-dtd\0{_engine_dtd_digest()}\0".encode())
     digest.update("\0".join(options).encode())
     return digest.hexdigest()
+
+
+def _engine_dtd_digest() -> str:
+    """The SHA-256 of the engine's game.dtd, as checks.dtd reads it; "none" without an engine."""
+    try:
+        with zipfile.ZipFile(ENGINE_JAR) as jar:
+            return hashlib.sha256(jar.read(DTD_IN_JAR)).hexdigest()
+    except (OSError, KeyError, zipfile.BadZipFile):
+        return "none"
 
 
 def other_reads(reads: Mapping[Path, str], rules_dir: Path) -> dict[str, str]:
