@@ -78,7 +78,7 @@ def build_variants(
     if (
         done is not None
         and not in_the_way(output_dir, done["files"], out)
-        and not (orphans(output_dir, done["files"]) if not variants else [])
+        and not (orphans(output_dir, done["files"].__contains__) if not variants else [])
     ):
         # Same inputs, same code, and every file it made is unchanged on disk: nothing to do.
         for warning in done["warnings"]:
@@ -99,7 +99,7 @@ def build_variants(
     key = buildcache.fingerprint(rules_dir, template_dir(), options, read=rules.digests)  # as read
     reads = buildcache.other_reads(rules.other_reads, rules_dir)
     # Only a build of every variant knows which files in games/ no variant makes any more.
-    keep = files if not variants else None
+    keep = files.__contains__ if not variants else None
     if check:
         foreign = in_the_way(output_dir, files, out)
         if foreign:

@@ -101,20 +101,24 @@ class Watcher:
             for problem in sorted(set(problems), key=Diagnostic.sort_key):
                 say(f"    {problem}")
         if files or gone:
-            self.write(files, say)
+            self.write(files, set(gone), say)
 
-    def write(self, files: dict[str, bytes], say: Callable[[str], None]) -> None:
-        """Write a rebuild's files as `build` does; watching every variant, map.yml lists the ones
-        there are, and the outputs of a deleted variant go (when we wrote them)."""
+    def write(self, files: dict[str, bytes], gone: set[str], say: Callable[[str], None]) -> None:
+        """Write a rebuild's files as `build` does: map.yml lists the variants there are, and the
+        outputs of a deleted variant go (when we wrote them)."""
         from generator.diagnostics import ForgeError
         from generator.emit.build import map_yml
-        from generator.emit.ownership import write_outputs
+        from generator.emit.ownership import variant_of, write_outputs
 
-        known = self.rules.variants()
+        known = set(self.rules.variants())
         listing, _ = map_yml({name: spec.game for name, spec in self.good.items()})
-        if listing is not None and set(self.good) >= set(known):
+        if listing is not None and set(self.good) >= known:
             files["map.yml"] = listing
-        keep = None if self.only else {f"games/{v}{suffix}" for v in known for suffix in (".xml", ".notes.html")}
+
+        def keep(rel: str) -> bool:
+            # Watching some variants, only theirs go when deleted; watching all, whatever no variant makes.
+            return variant_of(rel) not in gone if self.only else variant_of(rel) in known
+
         try:
             _, removed = write_outputs(self.output_dir, files, keep, _display(self.output_dir))
         except ForgeError as exc:  # something in the way: said, and the watch goes on

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import os
 import stat
-from collections.abc import Collection, Mapping
-from pathlib import Path
+from collections.abc import Callable, Collection, Mapping
+from pathlib import Path, PurePosixPath
 
 from generator.diagnostics import Diagnostic, ForgeError
 from generator.emit.write import settle, stale_files, transaction
@@ -81,20 +81,26 @@ def in_the_way(out_dir: Path, files: Collection[str], display: str) -> list[Diag
     return problems
 
 
-def orphans(out_dir: Path, keep: Collection[str]) -> list[str]:
-    """Files we wrote in `out_dir/games` that are not in `keep` (no variant makes them any more)."""
+def variant_of(rel: str) -> str:
+    """The variant whose output `rel` (games/<variant>.xml or .notes.html) is."""
+    return PurePosixPath(rel).name.removesuffix(".notes.html").removesuffix(".xml")
+
+
+def orphans(out_dir: Path, keep: Callable[[str], bool]) -> list[str]:
+    """Files we wrote in `out_dir/games` that `keep` does not keep (no variant makes them any more)."""
     games = out_dir / GAMES
     if not games.is_dir() or games.is_symlink():
         return []
     found = (f"{GAMES}/{p.name}" for p in games.iterdir() if p.name.endswith(_GAME_SUFFIXES))
-    return sorted(rel for rel in found if rel not in keep and ours(out_dir / rel))
+    return sorted(rel for rel in found if not keep(rel) and ours(out_dir / rel))
 
 
 def write_outputs(
-    out_dir: Path, files: Mapping[str, bytes], keep: Collection[str] | None, display: str
+    out_dir: Path, files: Mapping[str, bytes], keep: Callable[[str], bool] | None, display: str
 ) -> tuple[list[str], list[str]]:
-    """A build's switch: the stale ones of `files` written and, with `keep` (the files every
-    variant makes), the games no variant makes removed. Returns (written, removed).
+    """A build's switch: the stale ones of `files` written and, with `keep` (which games/ files
+    stay: those of the variants there are), the games we wrote that it does not keep removed.
+    Returns (written, removed).
 
     Nothing is written when something not ours is in the way (ForgeError naming each).
     """

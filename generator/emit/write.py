@@ -256,8 +256,8 @@ def write_file(path: Path, content: bytes) -> bool:
         finally:
             if os.path.exists(temporary):
                 os.remove(temporary)
-    except OSError as exc:
-        raise ForgeError([Diagnostic(f"cannot write {exc.filename or path}: {exc.strerror or exc}")]) from exc
+    except OSError as exc:  # named as the file asked for: the temporary one beside it is ours
+        raise ForgeError([Diagnostic(f"cannot write {path}: {_reason(exc)}")]) from exc
     return True
 
 
