@@ -87,6 +87,18 @@ def test_a_foreign_map_yml_is_not_overwritten(project: Path) -> None:
     assert _outputs(project / "output") == {"map.yml": b"map_name: someone_elses_map\ngames: []\n"}
 
 
+def test_a_file_where_the_games_folder_goes_is_not_replaced(project: Path) -> None:
+    write_tree(project, {"output/games": "my notes about games\n"})
+    result = _run("build", cwd=project)
+    assert result.code == 1
+    assert result.err.splitlines() == [
+        "output/games is not a folder, where a build writes its games; nothing was written: remove it or choose "
+        "another --output",
+        "1 error found.",
+    ]
+    assert _outputs(project / "output") == {"games": b"my notes about games\n"}
+
+
 def test_only_the_games_a_build_wrote_are_removed_when_no_variant_makes_them(project: Path) -> None:
     write_tree(project, {"rules/other/game.yaml": "extends: tiny\ngame: {name: Other}\n"})
     assert _run("build", cwd=project).code == 0

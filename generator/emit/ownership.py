@@ -65,7 +65,7 @@ def in_the_way(out_dir: Path, files: Collection[str], display: str) -> list[Diag
     games = out_dir / GAMES
     if (games.exists() or games.is_symlink()) and (games.is_symlink() or not games.is_dir()):
         kind = "a symbolic link" if games.is_symlink() else "not a folder"
-        message = f"{display}/{GAMES} is {kind}; a build writes its games there: nothing was written: "
+        message = f"{display}/{GAMES} is {kind}, where a build writes its games; nothing was written: "
         problems.append(Diagnostic(message + "remove it or choose another --output"))
     for rel in _owned_places(out_dir, files):
         path = out_dir / rel

@@ -2,10 +2,15 @@
 
 Everything is first written into a staging folder inside the output folder (so the final renames
 never cross a filesystem), then a journal naming every move is written, then the moves are made.
+Before the journal, every move is checked (its folders are folders, no folder stands where a file
+goes), so a switch that cannot be made is refused with the old files untouched. Each move puts
+what it replaces aside in the staging folder first: a move the system refuses half-way (a full
+disk) is undone, the journal dropped, and the error names the output file, not the staging path.
 A run killed before the journal leaves only a staging folder, which the next run removes; a run
 killed after it is finished by the next run (`settle`) before anything reads the folder. One
-lock per output folder keeps two runs from mixing their files. Unchanged files are not touched,
-which keeps no-op rebuilds fast. Every name starting with `.forge` belongs to this mechanism.
+lock per output folder keeps two runs from mixing their files: what is stale is decided under it.
+Unchanged files are not touched, which keeps no-op rebuilds fast. Every name starting with
+`.forge` belongs to this mechanism.
 """
 
 from __future__ import annotations
