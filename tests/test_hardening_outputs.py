@@ -255,7 +255,7 @@ def test_two_builds_into_one_output_leave_one_builds_whole_set(project: Path) ->
     original = _rules(project, "rules-o", None)
     a = _rules(project, "rules-a", ("name: Tiny War", "name: Tiny A"))  # XML, notes and map.yml differ
     b = _rules(project, "rules-b", ("attack: 1,", "attack: 3,"))  # only the XML differs from the original
-    for rules, output in ((original, "shared"), (b, "expected")):
+    for rules, output in ((original, "together"), (b, "expected")):
         assert _run("build", "--rules", rules.name, "--output", output, cwd=project).code == 0
     ready, go = project / "b-ready", project / "b-go"
     code = f"""
@@ -272,7 +272,7 @@ def waiting(out_dir):
         yield
 write._locked = waiting
 from generator.cli import cli
-cli(["build", "--rules", "rules-b", "--output", "shared"])
+cli(["build", "--rules", "rules-b", "--output", "together"])
 """
     env = {**os.environ, "TRIPLEA_MAPS": str(FIXTURE_MAPS), "XDG_CACHE_HOME": str(project / ".cache")}
     builder_b = subprocess.Popen(
@@ -283,15 +283,15 @@ cli(["build", "--rules", "rules-b", "--output", "shared"])
         while not ready.exists() and builder_b.poll() is None and time.monotonic() < deadline:
             time.sleep(0.05)
         assert ready.exists(), builder_b.communicate()
-        built_a = _run("build", "--rules", a.name, "--output", "shared", cwd=project)
+        built_a = _run("build", "--rules", a.name, "--output", "together", cwd=project)
         assert built_a.code == 0, built_a.err
-        assert b"Tiny A" in (project / "shared" / "map.yml").read_bytes()
+        assert b"Tiny A" in (project / "together" / "map.yml").read_bytes()
         go.touch()
         out, err = builder_b.communicate(timeout=120)
     finally:
         builder_b.kill()
     assert builder_b.returncode == 0, err
-    assert _outputs(project / "shared") == _outputs(project / "expected")
+    assert _outputs(project / "together") == _outputs(project / "expected")
     assert out.splitlines()[-1] == "3 files written, 0 unchanged"
 
 
