@@ -237,6 +237,32 @@ def test_a_switch_refused_half_way_is_undone_and_says_which_output_file(project:
     assert b"Tiny Peace" in (output / "games" / "tiny.xml").read_bytes()
 
 
+def test_a_staged_file_that_cannot_be_written_is_named_as_the_output_file(project: Path) -> None:
+    assert _run("build", cwd=project).code == 0
+    before = _outputs(project / "output")
+    _rename_game(project, "Tiny Peace")
+    code = """
+import errno, os, pathlib
+real = pathlib.Path.write_bytes
+def full(self, data):
+    if self.name == "tiny.xml":  # the disk fills up while the XML is staged
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(self))
+    return real(self, data)
+pathlib.Path.write_bytes = full
+from generator.cli import cli
+cli(["build"])
+"""
+    env = {**os.environ, "TRIPLEA_MAPS": str(FIXTURE_MAPS), "XDG_CACHE_HOME": str(project / ".cache")}
+    proc = subprocess.run([sys.executable, "-c", code], cwd=project, capture_output=True, text=True, env=env)
+    assert proc.returncode == 1, proc.stderr
+    assert proc.stderr.splitlines() == [
+        "cannot write output/games/tiny.xml: No space left on device; nothing was changed",
+        "1 error found.",
+    ]
+    assert _outputs(project / "output") == before
+    _no_forge_leftovers(project / "output")
+
+
 # ------------------------------------------------------------- item 7: one build's whole set
 
 
