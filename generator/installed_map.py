@@ -9,6 +9,7 @@ beside its jar) is the fallback both engines use for a unit picture the map lack
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 import zipfile
@@ -20,6 +21,8 @@ from generator.paths import UnreadableFile, read_regular_file
 
 DEFAULT_JAR = Path("/usr/share/games/triplea/bin/triplea.jar")
 MAX_MAP_FILE = 64 << 20  # a board file or a picture; real maps' polygons.txt are a few MB
+# The board files the engines (and our checks) read, each into a part of the Board.
+BOARD_FILES = ("polygons.txt", "centers.txt", "vc.txt", "capitols.txt", "pu_place.txt", "place.txt")
 _POINT = re.compile(r"\(\s*(-?\d+)\s*,\s*(-?\d+)\s*\)")
 Point = tuple[int, int]
 
@@ -218,25 +221,25 @@ class MapLookup:
         self._consulted_elsewhere.update(names)
 
     def stamp(self, map_name: str) -> str:
-        """What a board check of `map_name` read, cheaply: where the map is, its files' sizes and times.
+        """What a board check of `map_name` reads: where the map is, the content of its board files,
+        the unit pictures it and the engine's stock art have.
 
         Two equal stamps mean the same answer, so a build cache can tell a map installed, removed
-        or edited since (the engine's stock art counts too).
+        or edited since, or stock art added or taken away.
         """
         found = self._locate(map_name)
-        parts = [f"stock:{stock_units_folder()}"]
+        stock = stock_units_folder()
+        parts = [f"stock:{stock}", *(f"stock/{p}/{n}" for p, n in sorted(unit_pictures(stock)))]
         if found is None:
             return "\0".join([*parts, "missing"])
-        parts.append(str(found.location.resolve()))
-        root = found.root
-        if root is None:
-            stat = found.location.stat()
-            return "\0".join([*parts, f"{stat.st_size}:{stat.st_mtime_ns}"])
-        for rel in ("polygons.txt", "centers.txt", "place.txt", "map.properties"):
-            path = root / rel
-            held = path.stat() if path.is_file() else None
-            parts.append(f"{rel}:{held.st_size}:{held.st_mtime_ns}" if held else f"{rel}:-")
-        parts += [f"{p}/{n}" for p, n in sorted(found.unit_pictures)]
+        try:
+            parts.append(str(found.location.resolve()))
+            for rel in BOARD_FILES:
+                data = found.read(rel)
+                parts.append(f"{rel}:{hashlib.sha256(data).hexdigest()}" if data is not None else f"{rel}:-")
+            parts += [f"{p}/{n}" for p, n in sorted(found.unit_pictures)]
+        finally:
+            found.close()
         return "\0".join(parts)
 
     @cached_property

@@ -21,6 +21,9 @@ _PLAIN_NAME = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9._]|-(?!-))*")
 
 
 SPEC_SUFFIXES = (".yaml", ".yml")
+# The installed engine, and its grammar of a game XML inside it (what `build` checks against).
+ENGINE_JAR = Path("/usr/share/games/triplea/bin/triplea.jar")
+DTD_IN_JAR = "games/strategy/engine/xml/game.dtd"
 
 
 class UnreadableFile(Exception):
@@ -204,14 +207,30 @@ def open_output(path: Path) -> BinaryIO:
 
 
 def output_in_rules_problem(out: Path, rules_dir: Path, option: str) -> str | None:
-    """Why an output folder may not be `out` (None when it may): inside the rules folder.
+    """Why an output folder may not be `out` (None when it may): where specs are read (spec_reader).
 
     Whatever a command writes there is read back as specs by every later command (a package's
     map.yml in a folder of rules/ is a spec file that breaks every build).
     """
-    if not inside(out, rules_dir):
+    reader = spec_reader(out, rules_dir)
+    if reader is None:
         return None
+    where = f"the rules folder {rules_dir}/" if reader == rules_dir else f"{reader}/"
     return (
-        f"{option} {out}: it is inside the rules folder {rules_dir}/, where what is written is read as specs "
+        f"{option} {out}: it is inside {where}, where what is written is read as specs "
         "by every later build; give a folder outside it"
     )
+
+
+def spec_reader(output: Path, rules_dir: Path) -> Path | None:
+    """The folder whose specs a file written into `output` could become, or None when none.
+
+    Whatever lies under a rules folder may be read as a spec (a map.yml written into rules/x/
+    makes x a variant), so no command may write there: the rules folder, the shipped variants,
+    and each variant folder, wherever a symlinked one really is.
+    """
+    for root in (rules_dir, base_rules_dir()):
+        for folder in (root, *variant_folders(root)):
+            if inside(output, folder):
+                return folder
+    return None

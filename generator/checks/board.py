@@ -64,7 +64,7 @@ def _folder_of(resolved: ResolvedSpec, rules: Rules) -> Callable[[Mark | None], 
 def art_plan(spec: Spec, resolved: ResolvedSpec, rules: Rules, installed: InstalledMap, maps: MapLookup) -> ArtPlan:
     """The pictures of `spec` on `installed` (see checks.unit_art), with image paths read from `rules`."""
     folder_of = _folder_of(resolved, rules)
-    return plan_unit_art(spec, resolved.tree, installed, maps.stock, folder_of, rules.root)
+    return plan_unit_art(spec, resolved.tree, installed, maps.stock, folder_of, rules.root, reads=rules.other_reads)
 
 
 def check_board(spec: Spec, resolved: ResolvedSpec, rules: Rules, maps: MapLookup) -> list[Diagnostic]:

@@ -18,10 +18,10 @@ from lxml import etree
 from generator.catalog import load_catalog
 from generator.catalog.grammar import XML_ATTRIBUTES
 from generator.diagnostics import Diagnostic, Mark, Severity
+from generator.paths import DTD_IN_JAR, ENGINE_JAR
 from generator.safe_xml import safe_parser, unreadable
 
-DEFAULT_JAR = Path("/usr/share/games/triplea/bin/triplea.jar")
-DTD_IN_JAR = "games/strategy/engine/xml/game.dtd"
+DEFAULT_JAR = ENGINE_JAR
 
 
 @functools.cache

@@ -9,6 +9,7 @@ draws: the package turns each `Recipe` into a PNG (release.unit_pictures).
 
 from __future__ import annotations
 
+import hashlib
 import re
 import struct
 from collections.abc import Callable
@@ -71,6 +72,7 @@ class _Planner:
     folder_of: Callable[[Mark | None], Path | None]  # the variant folder of a spec file
     rules_root: Path
     from_xml: bool = False  # checking a game XML rather than a spec
+    reads: dict[Path, str] | None = None  # where to record the SHA-256 of each picture file read
     plan: ArtPlan = field(default_factory=ArtPlan)
     files: dict[tuple[str, ...], Path | None] = field(default_factory=dict)
 
@@ -120,6 +122,8 @@ class _Planner:
         except UnreadableFile as exc:
             self.report(path, f"{value!r}: {exc}")
             return None
+        if self.reads is not None:  # what the checks said depends on these bytes (emit.cache)
+            self.reads[target] = hashlib.sha256(data).hexdigest()
         if data[:8] != _PNG or data[12:16] != b"IHDR":
             self.report(path, f"{value!r} is not a PNG picture")
             return None
@@ -271,9 +275,13 @@ def plan_unit_art(
     folder_of: Callable[[Mark | None], Path | None],
     rules_root: Path,
     from_xml: bool = False,
+    reads: dict[Path, str] | None = None,
 ) -> ArtPlan:
-    """Every picture the package must make for `spec` on `installed`, and every picture missing."""
-    planner = _Planner(spec, tree, installed, stock, folder_of, rules_root, from_xml)
+    """Every picture the package must make for `spec` on `installed`, and every picture missing.
+
+    With `reads`, the SHA-256 of each picture file read is recorded there, by its path.
+    """
+    planner = _Planner(spec, tree, installed, stock, folder_of, rules_root, from_xml, reads)
     advances = player_advances(spec)
     for name, unit in spec.units.items():
         if unit.image is not None:

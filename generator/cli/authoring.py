@@ -61,18 +61,25 @@ def build_variants(
     jobs: int = 0,
 ) -> None:
     """The `build` command's work, also done by `check` before it plays what was built."""
+    from generator.diagnostics import ForgeError
     from generator.emit import cache as buildcache
-    from generator.emit.write import orphans, settle, stale_files, write_files
+    from generator.emit.ownership import in_the_way, orphans, write_outputs
+    from generator.emit.write import settle, stale_files
     from generator.installed_map import MapLookup
 
     out = _display(output_dir)
+    refuse_spec_output(output_dir, rules_dir)
     if output_dir.is_dir():
         settle(output_dir)  # a build killed while switching its files is finished first
     maps = MapLookup(base_map=base_map)
     options = [*variants, "--", target, str(strict), str(base_map.resolve() if base_map else "")]
     key = buildcache.fingerprint(rules_dir, template_dir(), options)
-    done = buildcache.recall(key, output_dir, maps.stamp)
-    if done is not None and not (orphans(output_dir, done["files"]) if not variants else []):
+    done = buildcache.recall(key, output_dir, rules_dir, maps.stamp)
+    if (
+        done is not None
+        and not in_the_way(output_dir, done["files"], out)
+        and not (orphans(output_dir, done["files"].__contains__) if not variants else [])
+    ):
         # Same inputs, same code, and every file it made is unchanged on disk: nothing to do.
         for warning in done["warnings"]:
             click.echo(warning, err=True)
@@ -90,26 +97,45 @@ def build_variants(
     stamps = {name: maps.stamp(name) for name in maps.consulted()}
     warnings = [str(w) for w in sorted(set(problems), key=Diagnostic.sort_key)]
     key = buildcache.fingerprint(rules_dir, template_dir(), options, read=rules.digests)  # as read
+    reads = buildcache.other_reads(rules.other_reads, rules_dir)
     # Only a build of every variant knows which files in games/ no variant makes any more.
-    leftovers = orphans(output_dir, files) if not variants else []
+    keep = files.__contains__ if not variants else None
     if check:
+        foreign = in_the_way(output_dir, files, out)
+        if foreign:
+            raise ForgeError(foreign)
         stale = stale_files(output_dir, files)
+        leftovers = orphans(output_dir, keep) if keep is not None else []
         for rel in stale:
             click.echo(f"stale: {out}/{rel}{_why_stale(rules, output_dir, rel, files[rel])}", err=True)
         for rel in leftovers:
             click.echo(f"stale: {out}/{rel} (no variant makes it; a build removes it)", err=True)
         if stale or leftovers:
             sys.exit(1)
-        buildcache.remember(key, files, warnings, stamps)
+        buildcache.remember(key, files, warnings, stamps, reads)
         click.echo(f"{out}/ is up to date ({len(files)} files)")
         return
-    written = write_files(output_dir, files, remove=leftovers)
-    buildcache.remember(key, files, warnings, stamps)
+    written, removed = write_outputs(output_dir, files, keep, out)
+    buildcache.remember(key, files, warnings, stamps, reads)
     for rel in written:
         click.echo(f"wrote {out}/{rel}")
-    for rel in leftovers:
+    for rel in removed:
         click.echo(f"removed {out}/{rel}")
     click.echo(f"{len(written)} file{'s' if len(written) != 1 else ''} written, {len(files) - len(written)} unchanged")
+
+
+def refuse_spec_output(output_dir: Path, rules_dir: Path) -> None:
+    """Exit 1 when what is written into `output_dir` would be read as a spec (see paths.spec_reader)."""
+    from generator.diagnostics import ForgeError
+    from generator.paths import spec_reader
+
+    reader = spec_reader(output_dir, rules_dir)
+    if reader is not None:
+        message = (
+            f"--output {_display(output_dir)} is inside {_display(reader)}/, where the map.yml a build writes "
+            "would be read as a spec; choose a folder outside the rules folder (the default is output/)"
+        )
+        raise ForgeError([Diagnostic(message)])
 
 
 def _why_stale(rules: Any, output_dir: Path, rel: str, made: bytes) -> str:

@@ -33,7 +33,10 @@ def snapshot(rules_dir: Path) -> Snapshot:
             try:
                 stat = path.stat()
             except OSError:
-                continue
+                try:  # a link that leads nowhere (or in a loop): its own times, so its folder is
+                    stat = path.lstat()  # built and the link reported as `build` reports it
+                except OSError:
+                    continue  # gone since the folder was listed
             found[path] = (stat.st_mtime_ns, stat.st_size)
     return found
 
@@ -66,12 +69,17 @@ class Watcher:
         """Build the variants that read `folders`; print what each build found."""
         from generator.diff.compare import compare
         from generator.diff.render import line
-        from generator.emit.build import compile_variant, map_yml
-        from generator.emit.write import write_files
+        from generator.emit.build import compile_variant
 
         for folder in folders:
             self.rules.forget(folder)
         files: dict[str, bytes] = {}
+        known = set(self.rules.variants())
+        gone = sorted(v for v in self.chains.keys() | self.good.keys() if v not in known)
+        for variant in gone:  # its folder was deleted (or holds no spec any more)
+            self.chains.pop(variant, None)
+            self.good.pop(variant, None)
+            say(f"  {variant}: removed")
         for variant in self.affected(folders):
             started = time.perf_counter()
             compiled, problems = compile_variant(self.rules, variant, self.target)
@@ -92,11 +100,33 @@ class Watcher:
                 say(f"  {variant}: built in {took:.2f} s{news}")
             for problem in sorted(set(problems), key=Diagnostic.sort_key):
                 say(f"    {problem}")
-        if files:
-            listing, _ = map_yml({name: spec.game for name, spec in self.good.items()})
-            if listing is not None and set(self.good) >= set(self.rules.variants()):
-                files["map.yml"] = listing
-            write_files(self.output_dir, files)
+        if files or gone:
+            self.write(files, set(gone), say)
+
+    def write(self, files: dict[str, bytes], gone: set[str], say: Callable[[str], None]) -> None:
+        """Write a rebuild's files as `build` does: map.yml lists the variants there are, and the
+        outputs of a deleted variant go (when we wrote them)."""
+        from generator.diagnostics import ForgeError
+        from generator.emit.build import map_yml
+        from generator.emit.ownership import variant_of, write_outputs
+
+        known = set(self.rules.variants())
+        listing, _ = map_yml({name: spec.game for name, spec in self.good.items()})
+        if listing is not None and set(self.good) >= known:
+            files["map.yml"] = listing
+
+        def keep(rel: str) -> bool:
+            # Watching some variants, only theirs go when deleted; watching all, whatever no variant makes.
+            return variant_of(rel) not in gone if self.only else variant_of(rel) in known
+
+        try:
+            _, removed = write_outputs(self.output_dir, files, keep, _display(self.output_dir))
+        except ForgeError as exc:  # something in the way: said, and the watch goes on
+            for problem in exc.diagnostics:
+                say(f"    {problem}")
+            return
+        for rel in removed:
+            say(f"  removed {_display(self.output_dir)}/{rel}")
 
 
 @cli.command()
@@ -116,6 +146,9 @@ def watch(
     Prints each rebuilt variant's problems, or the rule changes since its last good build, and
     writes its outputs as `build` does. Only the variants that read a changed folder are rebuilt.
     """
+    from generator.cli.authoring import refuse_spec_output
+
+    refuse_spec_output(output_dir, rules_dir)
     watcher = Watcher(rules_dir, output_dir, target, variants)
 
     def say(text: str) -> None:

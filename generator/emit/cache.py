@@ -1,11 +1,14 @@
 """Remember finished builds, so a build whose inputs have not changed costs almost nothing.
 
-A build is keyed by a fingerprint of everything it reads: every spec file and picture of every
-variant folder under rules/ (symlinked folders too), the templates, the generator's own code and
-catalogs, and the command's options; the maps it checked against are recorded with a stamp of
-what it read of them (installed_map.MapLookup.stamp) and must still give the same stamps. After
-a build, the key is taken again with the spec files' content as the build read it, so a file
-saved while the build ran never files new outputs under an old key.
+A build is keyed by a fingerprint of what every build reads: every spec file of every variant
+folder under rules/ (symlinked folders too), the templates, the generator's own code and
+catalogs, the installed engine's game.dtd (the grammar the XML is checked against) and the
+command's options. What only this build read is recorded with it and must read
+the same again: each picture a unit's `image:` names, wherever under rules/ it is (by its
+SHA-256, as the checks read it), and each map it checked against (by a stamp of what it read of
+it, installed_map.MapLookup.stamp). After a build, the key is taken again with the spec files'
+content as the build read it, so a file saved while the build ran never files new outputs under
+an old key.
 What it made (each output file's SHA-256) and the warnings it printed are kept in the user's
 cache. When the same fingerprint comes again and every output file still has its recorded
 content, the build is already done: nothing is parsed or rendered. Standard library only, so the
@@ -17,11 +20,14 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import zipfile
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
 from generator.paths import (
+    DTD_IN_JAR,
+    ENGINE_JAR,
     UnreadableFile,
     base_rules_dir,
     cache_dir,
@@ -63,19 +69,44 @@ def fingerprint(
             for path in spec_files(folder):
                 digest.update(f"{label}/{folder.name}/{path.name}\0".encode())
                 digest.update((read.get(path) or _content_digest(path)).encode())
-            for path in sorted(folder.rglob("*.png")):  # unit pictures the specs name (`image:`)
-                digest.update(f"{label}/{path.relative_to(root).as_posix()}\0".encode())
-                digest.update(_content_digest(path).encode())
     for label, root, suffixes in (("templates", templates_dir, None), ("code", _PACKAGE, _CODE_SUFFIXES)):
         for path in _files(root, suffixes):
             digest.update(f"{label}/{path.relative_to(root).as_posix()}\0".encode())
             digest.update(hashlib.sha256(path.read_bytes()).digest())
+    digest.update(f"engine-dtd\0{_engine_dtd_digest()}\0".encode())
     digest.update("\0".join(options).encode())
     return digest.hexdigest()
 
 
-def recall(key: str, output_dir: Path, stamp: Callable[[str], str] | None = None) -> dict[str, Any] | None:
-    """The recorded build for `key`, if every file it made is still on disk unchanged.
+def _engine_dtd_digest() -> str:
+    """The SHA-256 of the engine's game.dtd, as checks.dtd reads it; "none" without an engine."""
+    try:
+        with zipfile.ZipFile(ENGINE_JAR) as jar:
+            return hashlib.sha256(jar.read(DTD_IN_JAR)).hexdigest()
+    except (OSError, KeyError, zipfile.BadZipFile):
+        return "none"
+
+
+def other_reads(reads: Mapping[Path, str], rules_dir: Path) -> dict[str, str]:
+    """The files a build read besides the spec files, as recorded: by their place under the
+    rules folder when they are in it (the same project elsewhere reads its own), else as is."""
+    recorded: dict[str, str] = {}
+    for path, sha in reads.items():
+        try:
+            recorded["rules/" + path.relative_to(rules_dir).as_posix()] = sha
+        except ValueError:
+            recorded[str(path.absolute())] = sha
+    return dict(sorted(recorded.items()))
+
+
+def _read_again(name: str, rules_dir: Path) -> Path:
+    return rules_dir / name.removeprefix("rules/") if name.startswith("rules/") else Path(name)
+
+
+def recall(
+    key: str, output_dir: Path, rules_dir: Path, stamp: Callable[[str], str] | None = None
+) -> dict[str, Any] | None:
+    """The recorded build for `key`, if every file it read and made is still on disk unchanged.
 
     `stamp` gives a map's stamp now: every map the build checked against must give the one recorded.
     """
@@ -86,6 +117,9 @@ def recall(key: str, output_dir: Path, stamp: Callable[[str], str] | None = None
     for name, recorded in record.get("maps", {}).items():
         if stamp is None or stamp(name) != recorded:
             return None
+    for name, sha in record.get("reads", {}).items():
+        if _content_digest(_read_again(name, rules_dir)) != sha:
+            return None
     for rel, sha in record.get("files", {}).items():
         path = output_dir / rel
         if not path.is_file() or hashlib.sha256(path.read_bytes()).hexdigest() != sha:
@@ -93,11 +127,19 @@ def recall(key: str, output_dir: Path, stamp: Callable[[str], str] | None = None
     return record
 
 
-def remember(key: str, files: Mapping[str, bytes], warnings: list[str], maps: Mapping[str, str] | None = None) -> None:
+def remember(
+    key: str,
+    files: Mapping[str, bytes],
+    warnings: list[str],
+    maps: Mapping[str, str] | None = None,
+    reads: Mapping[str, str] | None = None,
+) -> None:
+    """Record a finished build: what it made, what it printed, the maps and other files it read."""
     record = {
         "files": {rel: hashlib.sha256(data).hexdigest() for rel, data in sorted(files.items())},
         "warnings": warnings,
         "maps": dict(maps or {}),
+        "reads": dict(reads or {}),
     }
     try:
         folder = cache_dir("builds")

@@ -5,7 +5,7 @@ after a fixed cost of imports. Where the system can fork, the variants are compi
 `jobs` worker processes forked once the imports are done, so a cold build of many variants
 takes about the imports plus its share of the work per core. Each worker returns only what the
 parent needs: the files, the problems, the game's name and map (for map.yml), and what it read
-(the spec files' digests and the maps it consulted), so the build cache's keys stay exact.
+(the digests of the spec files and pictures, and the maps it consulted), so the build cache's keys stay exact.
 Results come back in the order asked whatever order the workers finish in: the same specs give
 the same files and the same messages, one worker or many.
 """
@@ -103,13 +103,13 @@ def _own_bytes(rules: Rules, name: str) -> int:
     return sum(p.stat().st_size for p in spec_files(folder)) if folder.is_dir() else 0
 
 
-def _compile_group(names: list[str]) -> tuple[list[Outcome], dict[Path, str], list[str]]:
+def _compile_group(names: list[str]) -> tuple[list[Outcome], dict[Path, str], dict[Path, str], list[str]]:
     """In a worker: the family's outcomes, and what the worker read doing them (its copy of the
     Rules and the map lookup are lost when it ends)."""
     outcomes = [_compile(name) for name in names]
     assert _work is not None
     rules, _, maps = _work
-    return outcomes, dict(rules.digests), maps.consulted() if maps is not None else []
+    return outcomes, dict(rules.digests), dict(rules.other_reads), maps.consulted() if maps is not None else []
 
 
 def compile_variants(
@@ -130,9 +130,10 @@ def compile_variants(
     finally:
         _work = None
     done: dict[str, Outcome] = {}
-    for outcomes, digests, consulted in finished:  # what the workers read is what this build read
+    for outcomes, digests, other_reads, consulted in finished:  # what the workers read, this build read
         done.update((o.name, o) for o in outcomes)
         rules.digests.update(digests)
+        rules.other_reads.update(other_reads)
         if maps is not None:
             maps.note_consulted(consulted)
     return [done[name] for name in names]

@@ -2,10 +2,15 @@
 
 Everything is first written into a staging folder inside the output folder (so the final renames
 never cross a filesystem), then a journal naming every move is written, then the moves are made.
+Before the journal, every move is checked (its folders are folders, no folder stands where a file
+goes), so a switch that cannot be made is refused with the old files untouched. Each move puts
+what it replaces aside in the staging folder first: a move the system refuses half-way (a full
+disk) is undone, the journal dropped, and the error names the output file, not the staging path.
 A run killed before the journal leaves only a staging folder, which the next run removes; a run
 killed after it is finished by the next run (`settle`) before anything reads the folder. One
-lock per output folder keeps two runs from mixing their files. Unchanged files are not touched,
-which keeps no-op rebuilds fast. Every name starting with `.forge` belongs to this mechanism.
+lock per output folder keeps two runs from mixing their files: what is stale is decided under it.
+Unchanged files are not touched, which keeps no-op rebuilds fast. Every name starting with
+`.forge` belongs to this mechanism.
 """
 
 from __future__ import annotations
@@ -33,6 +38,10 @@ def _check_rel(out_dir: Path, rel: str) -> None:
         raise ForgeError([Diagnostic(f"refusing to write '{rel}': it is not a plain path inside {out_dir}")])
 
 
+def _reason(exc: OSError) -> str:
+    return exc.strerror or str(exc)
+
+
 @contextmanager
 def _locked(out_dir: Path) -> Iterator[None]:
     # The folder itself is locked (Linux locks directories too): no lock file is left behind.
@@ -44,20 +53,40 @@ def _locked(out_dir: Path) -> Iterator[None]:
         os.close(fd)  # closing releases the lock
 
 
-def _move(out_dir: Path, stage: Path, staged: str, final: str) -> None:
-    """One move of a journal; does nothing when it was made already (so a rerun is harmless)."""
+def _exists(path: Path) -> bool:
+    return path.exists() or path.is_symlink()
+
+
+def _move(out_dir: Path, stage: Path, staged: str, final: str) -> bool:
+    """One move of a journal; False when it was made already (so a rerun is harmless).
+
+    What the move replaces is put aside in the staging folder first, so a switch that fails
+    half-way can be undone; it goes when the staging folder does.
+    """
     source = stage / staged
-    if not source.exists():
-        return
+    if not _exists(source):
+        return False
     target = out_dir / final
     target.parent.mkdir(parents=True, exist_ok=True)
     if not inside(target.parent, out_dir):  # a symlinked folder inside the output folder
         raise ForgeError([Diagnostic(f"refusing to write '{final}': {target.parent} leads outside {out_dir}")])
-    if source.is_dir() and target.exists():
+    if _exists(target):
         aside = stage / _TRASH / final
         aside.parent.mkdir(parents=True, exist_ok=True)
         os.replace(target, aside)
     os.replace(source, target)
+    return True
+
+
+def _put_aside(out_dir: Path, stage: Path, rel: str) -> bool:
+    """One removal of a journal: the file goes into the staging folder (removed with it)."""
+    target = out_dir / rel
+    if not _exists(target):
+        return False
+    aside = stage / _TRASH / rel
+    aside.parent.mkdir(parents=True, exist_ok=True)
+    os.replace(target, aside)
+    return True
 
 
 def _finish(out_dir: Path) -> None:
@@ -67,10 +96,11 @@ def _finish(out_dir: Path) -> None:
         try:
             record = json.loads(journal.read_text(encoding="utf-8"))
             stage = out_dir / record["stage"]
-            for staged, final in record["moves"]:
-                _move(out_dir, stage, staged, final)
-            for rel in record["remove"]:
-                (out_dir / rel).unlink(missing_ok=True)
+            if stage.is_dir():  # else the switch was undone (or never started): nothing to finish
+                for staged, final in record["moves"]:
+                    _move(out_dir, stage, staged, final)
+                for rel in record["remove"]:
+                    _put_aside(out_dir, stage, rel)
         except (ValueError, KeyError, TypeError):
             pass  # a journal cut short is never acted on: it is written whole or not at all
         journal.unlink()
@@ -86,24 +116,39 @@ def settle(out_dir: Path) -> None:
 
 
 class Transaction:
-    """Files and folders staged for one switch: `file`/`folder` give where to put them."""
+    """Files and folders staged for one switch: `file`/`folder` give where to put them.
 
-    def __init__(self, out_dir: Path, stage: Path) -> None:
+    `display` is how messages name the output folder; they name the output file that could not
+    be written, never the staging folder (which is ours, not the user's).
+    """
+
+    def __init__(self, out_dir: Path, stage: Path, display: str | None = None) -> None:
         self.out_dir = out_dir
         self.stage = stage
+        self.display = display if display is not None else str(out_dir)
         self.moves: list[tuple[str, str]] = []
         self.removals: list[str] = []
+
+    def problem(self, rel: str, reason: str) -> ForgeError:
+        return ForgeError([Diagnostic(f"cannot write {self.display}/{rel}: {reason}; nothing was changed")])
 
     def _staged(self, rel: str) -> Path:
         _check_rel(self.out_dir, rel)
         staged = f"new/{rel}"
         self.moves.append((staged, rel))
         path = self.stage / staged
-        path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise self.problem(rel, _reason(exc)) from exc
         return path
 
     def file(self, rel: str, content: bytes) -> None:
-        self._staged(rel).write_bytes(content)
+        path = self._staged(rel)
+        try:
+            path.write_bytes(content)
+        except OSError as exc:
+            raise self.problem(rel, _reason(exc)) from exc
 
     def path(self, rel: str) -> Path:
         """Where to build the file or folder that becomes `out_dir/rel` (a whole folder is swapped)."""
@@ -113,35 +158,92 @@ class Transaction:
         _check_rel(self.out_dir, rel)
         self.removals.append(rel)
 
+    def _prepare(self) -> None:
+        """Everything a move needs, checked before the switch is decided: the folders it goes into
+        are folders (made now when missing), and no folder stands where a file goes."""
+        for staged, final in self.moves:
+            target = self.out_dir / final
+            for parent in reversed(PurePosixPath(final).parents[:-1]):
+                folder = self.out_dir / parent
+                if _exists(folder) and not folder.is_dir():
+                    raise self.problem(final, f"{self.display}/{parent} is not a folder")
+            try:
+                target.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise self.problem(final, _reason(exc)) from exc
+            if not inside(target.parent, self.out_dir):
+                raise self.problem(final, f"{self.display}/{PurePosixPath(final).parent} leads outside it")
+            if target.is_dir() and not target.is_symlink() and not (self.stage / staged).is_dir():
+                raise self.problem(final, "a folder stands where the file goes; remove it")
+            if not os.access(target.parent, os.W_OK):
+                raise self.problem(final, f"{self.display}/{PurePosixPath(final).parent} is read-only")
+
     def commit(self) -> None:
+        self._prepare()
         record = {"stage": self.stage.name, "moves": self.moves, "remove": self.removals}
         temporary = self.stage / "journal"
-        temporary.write_text(json.dumps(record), encoding="utf-8")
-        os.replace(temporary, self.out_dir / JOURNAL)  # from here on, the switch is decided
-        _finish(self.out_dir)
+        journal = self.out_dir / JOURNAL
+        try:
+            temporary.write_text(json.dumps(record), encoding="utf-8")
+            os.replace(temporary, journal)  # from here on, the switch is decided
+        except OSError as exc:
+            raise ForgeError([Diagnostic(f"cannot write into {self.display}/: {_reason(exc)}")]) from exc
+        done: list[tuple[str, str]] = []
+        current = ""
+        try:
+            for staged, final in self.moves:
+                current = final
+                if _move(self.out_dir, self.stage, staged, final):
+                    done.append((staged, final))
+            for rel in self.removals:
+                current = rel
+                if _put_aside(self.out_dir, self.stage, rel):
+                    done.append(("", rel))
+        except OSError as exc:
+            # Not a crash but a refusal (a full disk, a file made immutable): undo what was
+            # moved, so the folder holds the old set whole, and drop the journal.
+            self._undo(done)
+            journal.unlink(missing_ok=True)
+            raise self.problem(current, _reason(exc)) from exc
+        journal.unlink()
+
+    def _undo(self, done: list[tuple[str, str]]) -> None:
+        for staged, final in reversed(done):
+            target, aside = self.out_dir / final, self.stage / _TRASH / final
+            try:
+                if staged:
+                    os.replace(target, self.stage / staged)
+                if _exists(aside):
+                    os.replace(aside, target)
+            except OSError:
+                continue  # the rest is still put back
 
 
 @contextmanager
-def transaction(out_dir: Path) -> Iterator[Transaction]:
+def transaction(out_dir: Path, display: str | None = None) -> Iterator[Transaction]:
     """Stage writes under `out_dir`; they all take effect when the block ends without an error.
 
-    A folder we may not write (read-only, not a folder) is an error in words, not a traceback.
+    A folder we may not write (read-only, not a folder) is an error in words, not a traceback;
+    messages name the output folder as `display` does (default: as given).
     """
+    shown = display if display is not None else str(out_dir)
     try:
         out_dir.mkdir(parents=True, exist_ok=True)
         with _locked(out_dir):
             _finish(out_dir)
             stage = Path(tempfile.mkdtemp(prefix=STAGE_PREFIX, dir=out_dir))
             try:
-                tx = Transaction(out_dir, stage)
+                tx = Transaction(out_dir, stage, shown)
                 yield tx
                 if tx.moves or tx.removals:
                     tx.commit()
             finally:
                 shutil.rmtree(stage, ignore_errors=True)
     except OSError as exc:
-        where = exc.filename or out_dir
-        raise ForgeError([Diagnostic(f"cannot write {where}: {exc.strerror or exc}")]) from exc
+        where = str(exc.filename or "")
+        internal = not where or STAGE_PREFIX in where or JOURNAL in where or Path(where) == out_dir
+        what = f"into {shown}/" if internal else where
+        raise ForgeError([Diagnostic(f"cannot write {what}: {_reason(exc)}")]) from exc
 
 
 def write_file(path: Path, content: bytes) -> bool:
@@ -165,8 +267,8 @@ def write_file(path: Path, content: bytes) -> bool:
         finally:
             if os.path.exists(temporary):
                 os.remove(temporary)
-    except OSError as exc:  # named as asked, not as our temporary file beside it
-        raise ForgeError([Diagnostic(f"cannot write {path}: {exc.strerror or exc}")]) from exc
+    except OSError as exc:  # named as the file asked for: the temporary one beside it is ours
+        raise ForgeError([Diagnostic(f"cannot write {path}: {_reason(exc)}")]) from exc
     return True
 
 
@@ -180,31 +282,28 @@ def stale_files(out_dir: Path, files: Mapping[str, bytes]) -> list[str]:
     return stale
 
 
-def write_files(out_dir: Path, files: Mapping[str, bytes], remove: list[str] | None = None) -> list[str]:
+def write_files(
+    out_dir: Path, files: Mapping[str, bytes], remove: list[str] | None = None, display: str | None = None
+) -> list[str]:
     """Write the stale ones of `files` under `out_dir` and delete `remove`, all in one switch.
 
-    Returns what was written.
+    What is stale is decided under the output folder's lock, so two runs never mix their files:
+    the folder ends with one run's whole set. Returns what was written.
     """
     for rel in files:
         _check_rel(out_dir, rel)
+
+    def plan() -> tuple[list[str], list[str]]:
+        return stale_files(out_dir, files), [rel for rel in remove or [] if _exists(out_dir / rel)]
+
     if out_dir.is_dir():
         settle(out_dir)
-    changed = stale_files(out_dir, files)
-    leftovers = [rel for rel in remove or [] if (out_dir / rel).exists()]
-    if not changed and not leftovers:
-        return []
-    with transaction(out_dir) as tx:
+        if plan() == ([], []):  # nothing to do: no stage, no lock
+            return []
+    with transaction(out_dir, display) as tx:
+        changed, leftovers = plan()
         for rel in changed:
             tx.file(rel, files[rel])
         for rel in leftovers:
             tx.remove(rel)
     return changed
-
-
-def orphans(out_dir: Path, files: Mapping[str, bytes], folder: str = "games") -> list[str]:
-    """Generated-looking files under `out_dir/folder` that no variant makes any more."""
-    base = out_dir / folder
-    if not base.is_dir():
-        return []
-    found = (p.relative_to(out_dir).as_posix() for p in base.iterdir() if p.is_file())
-    return sorted(rel for rel in found if rel not in files and rel.endswith((".xml", ".notes.html")))

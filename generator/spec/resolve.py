@@ -58,6 +58,8 @@ class Rules:
         self._raw: dict[str, tuple[SpecMap | None, list[str], list[Diagnostic]]] = {}
         # SHA-256 of each spec file as it was read, for the build cache (see emit.cache).
         self.digests: dict[Path, str] = {}
+        # SHA-256 of every other file the checks read (the pictures `image:` names), by its path.
+        self.other_reads: dict[Path, str] = {}
         # Each file as last read, by its (modification time, size): a variant read again after
         # one of its files changed (`forget`, the watch loop) parses only that file again.
         self._files: dict[Path, tuple[tuple[int, int], Any, list[Diagnostic]]] = {}
