@@ -29,13 +29,14 @@ import yaml
 from generator.checks.board import check_board
 from generator.diagnostics import Diagnostic, Severity
 from generator.emit.build import Compiled, compile_variant, map_yml
+from generator.emit.ownership import MARKER
 from generator.emit.render import environment
 from generator.emit.write import transaction, write_files
 from generator.installed_map import InstalledMap, MapLookup, normalized_map_name
 from generator.paths import output_file_problem
 from generator.release import changelog, properties
 from generator.release.package_art import previews, shared_unit_pictures
-from generator.release.package_owner import MARKER, earlier_packages, is_ours, zip_is_ours
+from generator.release.package_owner import earlier_packages, is_ours, zip_is_ours
 from generator.spec.locate import locate
 from generator.spec.resolve import Rules
 
