@@ -464,7 +464,7 @@ EPERM = "Operation not permitted"
         (("new", "x", "--extends", "revised", "--rules", str(REFUSING)), f"Error: cannot write {REFUSING}: {EPERM}"),
         (("new", "x", "--extends", "revised", "--in", str(REFUSING)), f"Error: cannot write {REFUSING}: {EPERM}"),
         (("schema", "-o", f"{REFUSING}.json"), f"cannot write {REFUSING}.json: Permission denied"),
-        (("package", "tiny", "--base-map", "base", "--out", str(REFUSING)), f"cannot write {REFUSING}: {EPERM}"),
+        (("package", "tiny", "--base-map", "base", "--out", str(REFUSING)), f"cannot write into {REFUSING}/: {EPERM}"),
     ],
     ids=["import", "new", "new-in", "schema", "package"],
 )
