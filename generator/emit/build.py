@@ -51,8 +51,11 @@ def load_spec(
     # but say nothing more about a place that already has a message.
     resolved.tree, found, expansion = expand_patterns(resolved.tree)
     problems += found
-    resolved.tree, found = expand_templates(resolved.tree)
+    expanded, found = expand_templates(resolved.tree)
     problems += found
+    if expanded is None:  # variables that would expand beyond bounds: nothing more to say
+        return None, problems
+    resolved.tree = expanded
     already = {p.mark for p in problems}
     spec, found = build_spec(resolved.tree)
     problems += [p for p in found if p.mark not in already]

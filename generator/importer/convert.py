@@ -230,6 +230,8 @@ class _Importer(SetupReader):
             self.spec["variables"] = {
                 att(v, "name"): [att(e, "name") for e in self.children(v, "element")] for v in variables
             }
+            for variable in variables:
+                self.at(variable, "variables", att(variable, "name"))
         for element in self.children(self.root.find("attachmentList"), "attachment"):
             if att(element, "foreach"):
                 self._template(element)
