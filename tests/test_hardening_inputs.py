@@ -6,12 +6,32 @@ Each case goes through the real CLI in a separate process and asserts the exact 
 
 from __future__ import annotations
 
+import copy
+import itertools
+import re
 import shutil
+import tempfile
 import time
+import types
+import typing
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Annotated, Any
 
 import pytest
+import yaml
+from annotated_types import Ge, Le
+from click.testing import CliRunner
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from pydantic import BaseModel
+from pydantic.fields import FieldInfo
 
+from generator.catalog import load_catalog
+from generator.cli import cli
+from generator.diagnostics import key_path
+from generator.spec.model import Spec
+from generator.spec.numbers import JAVA_INT_MAX, JAVA_INT_MIN, out_of_range
 from tests.conftest import TINY, run_cli, write_tree
 
 
@@ -47,7 +67,7 @@ def test_nested_variables_are_refused_at_the_line_before_they_expand(project: Pa
     assert time.monotonic() - started < 20  # was a MemoryError after 6-18 s
     assert result.code == 1
     assert result.err.splitlines() == [
-        "rules/tiny/vars.yaml:6:7: variables.v4: would make 111,110 values here, more than the 100,000 that "
+        "rules/tiny/vars.yaml:7:7: variables.v5: would make 1,111,110 values here, more than the 500,000 that "
         "variables and templates may make in all (a variable that names another repeats its values): list fewer "
         "values",
         "1 error found.",
@@ -56,7 +76,7 @@ def test_nested_variables_are_refused_at_the_line_before_they_expand(project: Pa
 
 
 def test_a_foreach_of_every_pair_is_counted_before_it_is_made(project: Path) -> None:
-    values = ", ".join(f"x{i}" for i in range(400))
+    values = ", ".join(f"x{i}" for i in range(800))
     write_tree(project / "rules" / "tiny", {"vars.yaml": f"""
         variables:
           a: [{values}]
@@ -70,8 +90,8 @@ def test_a_foreach_of_every_pair_is_counted_before_it_is_made(project: Path) -> 
     result = run_cli("validate", cwd=project)
     assert result.code == 1
     assert result.err.splitlines() == [
-        "rules/tiny/vars.yaml:5:14: attachment_templates.playerAttachment.foreach: would make 160,400 values here, "
-        "more than the 100,000 that variables and templates may make in all ('^' makes a round for every pair of "
+        "rules/tiny/vars.yaml:5:14: attachment_templates.playerAttachment.foreach: would make 640,800 values here, "
+        "more than the 500,000 that variables and templates may make in all ('^' makes a round for every pair of "
         "values): list fewer values",
         "1 error found.",
     ]
@@ -121,9 +141,221 @@ def test_nested_variables_of_an_xml_are_refused_at_the_xml_line(project: Path, c
     result = run_cli(*command[:1], path.name, *command[1:], cwd=project)
     assert time.monotonic() - started < 20
     assert result.code == 1
-    line = _line_of(path, '<variable name="v4">')
+    line = _line_of(path, '<variable name="v5">')
     assert (
-        f"nested.xml:{line}:1: variables.v4: would make 111,110 values here, more than the 100,000 that variables "
+        f"nested.xml:{line}:1: variables.v5: would make 1,111,110 values here, more than the 500,000 that variables "
         "and templates may make in all (a variable that names another repeats its values): list fewer values"
     ) in result.err.splitlines()
     assert not (project / "rules" / "nested").exists()
+
+
+# ------------------------------------------------------------------------ numbers the engine reads
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "message"),
+    [
+        (
+            "resources: {PUs: 10}}\n  Blues",
+            "resources: {PUs: -5}}\n  Blues",
+            "rules/tiny/game.yaml:6:77: players.Reds.resources.PUs: -5 is negative; a count, cost or amount is 0 or "
+            "more",
+        ),
+        (
+            "infantry: 2}}\n  Beta",
+            "infantry: 3000000000}}\n  Beta",
+            "rules/tiny/game.yaml:16:30: territories.Alpha.units.Reds.infantry: 3000000000 is more than TripleA can "
+            "read (its whole numbers go up to 2147483647); write a smaller one",
+        ),
+        (
+            "cost: {PUs: 3}",
+            "cost: {PUs: 2147483648}",
+            "rules/tiny/game.yaml:24:29: production_rules.buyInfantry.cost.PUs: 2147483648 is more than TripleA can "
+            "read (its whole numbers go up to 2147483647); write a smaller one",
+        ),
+        (
+            "result: {infantry: 1}",
+            "result: {infantry: 9999999999}",
+            "rules/tiny/game.yaml:24:52: production_rules.buyInfantry.result.infantry: 9999999999 is more than "
+            "TripleA can read (its whole numbers go up to 2147483647); write a smaller one",
+        ),
+        (
+            "production: 2\n    capital: Reds",
+            "production: -2\n    capital: Reds",
+            "rules/tiny/game.yaml:13:17: territories.Alpha.production: production must not be negative (the engine "
+            "accepts it silently)",
+        ),
+        (
+            "production: 2\n    capital: Reds",
+            "production: 3000000000\n    capital: Reds",
+            "rules/tiny/game.yaml:13:5: territories.Alpha.production: '3000000000' is not an integer the engine can "
+            "read (from -2147483648 to 2147483647)",
+        ),
+        (
+            "Low Luck: {value: false, editable: true}",
+            "Low Luck: {value: false, editable: true}\n  Rounds: {value: 3000000000, editable: true}",
+            "rules/tiny/game.yaml:52:19: properties.Rounds.value: 3000000000 is more than TripleA can read (its whole "
+            "numbers go up to 2147483647); write a smaller one",
+        ),
+    ],
+)
+def test_numbers_outside_what_the_engine_reads_are_refused_at_the_line(
+    project: Path, old: str, new: str, message: str
+) -> None:
+    _edit(project, old, new)
+    result = run_cli("build", cwd=project)
+    assert result.code == 1
+    assert result.err.splitlines() == [message, "1 error found."]
+    assert not (project / "output").exists()
+
+
+def test_the_largest_numbers_the_engine_reads_still_build(project: Path) -> None:
+    _edit(project, "resources: {PUs: 10}}\n  Blues", "resources: {PUs: 2147483647}}\n  Blues")
+    _edit(project, "infantry: 2}}\n  Beta", "infantry: 0}}\n  Beta")
+    result = run_cli("build", cwd=project)
+    assert result.code == 0, result.err
+    assert '<resourceGiven player="Reds" resource="PUs" quantity="2147483647"/>' in (
+        project / "output" / "games" / "tiny.xml"
+    ).read_text(encoding="utf-8")
+
+
+# Whole numbers of the model that the engine never reads as a Java int, each with the reason; every
+# other int field of the model must be bounded within the engine's range (found from the model).
+NOT_READ_AS_INT: dict[tuple[Any, ...], str] = {
+    ("sequence", "*", "properties", "*"): "a step property is text to the engine",
+    ("sequence", "*", "properties", "*", 0): "a step property is text to the engine",
+    ("properties", "*"): "a fixed property beyond an int is text to the engine (an editable one: checks.properties)",
+    ("properties", "*", "value"): "as above: the engine reads it as a number only when it is editable",
+    ("map_files", "*", "*"): "a line of one of the map's .properties files, not of the game",
+    ("variables", "*", 0): "a variable's values are text, filled into other values",
+    ("rule_ledger",): "facts of the engine's dump that a proof compares; never written into a game",
+}
+
+
+def _int_fields(
+    annotation: Any, metadata: list[Any], path: tuple[Any, ...]
+) -> Iterator[tuple[tuple[Any, ...], list[Any]]]:
+    """(path with '*' for any name and 0 for any item, bounds) of every whole number of the model."""
+    origin = typing.get_origin(annotation)
+    if origin is Annotated:
+        base, *extra = typing.get_args(annotation)
+        bounds = [item for one in extra for item in (one.metadata if isinstance(one, FieldInfo) else [one])]
+        yield from _int_fields(base, [*metadata, *bounds], path)
+    elif annotation is int:
+        yield path, metadata
+    elif origin in (typing.Union, types.UnionType):
+        for member in typing.get_args(annotation):
+            yield from _int_fields(member, metadata, path)
+    elif origin is dict:
+        yield from _int_fields(typing.get_args(annotation)[1], [], (*path, "*"))
+    elif origin is list:
+        yield from _int_fields(typing.get_args(annotation)[0], [], (*path, 0))
+    elif isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        for name, field in annotation.model_fields.items():
+            yield from _int_fields(field.annotation, list(field.metadata), (*path, field.alias or name))
+
+
+def _bounds(metadata: list[Any]) -> tuple[int, int]:
+    lows = [m.ge for m in metadata if isinstance(m, Ge)]
+    highs = [m.le for m in metadata if isinstance(m, Le)]
+    assert len(lows) == 1 and len(highs) == 1, metadata  # pydantic keeps the last of two: say each once
+    return int(lows[0]), int(highs[0])
+
+
+ENGINE_INT_FIELDS = [
+    (path, _bounds(metadata))
+    for path, metadata in _int_fields(Spec, [], ())
+    if not any(path[: len(skip)] == skip for skip in NOT_READ_AS_INT)
+]
+
+
+def test_every_whole_number_of_the_model_is_bounded_within_the_engines_range() -> None:
+    found = {path for path, _ in _int_fields(Spec, [], ())}
+    assert {path for path, _ in ENGINE_INT_FIELDS} | {
+        p for p in found if any(p[: len(s)] == s for s in NOT_READ_AS_INT)
+    } == found
+    for path, (low, high) in ENGINE_INT_FIELDS:
+        assert low >= JAVA_INT_MIN and high <= JAVA_INT_MAX, path
+    # what the issue names, found among them
+    assert ("players", "*", "resources", "*") in dict(ENGINE_INT_FIELDS)
+    assert dict(ENGINE_INT_FIELDS)[("players", "*", "resources", "*")] == (0, JAVA_INT_MAX)
+
+
+TINY_TREE = yaml.safe_load((TINY / "game.yaml").read_text(encoding="utf-8"))
+LOCATED = re.compile(r"\S*tiny/game\.yaml:\d+:\d+: (.*)")
+EDGES = [JAVA_INT_MIN - 1, JAVA_INT_MIN, -1, 0, 1, JAVA_INT_MAX, JAVA_INT_MAX + 1]
+NUMBERS = st.one_of(st.sampled_from(EDGES), st.integers(min_value=-(2**40), max_value=2**40))
+
+
+def _place(tree: dict[str, Any], path: tuple[Any, ...], value: int) -> tuple[Any, ...]:
+    """Write `value` at `path` in `tree` ('*' becomes a name of its own); returns the concrete path."""
+    concrete = tuple("x" if part == "*" else part for part in path)
+    node: Any = tree
+    for part, after in itertools.pairwise(concrete):
+        empty: Any = [] if isinstance(after, int) else {}
+        if isinstance(node, list):
+            while len(node) <= part:
+                node.append(empty)
+        elif not isinstance(node.get(part), dict | list):
+            node[part] = empty
+        node = node[part]
+    if isinstance(node, list):
+        node.append(value)
+    else:
+        node[concrete[-1]] = value
+    return concrete
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=list(HealthCheck))
+@given(st.sampled_from(ENGINE_INT_FIELDS), NUMBERS)
+def test_every_whole_number_is_checked_against_the_engines_range(
+    field: tuple[tuple[Any, ...], tuple[int, int]], value: int
+) -> None:
+    path, (low, high) = field
+    tree = copy.deepcopy(TINY_TREE)
+    where = key_path(_place(tree, path, value))
+    with tempfile.TemporaryDirectory() as tmp:
+        (Path(tmp) / "tiny").mkdir()
+        (Path(tmp) / "tiny" / "game.yaml").write_text(yaml.safe_dump(tree, sort_keys=False), encoding="utf-8")
+        result = CliRunner().invoke(cli, ["validate", "tiny", "--rules", tmp])
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.output
+    said = [found.group(1) for line in result.output.splitlines() if (found := LOCATED.match(line))]
+    if value > high:
+        assert f"{where}: {out_of_range(value, {'le': high})}" in said, (result.output, where)
+    elif value < low:
+        assert f"{where}: {out_of_range(value, {'ge': low})}" in said, (result.output, where)
+    else:
+        ranges = {f"{where}: {out_of_range(value, bound)}" for bound in ({"le": high}, {"ge": low})}
+        assert not ranges & set(said), result.output
+
+
+def _int_options(java_class: str) -> list[str]:
+    """Options of a main attachment that both engines' catalogs read as one whole number."""
+    both = [load_catalog(engine)["attachments"][java_class]["options"] for engine in ("1.9", "2.x")]
+    return sorted(
+        name for name, spec in both[0].items() if spec["type"] == "int" and both[1].get(name, {}).get("type") == "int"
+    )
+
+
+INT_OPTIONS = [("territories", "Alpha", name) for name in _int_options("TerritoryAttachment")] + [
+    ("units", "infantry", name) for name in _int_options("UnitAttachment")
+]
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=list(HealthCheck))
+@given(
+    st.sampled_from(INT_OPTIONS),
+    st.integers(min_value=JAVA_INT_MAX + 1, max_value=2**62)
+    | st.integers(max_value=JAVA_INT_MIN - 1, min_value=-(2**62)),
+)
+def test_every_whole_number_option_is_checked_against_the_engines_range(path: tuple[str, str, str], value: int) -> None:
+    assert ("territories", "Alpha", "production") in INT_OPTIONS
+    tree = copy.deepcopy(TINY_TREE)
+    tree[path[0]][path[1]][path[2]] = value
+    with tempfile.TemporaryDirectory() as tmp:
+        (Path(tmp) / "tiny").mkdir()
+        (Path(tmp) / "tiny" / "game.yaml").write_text(yaml.safe_dump(tree, sort_keys=False), encoding="utf-8")
+        result = CliRunner().invoke(cli, ["validate", "tiny", "--rules", tmp])
+    said = [found.group(1) for line in result.output.splitlines() if (found := LOCATED.match(line))]
+    message = f"'{value}' is not an integer the engine can read (from {JAVA_INT_MIN} to {JAVA_INT_MAX})"
+    assert any(line.startswith(f"{key_path(path)}: {message}") for line in said), result.output  # (syntax: ...)
