@@ -359,3 +359,40 @@ def test_every_whole_number_option_is_checked_against_the_engines_range(path: tu
     said = [found.group(1) for line in result.output.splitlines() if (found := LOCATED.match(line))]
     message = f"'{value}' is not an integer the engine can read (from {JAVA_INT_MIN} to {JAVA_INT_MAX})"
     assert any(line.startswith(f"{key_path(path)}: {message}") for line in said), result.output  # (syntax: ...)
+
+
+# ------------------------------------------------------------------------ long texts
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        (  # an 11 MB property value
+            "Low Luck: {value: false, editable: true}",
+            "Low Luck: {value: false, editable: true}\n  Motto: {value: " + "x" * 11_000_000 + "}",
+        ),
+        ("<p>Two armies, one border.</p>", "<p>" + ("x" * 99 + "\n  ") * 300_000 + "</p>"),  # 30 MB of notes
+    ],
+    ids=["property_value", "notes"],
+)
+def test_long_texts_are_built_and_validated_as_the_engine_reads_them(project: Path, old: str, new: str) -> None:
+    """Engine 1.9 reads both (measured with `python -m generator.engine dump`): no error, and none in a file
+    never written (was `games/tiny.xml:93:10003503: ... try XML_PARSE_HUGE`)."""
+    _edit(project, old, new)
+    built = run_cli("build", cwd=project)
+    assert built.code == 0, built.err
+    assert "games/tiny.xml:" not in built.err
+    checked = run_cli("validate", "output/games/tiny.xml", cwd=project)
+    assert checked.code == 0, checked.err
+    assert "no errors" in checked.out
+
+
+def test_an_xml_nested_beyond_any_game_is_refused_in_our_words(tmp_path: Path) -> None:
+    (tmp_path / "deep.xml").write_text("<game>" + "<a>" * 3000 + "</a>" * 3000 + "</game>", encoding="utf-8")
+    result = run_cli("validate", "deep.xml", cwd=tmp_path)
+    assert result.code == 1
+    assert result.err.splitlines() == [
+        "deep.xml:1:6149: XML nests deeper or holds a longer text than any game (more than 2048 levels, or 1 GB); "
+        "not read further",
+        "1 error found.",
+    ]
