@@ -11,6 +11,7 @@ import yaml
 
 from generator.checks.board import check_board
 from generator.checks.dtd import check_xml_against_dtd
+from generator.checks.names import check_names
 from generator.checks.options import TARGET_ENGINES, check_options
 from generator.checks.properties import check_properties
 from generator.checks.references import check_spec
@@ -69,7 +70,11 @@ def load_spec(
     # A repaired place, what lies under it, and the entry that holds it say nothing more.
     quiet = tuple(key_path(path) for path in repaired)
     holders = {key_path(path[:-1]) for path in repaired}
-    later = list(check_spec(checked, resolved.tree, target, name))
+    # A name that is not one line of text is one problem: what else is said of its place is noise.
+    named = [p for p in check_names(checked, resolved.tree) if p.mark not in said]
+    said |= {p.mark for p in named}
+    problems += named
+    later = list(check_spec(checked, resolved.tree, target, name, names=False))
     for check in (check_options, check_properties, check_sanity):
         later += check(checked, resolved.tree, target)
     if maps is not None:
