@@ -396,3 +396,126 @@ def test_an_xml_nested_beyond_any_game_is_refused_in_our_words(tmp_path: Path) -
         "not read further",
         "1 error found.",
     ]
+
+
+# ------------------------------------------------------------------------ names
+
+
+def test_a_game_name_of_two_lines_is_refused_before_map_yml_and_the_xml_disagree(project: Path) -> None:
+    _edit(project, "name: Tiny War", 'name: "Tiny\\nWar\\u0085x"')
+    result = run_cli("build", cwd=project)
+    assert result.code == 1
+    assert result.err.splitlines() == [
+        "rules/tiny/game.yaml:2:14: game.name: 'Tiny\\nWar\\x85x' holds a line break: a name is one line of "
+        "printable text; remove it",
+        "1 error found.",
+    ]
+    assert not (project / "output").exists()
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "message"),
+    [
+        (
+            "  Beta:\n    owner: Blues",
+            '  "Be\\nta":\n    owner: Blues',
+            "rules/tiny/game.yaml:17:3: territories.Be\\nta: 'Be\\nta' holds a line break: a name is one line of "
+            "printable text; remove it",
+        ),
+        (
+            "infantry: {movement: 1",
+            '"infan\\u2028try": {movement: 1',
+            "rules/tiny/game.yaml:9:3: units.infan\\u2028try: 'infan\\u2028try' holds a line separator (U+2028): a "
+            "name is one line of printable text; remove it",
+        ),
+        (
+            "alliances: [East]",
+            'alliances: ["Ea\\u2029st"]',
+            "rules/tiny/game.yaml:6:22: players.Reds.alliances[0]: 'Ea\\u2029st' holds a paragraph separator "
+            "(U+2029): a name is one line of printable text; remove it",
+        ),
+        (
+            "display: Combat}",
+            'display: "Com\\x07bat"}',
+            "rules/tiny/game.yaml:31:44: delegates.battle.display: 'Com\\x07bat' holds a control character "
+            "(U+0007): a name is one line of printable text; remove it",
+        ),
+        (
+            "PUs: {}",
+            '"P\\u202eUs": {}',
+            "rules/tiny/game.yaml:4:3: resources.P\\u202eUs: 'P\\u202eUs' holds an invisible character (U+202E): a "
+            "name is one line of printable text; remove it",
+        ),
+    ],
+    ids=["territory", "unit", "alliance", "display", "resource"],
+)
+def test_names_are_one_line_of_printable_text(project: Path, old: str, new: str, message: str) -> None:
+    _edit(project, old, new)
+    result = run_cli("validate", cwd=project)
+    assert result.code == 1
+    assert message in result.err.splitlines()
+    assert all(line.startswith(("rules/", "triplea-forge/")) for line in result.err.splitlines()[:-1]), result.err
+
+
+def test_a_name_of_two_lines_in_a_game_xml_is_refused_at_its_line(project: Path) -> None:
+    assert run_cli("build", cwd=project).code == 0
+    xml = (project / "output" / "games" / "tiny.xml").read_text(encoding="utf-8")
+    (project / "two_lines.xml").write_text(xml.replace('"Tiny War"', '"Tiny&#10;War"'), encoding="utf-8")
+    result = run_cli("validate", "two_lines.xml", cwd=project)
+    assert result.code == 1
+    assert result.err.splitlines() == [
+        "two_lines.xml:5:1: game.name: 'Tiny\\nWar' holds a line break: a name is one line of printable text; "
+        "remove it",
+        "1 error found.",
+    ]
+
+
+# ------------------------------------------------------------------------ duplicate properties
+
+# As two real maps write it: the option first, then the same name as a constant.
+TWICE = (
+    '    <property name="Total Victory" value="true" editable="true">\n      <boolean/>\n    </property>\n'
+    '    <property name="Total Victory" value="false" editable="false"/>\n'
+    '    <property name="Motto" value="one" editable="false"/>\n'
+    '    <property name="Motto" value="two" editable="false"/>\n'
+)
+
+
+def _xml_with_properties_twice(project: Path) -> Path:
+    assert run_cli("build", cwd=project).code == 0
+    xml = (project / "output" / "games" / "tiny.xml").read_text(encoding="utf-8")
+    path = project / "twice.xml"
+    path.write_text(xml.replace("  </propertyList>", TWICE + "  </propertyList>"), encoding="utf-8")
+    return path
+
+
+def _warnings(path: Path) -> list[str]:
+    """What both import and validate say of the properties defined twice."""
+    editable = _line_of(path, 'name="Total Victory" value="true"')
+    last = _line_of(path, 'name="Motto" value="two"')
+    return [
+        f"twice.xml:{editable + 3}:1: warning: property 'Total Victory' is also defined at line {editable}; the engine "
+        "reads that one (an editable property hides a constant of the same name) and ignores this one, so import "
+        "leaves it out",
+        f"twice.xml:{last - 1}:1: warning: property 'Motto' is also defined at line {last}; the engine reads that "
+        "one (the last one counts) and ignores this one, so import leaves it out",
+    ]
+
+
+def test_a_property_defined_twice_is_imported_as_the_engine_reads_it(project: Path) -> None:
+    path = _xml_with_properties_twice(project)
+    result = run_cli("import", path.name, "--name", "twice", cwd=project)
+    assert result.code == 0, result.err
+    for warning in _warnings(path):
+        assert warning in result.err.splitlines()
+    game = yaml.safe_load((project / "rules" / "twice" / "game.yaml").read_text(encoding="utf-8"))
+    assert game["properties"]["Total Victory"] == {"value": True, "editable": True}  # players keep the option
+    assert game["properties"]["Motto"] == "two"
+
+
+def test_validate_warns_of_a_property_defined_twice(project: Path) -> None:
+    path = _xml_with_properties_twice(project)
+    result = run_cli("validate", path.name, cwd=project)
+    assert result.code == 0, result.err
+    for warning in _warnings(path):
+        assert warning in result.err.splitlines()
