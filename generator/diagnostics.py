@@ -101,3 +101,30 @@ def key_path(parts: Iterable[object]) -> str:
         needs_quotes = any(c in text for c in ".[] ") or text == ""
         out.append(f"'{text}'" if needs_quotes else text)
     return ".".join(out).replace(".[", "[")
+
+
+def split_key_path(text: str) -> tuple[str | int, ...]:
+    """The parts of a path `key_path` made ('a.'b c'[2].d' -> ('a', 'b c', 2, 'd')), as far as it can tell."""
+    parts: list[str | int] = []
+    i = 0
+    while i < len(text):
+        if text[i] == ".":
+            i += 1
+        elif text[i] == "[":
+            end = text.find("]", i)
+            number = text[i + 1 : end] if end > 0 else ""
+            parts.append(int(number) if number.isdigit() else number)
+            i = end + 1 if end > 0 else len(text)
+        elif text[i] == "'":  # quoted: ends at a quote followed by '.', '[' or the end
+            end = i + 1
+            while end < len(text) and not (text[end] == "'" and (end + 1 == len(text) or text[end + 1] in ".[")):
+                end += 1
+            parts.append(text[i + 1 : end])
+            i = end + 1
+        else:
+            end = i
+            while end < len(text) and text[end] not in ".[":
+                end += 1
+            parts.append(text[i:end])
+            i = end
+    return tuple(parts)

@@ -519,3 +519,48 @@ def test_validate_warns_of_a_property_defined_twice(project: Path) -> None:
     assert result.code == 0, result.err
     for warning in _warnings(path):
         assert warning in result.err.splitlines()
+
+
+# ------------------------------------------------------------------------ a child's mistakes, at its lines
+
+
+def test_a_childs_mistake_in_what_it_inherits_is_said_at_the_childs_line(tmp_path: Path) -> None:
+    write_tree(tmp_path, {"rules/kid/game.yaml": """
+        extends: lhtr
+        game: {name: Kid}
+        units:
+          fighter: {isSea: true}
+        """})  # fmt: skip
+    result = run_cli("validate", "kid", cwd=tmp_path)
+    assert result.code == 1
+    assert result.err.splitlines()[0] == (
+        "rules/kid/game.yaml:4:20: units.fighter.isSea: fighter is both isSea and isAir; the engine treats it as "
+        "neither a ship nor an aircraft everywhere: keep one (the inherited units.fighter.isAir is at "
+        "triplea-forge/rules/revised/units.yaml:6:49)"
+    )
+    assert not any("rules/revised/units.yaml:6:49: " in line for line in result.err.splitlines())
+
+
+def test_what_a_child_changes_elsewhere_is_named_on_the_path_and_the_parents_own_problems_stay(
+    project: Path,
+) -> None:
+    _edit(
+        project, "  Low Luck: {value: false, editable: true}", "  Low Luck: {value: false, editable: true}\n  Motto: x"
+    )
+    write_tree(project / "rules", {"kid/game.yaml": """
+        extends: tiny
+        game: {name: Kid}
+        units:
+          infantry: {isSea: true}
+        """})  # fmt: skip
+    result = run_cli("validate", "kid", cwd=project)
+    assert result.code == 0, result.err
+    assert result.err.splitlines() == [
+        "rules/kid/game.yaml:4:21: warning: units.infantry.isSea: infantry is a sea unit placed on land (the "
+        "inherited territories.Alpha.units.Reds.infantry is at rules/tiny/game.yaml:16:30)",
+        "rules/kid/game.yaml:4:21: warning: units.infantry.isSea: infantry is a sea unit placed on land (the "
+        "inherited territories.Beta.units.Blues.infantry is at rules/tiny/game.yaml:22:31)",
+        # the parent's own: said where the parent wrote it, as when the parent is checked
+        "rules/tiny/game.yaml:52:3: warning: properties.Motto: no engine reads 'Motto' and no condition asks about "
+        "it, so it does nothing",
+    ]

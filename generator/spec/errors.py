@@ -149,13 +149,6 @@ def _member_tag(member: Any, tag: str) -> bool:
     return isinstance(member, type) and tag == member.__name__
 
 
-def is_union_member(part: str | int) -> bool:
-    return isinstance(part, str) and (
-        part in ("bool", "int", "constrained-int", "str", "Property", "DumpFacts")
-        or part.startswith(("list[", "union[", "function-"))
-    )
-
-
 def _fields_at(loc: list[Any]) -> list[str]:
     """Key names allowed at `loc`, for 'did you mean' hints on unknown keys."""
     annotation: Any = Spec
