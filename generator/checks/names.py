@@ -44,6 +44,8 @@ _JOINERS = {"\u200c", "\u200d"}  # zero-width (non-)joiners: part of how some sc
 
 def name_problem(name: str) -> str | None:
     """What makes `name` more than one line of printable text, or None."""
+    if name.isprintable():  # nearly every name (the set it refuses holds all that is refused here)
+        return None
     for char in name:
         if char in _LINE_BREAKS:
             what = _LINE_BREAKS[char]

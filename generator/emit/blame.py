@@ -50,6 +50,11 @@ def in_child(
     return out
 
 
+def remember(rules: Rules, name: str, problems: list[Diagnostic], depends: Any = None) -> None:
+    """Keep a variant's own problems (before `in_child`), for its children checked later in this process."""
+    _PARENTS[(id(rules), name, depends)] = (rules, _chain(rules, name), problems)
+
+
 def _with_context(problem: Diagnostic, inherited: Mark | None, path: tuple[str, ...]) -> str:
     if key_path(path) == problem.key_path:
         return f"{problem.message} (inherited from {inherited})"

@@ -19,7 +19,7 @@ from generator.checks.references import check_spec
 from generator.checks.sanity import check_sanity
 from generator.checks.xml_options import check_xml_options
 from generator.diagnostics import Diagnostic, Severity, key_path
-from generator.emit.blame import in_child
+from generator.emit.blame import in_child, remember
 from generator.emit.origin import in_spec
 from generator.emit.render import render_game_xml, render_notes
 from generator.installed_map import MapLookup
@@ -51,11 +51,13 @@ def load_spec(
     compiled, problems, tree = _checked(rules, name, target, maps)
     if tree is None:
         return compiled, problems
+    depends = (target, id(maps))
+    remember(rules, name, problems, depends)  # a child checked next compares with these
 
     def parent_problems(parent: str) -> list[Diagnostic]:
         return _checked(rules, parent, target, maps)[1]
 
-    return compiled, in_child(problems, rules, name, tree, parent_problems, (target, id(maps)))
+    return compiled, in_child(problems, rules, name, tree, parent_problems, depends)
 
 
 def _checked(
