@@ -89,20 +89,21 @@ def variable_values(variables: dict[str, Any], budget: Budget | None = None) -> 
     """
     budget = budget or Budget()
     out: dict[str, list[str]] = {}
+    chars: dict[str, int] = {}  # characters of each variable's values, known before they are made
     for name, values in variables.items():
         items = ["" if item is None else str(item) for item in (values if isinstance(values, list) else [values])]
-        named = [out[text] if text.startswith("$") and text in out else [text] for text in items]
+        named = [text if text.startswith("$") and text in out else None for text in items]
+        count = sum(len(out[key]) if key else 1 for key in named)
+        size = sum(chars[key] if key else len(text) for key, text in zip(named, items, strict=True))
         try:
-            budget.spend(sum(len(values) for values in named), sum(_length(values) for values in named))
+            budget.spend(count, size)
         except TooMuch as exc:
             raise TooMuch(str(exc), ("variables", name)) from None
-        out[f"${name}$"] = [value for values in named for value in values]
+        out[f"${name}$"] = [
+            value for key, text in zip(named, items, strict=True) for value in (out[key] if key else [text])
+        ]
+        chars[f"${name}$"] = size
     return out
-
-
-def _length(values: list[str]) -> int:
-    """Characters of the values joined by ':' (as `$name$` is filled in)."""
-    return sum(len(value) for value in values) + max(len(values) - 1, 0)
 
 
 def loop_rounds(
