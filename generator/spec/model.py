@@ -433,7 +433,7 @@ class Spec(Strict):
     extends: str | None = None
     game: GameInfo
     notes: str = ""
-    dice_sides: Count | None = None
+    dice_sides: int | None = Field(default=None, ge=1, le=JAVA_INT_MAX)  # the engine rolls 1..dice_sides
     round_offset: EngineInt | None = None
     resources: dict[str, Resource] = {}
     players: dict[str, Player] = {}
