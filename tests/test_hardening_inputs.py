@@ -564,3 +564,19 @@ def test_what_a_child_changes_elsewhere_is_named_on_the_path_and_the_parents_own
         "rules/tiny/game.yaml:52:3: warning: properties.Motto: no engine reads 'Motto' and no condition asks about "
         "it, so it does nothing",
     ]
+
+
+def test_numbers_of_a_game_xml_are_checked_at_its_lines(project: Path) -> None:
+    assert run_cli("build", cwd=project).code == 0
+    xml = (project / "output" / "games" / "tiny.xml").read_text(encoding="utf-8")
+    given = '<resourceGiven player="Reds" resource="PUs" quantity="10"/>'
+    assert given in xml
+    path = project / "negative.xml"
+    path.write_text(xml.replace(given, given.replace('"10"', '"-5"')), encoding="utf-8")
+    result = run_cli("validate", path.name, cwd=project)
+    assert result.code == 1
+    line = _line_of(path, 'quantity="-5"')
+    assert result.err.splitlines() == [
+        f"negative.xml:{line}:1: players.Reds.resources.PUs: -5 is negative; a count, cost or amount is 0 or more",
+        "1 error found.",
+    ]

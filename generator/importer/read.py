@@ -125,12 +125,14 @@ class SetupReader(XmlReader):
                 for given in self.children(section, "resourceGiven"):
                     resources = players.setdefault(att(given, "player"), {}).setdefault("resources", {})
                     resources[att(given, "resource")] = self.number(given, "quantity")
+                    self.at(given, "players", att(given, "player"), "resources", att(given, "resource"))
             else:
                 for relation in self.children(section, "relationship"):
                     one = players.setdefault(att(relation, "player1"), {})
                     kind, started = att(relation, "type"), self.number(relation, "roundValue")
                     value = kind if started == 0 else {"type": kind, "round": started}
                     one.setdefault("relationships", {})[att(relation, "player2")] = value
+                    self.at(relation, "players", att(relation, "player1"), "relationships", att(relation, "player2"))
 
     def _owner(self, element: etree._Element, territories: Tree) -> None:
         territory = territories.setdefault(att(element, "territory"), {})
@@ -148,6 +150,7 @@ class SetupReader(XmlReader):
         if place.tag == "heldUnits":
             held = players.setdefault(att(place, "player"), {}).setdefault("held_units", {})
             held[unit] = held.get(unit, 0) + quantity
+            self.at(place, "players", att(place, "player"), "held_units", unit)
             return
         territory = territories.setdefault(att(place, "territory"), {})
         hits, damage = self.number(place, "hitsTaken"), self.number(place, "unitDamage")
