@@ -46,7 +46,7 @@ class Diagnostic:
         where = f"{self.mark}: " if self.mark else ""
         path = f"{self.key_path}: " if self.key_path else ""
         prefix = "warning: " if self.severity is Severity.WARNING else ""
-        return f"{where}{prefix}{path}{self.message}"
+        return f"{where}{prefix}{path}{one_line(self.message)}"
 
     def sort_key(self) -> tuple[str, int, int, str]:
         m = self.mark
@@ -74,6 +74,14 @@ class ForgeError(click.ClickException):
         click.echo(f"{errors} error{'s' if errors != 1 else ''}{also} found.", err=True)
 
 
+def one_line(text: str) -> str:
+    """`text` with line breaks and control characters escaped (a name quoted in a message may hold
+    them): each diagnostic stays one line, as editors and scripts read `file:line:col: message`."""
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() or c == " " else c.encode("unicode_escape").decode("ascii") for c in text)
+
+
 def did_you_mean(word: str, choices: Iterable[str]) -> str:
     """' (did you mean 'x'?)' when a choice is close to `word`, else ''."""
     close = difflib.get_close_matches(word, sorted(set(choices)), n=1, cutoff=0.75)
@@ -88,6 +96,35 @@ def key_path(parts: Iterable[object]) -> str:
         if isinstance(part, int):
             out.append(f"[{part}]")
             continue
+        if not text.isprintable():  # a line break in a key would split the message's line
+            text = text.encode("unicode_escape").decode("ascii")
         needs_quotes = any(c in text for c in ".[] ") or text == ""
         out.append(f"'{text}'" if needs_quotes else text)
     return ".".join(out).replace(".[", "[")
+
+
+def split_key_path(text: str) -> tuple[str | int, ...]:
+    """The parts of a path `key_path` made ('a.'b c'[2].d' -> ('a', 'b c', 2, 'd')), as far as it can tell."""
+    parts: list[str | int] = []
+    i = 0
+    while i < len(text):
+        if text[i] == ".":
+            i += 1
+        elif text[i] == "[":
+            end = text.find("]", i)
+            number = text[i + 1 : end] if end > 0 else ""
+            parts.append(int(number) if number.isdigit() else number)
+            i = end + 1 if end > 0 else len(text)
+        elif text[i] == "'":  # quoted: ends at a quote followed by '.', '[' or the end
+            end = i + 1
+            while end < len(text) and not (text[end] == "'" and (end + 1 == len(text) or text[end + 1] in ".[")):
+                end += 1
+            parts.append(text[i + 1 : end])
+            i = end + 1
+        else:
+            end = i
+            while end < len(text) and text[end] not in ".[":
+                end += 1
+            parts.append(text[i:end])
+            i = end
+    return tuple(parts)

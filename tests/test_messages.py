@@ -79,9 +79,9 @@ CASES: dict[str, tuple[str, list[str]]] = {
     ),
     "same_name_two_kinds": (
         "extends: tiny\nunits:\n  Reds: {attack: 1}\n",
-        [
-            "rules/tiny/game.yaml:6:3: players.Reds: 'Reds' is also the name of an entry in units; engine 1.9 "
-            "needs these names to be unique across kinds"
+        [  # the child made the clash: said at its line, the inherited player as context (issue 27)
+            "rules/broken/game.yaml:3:3: units.Reds: 'Reds' is also the name of an entry in units; engine 1.9 "
+            "needs these names to be unique across kinds (the inherited players.Reds is at rules/tiny/game.yaml:6:3)"
         ],
     ),
     "version_needed_for_19": (
@@ -211,13 +211,13 @@ CASES: dict[str, tuple[str, list[str]]] = {
     "sea_and_air": (
         "extends: tiny\nunits:\n  infantry: {isSea: true, isAir: true}\n",
         [
+            # warnings show beside errors; the child made infantry a sea unit: said at its line (issue 27)
+            "rules/broken/game.yaml:3:21: warning: units.infantry.isSea: infantry is a sea unit placed on land (the "
+            "inherited territories.Alpha.units.Reds.infantry is at rules/tiny/game.yaml:16:30)",
+            "rules/broken/game.yaml:3:21: warning: units.infantry.isSea: infantry is a sea unit placed on land (the "
+            "inherited territories.Beta.units.Blues.infantry is at rules/tiny/game.yaml:22:31)",
             "rules/broken/game.yaml:3:34: units.infantry.isAir: infantry is both isSea and isAir; the engine treats "
             "it as neither a ship nor an aircraft everywhere: keep one",
-            # warnings show beside errors
-            "rules/tiny/game.yaml:16:30: warning: territories.Alpha.units.Reds.infantry: infantry is a sea unit "
-            "placed on land",
-            "rules/tiny/game.yaml:22:31: warning: territories.Beta.units.Blues.infantry: infantry is a sea unit "
-            "placed on land",
         ],
     ),
     "type_error_does_not_hide_references": (

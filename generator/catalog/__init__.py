@@ -200,8 +200,10 @@ def _check_scalar(spec: Spec, token: str, ctx: _Ctx) -> str | None:
     if t == "never":
         return "the engine rejects every value of this option"
     if t == "int":
-        if not _INT.fullmatch(token) or not _INT_MIN <= int(token) <= _INT_MAX:
+        if not _INT.fullmatch(token):
             return f"{token!r} is not an integer"
+        if not _INT_MIN <= int(token) <= _INT_MAX:
+            return f"{token!r} is not an integer the engine can read (from {_INT_MIN} to {_INT_MAX})"
         n = int(token)
         if "min" in spec and n < spec["min"]:
             return f"{n} < minimum {spec['min']}"

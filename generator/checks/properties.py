@@ -20,8 +20,8 @@ from generator.checks.options import TARGET_ENGINES, attachments_of
 from generator.diagnostics import Diagnostic, Severity, did_you_mean, key_path
 from generator.spec.locate import locate
 from generator.spec.model import Property, Scalar, Spec
+from generator.spec.numbers import JAVA_INT_MAX, JAVA_INT_MIN, out_of_range
 
-INT32 = (-(2**31), 2**31 - 1)
 _KINDS = {"bool": "true or false", "int": "a whole number", "string": "text"}
 
 
@@ -42,8 +42,8 @@ def _value_problem(kind: str, value: Scalar) -> str | None:
     if kind == "int":
         if isinstance(value, bool) or not isinstance(value, int):
             return f"{value!r} is not one"
-        if not INT32[0] <= value <= INT32[1]:
-            return f"{value} is outside the engine's range {INT32[0]}..{INT32[1]}"
+        if not JAVA_INT_MIN <= value <= JAVA_INT_MAX:
+            return f"{value} is outside the engine's range {JAVA_INT_MIN}..{JAVA_INT_MAX}"
     return None
 
 
@@ -65,6 +65,9 @@ def _range(prop: Scalar | Property, tree: Any, where: tuple[str, ...]) -> list[D
     if not isinstance(prop.value, int):
         return []
     low, high = prop.min, prop.max
+    if not JAVA_INT_MIN <= prop.value <= JAVA_INT_MAX:  # an editable number is read as a Java int
+        bounds = {"le": JAVA_INT_MAX} if prop.value > JAVA_INT_MAX else {"ge": JAVA_INT_MIN}
+        return [Diagnostic(out_of_range(prop.value, bounds), locate(tree, where), key_path(where))]
     if (low is not None and prop.value < low) or (high is not None and prop.value > high):
         message = f"value {prop.value} is outside its range {low}..{high} (the engine refuses an editable one)"
         return [Diagnostic(message, locate(tree, where), key_path(where))]

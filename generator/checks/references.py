@@ -13,6 +13,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from generator.catalog import load_catalog
+from generator.checks.names import check_names
 from generator.checks.proofs import check_proofs
 from generator.diagnostics import Diagnostic, did_you_mean, key_path
 from generator.paths import path_component_problem
@@ -42,10 +43,14 @@ class _Checker:
             self.error(path, f"unknown {kind} '{name}'{did_you_mean(name, names)}", key=key)
 
 
-def check_spec(spec: Spec, tree: Any, target: str = "portable", variant: str | None = None) -> list[Diagnostic]:
+def check_spec(
+    spec: Spec, tree: Any, target: str = "portable", variant: str | None = None, *, names: bool = True
+) -> list[Diagnostic]:
     """Every reference and naming problem of a resolved spec, located in the file that set it.
 
     `variant` is the variant's name, when the spec is one: a ledger proof's scenarios must run on it.
+    `names`: also every name's characters (checks.names); a caller that checks them first, to keep
+    other checks quiet about a broken name, says False.
     """
     c = _Checker(spec, tree)
     players, units, resources = spec.players, spec.units, spec.resources
@@ -148,7 +153,7 @@ def check_spec(spec: Spec, tree: Any, target: str = "portable", variant: str | N
 
     for path, message, key in check_proofs(spec, variant, written_here):
         c.error(path, message, key=key)
-    return c.found
+    return c.found + (check_names(spec, tree) if names else [])
 
 
 def _check_file_names(c: _Checker) -> None:

@@ -23,6 +23,10 @@ NON_NEGATIVE_UNIT_STATS = (
 )  # fmt: skip
 
 
+# TerritoryAttachment numbers that must not be negative: a territory producing less than nothing.
+NON_NEGATIVE_TERRITORY_STATS = ("production", "productionOnly", "unitProduction")
+
+
 def _stat(options: dict[str, Any], name: str) -> int:
     value = options.get(name, 0)
     return value if isinstance(value, int) and not isinstance(value, bool) else 0
@@ -42,6 +46,10 @@ def check_sanity(spec: Spec, tree: Any, target: str = "portable") -> list[Diagno
         for stat in NON_NEGATIVE_UNIT_STATS:
             if _stat(unit.options, stat) < 0:
                 report(("units", name, stat), f"{stat} must not be negative (the engine accepts it silently)")
+    for name, territory in spec.territories.items():
+        for stat in NON_NEGATIVE_TERRITORY_STATS:
+            if _stat(territory.options, stat) < 0:
+                report(("territories", name, stat), f"{stat} must not be negative (the engine accepts it silently)")
     for kind in ("production_rules", "repair_rules"):
         for name, rule in getattr(spec, kind).items():
             for part in ("cost", "result"):

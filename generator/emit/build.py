@@ -6,17 +6,20 @@ Nothing is written here; `write` puts the results in place once everything succe
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 import yaml
 
 from generator.checks.board import check_board
 from generator.checks.dtd import check_xml_against_dtd
+from generator.checks.names import check_names
 from generator.checks.options import TARGET_ENGINES, check_options
 from generator.checks.properties import check_properties
 from generator.checks.references import check_spec
 from generator.checks.sanity import check_sanity
 from generator.checks.xml_options import check_xml_options
 from generator.diagnostics import Diagnostic, Severity, key_path
+from generator.emit.blame import in_child, remember
 from generator.emit.origin import in_spec
 from generator.emit.render import render_game_xml, render_notes
 from generator.installed_map import MapLookup
@@ -43,16 +46,36 @@ def load_spec(
     """Resolve and type-check one variant, with its semantic checks for the `target` engines.
 
     With `maps`, also against the board: the map's territories and unit pictures (checks.board).
+    A mistake the variant made in what it inherits is said at its own line (emit.blame).
     """
+    compiled, problems, tree = _checked(rules, name, target, maps)
+    if tree is None:
+        return compiled, problems
+    depends = (target, id(maps))
+    remember(rules, name, problems, depends)  # a child checked next compares with these
+
+    def parent_problems(parent: str) -> list[Diagnostic]:
+        return _checked(rules, parent, target, maps)[1]
+
+    return compiled, in_child(problems, rules, name, tree, parent_problems, depends)
+
+
+def _checked(
+    rules: Rules, name: str, target: str, maps: MapLookup | None
+) -> tuple[Compiled | None, list[Diagnostic], Any]:
+    """`load_spec` without moving the variant's mistakes to its lines; with the tree checked (or None)."""
     resolved, problems = resolve(rules, name)
     if resolved is None:
-        return None, problems
+        return None, problems, None
     # Keep going after load problems (the tree is still usable) so every mistake shows in one run,
     # but say nothing more about a place that already has a message.
     resolved.tree, found, expansion = expand_patterns(resolved.tree)
     problems += found
-    resolved.tree, found = expand_templates(resolved.tree)
+    expanded, found = expand_templates(resolved.tree)
     problems += found
+    if expanded is None:  # variables that would expand beyond bounds: nothing more to say
+        return None, problems, None
+    resolved.tree = expanded
     already = {p.mark for p in problems}
     spec, found = build_spec(resolved.tree)
     problems += [p for p in found if p.mark not in already]
@@ -60,13 +83,17 @@ def load_spec(
     # silent mistakes elsewhere are found in the same run; the repaired places say nothing more.
     checked, repaired = (spec, []) if spec is not None else salvage(resolved.tree)
     if checked is None:
-        return None, problems
+        return None, problems, resolved.tree
     target = checked.game.target or target  # a variant made for one engine is checked for that one
     said = {p.mark for p in problems}
     # A repaired place, what lies under it, and the entry that holds it say nothing more.
     quiet = tuple(key_path(path) for path in repaired)
     holders = {key_path(path[:-1]) for path in repaired}
-    later = list(check_spec(checked, resolved.tree, target, name))
+    # A name that is not one line of text is one problem: what else is said of its place is noise.
+    named = [p for p in check_names(checked, resolved.tree) if p.mark not in said]
+    said |= {p.mark for p in named}
+    problems += named
+    later = list(check_spec(checked, resolved.tree, target, name, names=False))
     for check in (check_options, check_properties, check_sanity):
         later += check(checked, resolved.tree, target)
     if maps is not None:
@@ -82,8 +109,8 @@ def load_spec(
     # A problem in what a pattern made is said of the use that made it.
     problems = [attribute(p, expansion) for p in problems]
     if spec is None or any(p.severity is Severity.ERROR for p in problems):
-        return None, problems
-    return Compiled(name, spec, resolved, expansion), problems
+        return None, problems, resolved.tree
+    return Compiled(name, spec, resolved, expansion), problems, resolved.tree
 
 
 def compile_variant(

@@ -146,13 +146,14 @@ class _Importer(SetupReader):
                     neighbours.append(there)
         self.spec["territories"] = territories
 
-    def _rule(self, element: etree._Element) -> Tree:
+    def _rule(self, element: etree._Element, key: str) -> Tree:
         rule: Tree = {"cost": {}, "result": {}}
         for part in self.children(element, "cost", "result"):
-            if part.tag == "cost":
-                rule["cost"][att(part, "resource")] = self.number(part, "quantity")
-            else:
-                rule["result"][att(part, "resourceOrUnit")] = self.number(part, "quantity")
+            side, name = (
+                ("cost", att(part, "resource")) if part.tag == "cost" else ("result", att(part, "resourceOrUnit"))
+            )
+            rule[side][name] = self.number(part, "quantity")
+            self.at(part, key, att(element, "name"), side, name)
         return rule
 
     def _production(self) -> None:
@@ -170,9 +171,9 @@ class _Importer(SetupReader):
             }.get(element.tag, "players")
             self.at(element, key, name or att(element, "player"))
             if element.tag == "productionRule":
-                spec["production_rules"][name] = self._rule(element)
+                spec["production_rules"][name] = self._rule(element, "production_rules")
             elif element.tag == "repairRule":
-                spec["repair_rules"][name] = self._rule(element)
+                spec["repair_rules"][name] = self._rule(element, "repair_rules")
             elif element.tag == "productionFrontier":
                 rules = self.children(element, "frontierRules")
                 spec["production_frontiers"][name] = [att(f, "name") for f in rules]
@@ -230,6 +231,8 @@ class _Importer(SetupReader):
             self.spec["variables"] = {
                 att(v, "name"): [att(e, "name") for e in self.children(v, "element")] for v in variables
             }
+            for variable in variables:
+                self.at(variable, "variables", att(variable, "name"))
         for element in self.children(self.root.find("attachmentList"), "attachment"):
             if att(element, "foreach"):
                 self._template(element)

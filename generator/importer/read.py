@@ -125,12 +125,14 @@ class SetupReader(XmlReader):
                 for given in self.children(section, "resourceGiven"):
                     resources = players.setdefault(att(given, "player"), {}).setdefault("resources", {})
                     resources[att(given, "resource")] = self.number(given, "quantity")
+                    self.at(given, "players", att(given, "player"), "resources", att(given, "resource"))
             else:
                 for relation in self.children(section, "relationship"):
                     one = players.setdefault(att(relation, "player1"), {})
                     kind, started = att(relation, "type"), self.number(relation, "roundValue")
                     value = kind if started == 0 else {"type": kind, "round": started}
                     one.setdefault("relationships", {})[att(relation, "player2")] = value
+                    self.at(relation, "players", att(relation, "player1"), "relationships", att(relation, "player2"))
 
     def _owner(self, element: etree._Element, territories: Tree) -> None:
         territory = territories.setdefault(att(element, "territory"), {})
@@ -148,6 +150,7 @@ class SetupReader(XmlReader):
         if place.tag == "heldUnits":
             held = players.setdefault(att(place, "player"), {}).setdefault("held_units", {})
             held[unit] = held.get(unit, 0) + quantity
+            self.at(place, "players", att(place, "player"), "held_units", unit)
             return
         territory = territories.setdefault(att(place, "territory"), {})
         hits, damage = self.number(place, "hitsTaken"), self.number(place, "unitDamage")
@@ -163,7 +166,9 @@ class SetupReader(XmlReader):
 
     def _properties(self, game: Tree) -> None:
         props: Tree = {}
-        for element in self.children(self.root.find("propertyList"), "property"):
+        elements = self.children(self.root.find("propertyList"), "property")
+        kept = _read_by_engine(elements)
+        for element in elements:
             name = att(element, "name")
             text = att(element, "value")
             if not text:
@@ -173,15 +178,25 @@ class SetupReader(XmlReader):
                 game["map"] = text
             elif name == "notes":
                 self.spec["notes"] = clean_notes(text)
+            elif kept[name] is not element:
+                self._shadowed(element, kept[name])
             else:
                 props[name] = self._property(element, text)
                 self.at(element, "properties", name)
         self.spec["properties"] = props
 
+    def _shadowed(self, element: etree._Element, kept: etree._Element) -> None:
+        """A second definition of a property that the engine does not read: left out, with a warning."""
+        line = kept.sourceline
+        hides = _editable(kept) and not _editable(element)
+        why = "an editable property hides a constant of the same name" if hides else "the last one counts"
+        self.normalised(element, f"property '{att(element, 'name')}' is also defined at line {line}; the engine "
+                        f"reads that one ({why}) and ignores this one, so import leaves it out")  # fmt: skip
+
     def _property(self, element: etree._Element, text: str) -> Any:
         if element.get("player"):
             self.unsupported(element, "property attribute player")
-        editable = (element.get("editable") or "").lower() == "true"  # as the engine compares it
+        editable = _editable(element)
         kinds = [c for c in element if isinstance(c.tag, str) and c.tag != "value"]
         kind = kinds[0] if kinds else None
         entry: Tree = {}
@@ -200,6 +215,25 @@ class SetupReader(XmlReader):
         if not editable and not entry and (kind is None or kind.tag == "boolean"):
             return value
         return {"value": value, **({"editable": True} if editable else {}), **entry}
+
+
+def _editable(element: etree._Element) -> bool:
+    return (element.get("editable") or "").lower() == "true"  # as the engine compares it
+
+
+def _read_by_engine(elements: list[etree._Element]) -> dict[str, etree._Element]:
+    """The definition of each property name the engine reads (measured with engine 1.9's dump).
+
+    The engine keeps constants and editable properties apart, later ones of a kind replacing
+    earlier ones, and reads an editable property before a constant of the same name: two real
+    maps define "Total Victory" editable, then again as a constant, and players get the option.
+    """
+    kept: dict[str, etree._Element] = {}
+    for element in elements:
+        name = att(element, "name")
+        if name not in kept or _editable(element) or not _editable(kept[name]):
+            kept[name] = element
+    return kept
 
 
 def clean_notes(text: str) -> str:

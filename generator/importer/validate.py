@@ -47,6 +47,8 @@ def validate_xml_file(
     if tree is not None:
         tree, found = expand_templates(tree)
         problems += found
+        if tree is None:  # variables that would expand beyond bounds: nothing more to say
+            return problems
         spec, found = build_spec(tree)
         problems += found
     if target is None:
@@ -85,6 +87,8 @@ def import_checked(path: Path, display: str) -> tuple[dict[str, Any] | None, lis
     if located is None:
         return None, problems
     expanded, found = expand_templates(located)
+    if expanded is None:  # variables that would expand beyond bounds: nothing more to say
+        return None, problems + found
     spec, more = build_spec(expanded)
     problems += found + more
     tree = plain(located)

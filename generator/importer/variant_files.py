@@ -115,6 +115,8 @@ def _verify(rules_dir: Path, display_root: str, name: str, staging: Path, tree: 
             return []
         return [Diagnostic("internal: the written spec does not reproduce the imported game; please report")]
     expanded, found = expand_templates(resolved.tree)
+    if expanded is None:
+        return found
     written, more = build_spec(expanded)
     if written is None or found:
         return found + more

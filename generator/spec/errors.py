@@ -7,6 +7,7 @@ value (or of the key, for unknown keys) and words the message for a mod maker.
 from __future__ import annotations
 
 import re
+import types
 import typing
 from typing import Any
 
@@ -15,6 +16,7 @@ from pydantic import BaseModel, ValidationError
 from generator.diagnostics import Diagnostic, did_you_mean, key_path
 from generator.spec.locate import locate
 from generator.spec.model import Spec
+from generator.spec.numbers import out_of_range
 
 _FRIENDLY: dict[str, str] = {
     "int_type": "expected a whole number",
@@ -28,6 +30,7 @@ _FRIENDLY: dict[str, str] = {
     "model_attributes_type": "expected a mapping of keys",
     "list_type": "expected a list",
 }
+_RANGE = ("greater_than_equal", "less_than_equal")
 
 
 def _describe(value: Any) -> str:
@@ -52,13 +55,15 @@ def _translate(exc: ValidationError, tree: Any) -> list[Diagnostic]:
     errors = []
     for error in exc.errors():
         # Pydantic names union members in `loc` ('bool', 'Property', 'list[...]'); keep keys only.
-        loc = [p for p in error["loc"] if isinstance(p, int) or not is_union_member(p)]
+        loc = keys_only(error["loc"])
         errors.append((loc, error))
     found: dict[tuple[str, str], Diagnostic] = {}
+    # A number out of range in a union (`bool | int | str`) also fails the other members: say the range.
+    ranged = {tuple(loc) for loc, error in errors if error["type"] in _RANGE}
     for loc, error in errors:
         kind = error["type"]
         deeper = any(len(other) > len(loc) and other[: len(loc)] == loc for other, _ in errors)
-        if kind in _FRIENDLY and deeper:
+        if kind in _FRIENDLY and (deeper or tuple(loc) in ranged):
             continue  # a mapping was meant as the model member of a union; its own errors say more
         path = key_path(loc)
         if kind == "extra_forbidden":
@@ -70,6 +75,9 @@ def _translate(exc: ValidationError, tree: Any) -> list[Diagnostic]:
             mark = locate(tree, loc[:-1])
         elif kind == "value_error":
             message = str(error.get("ctx", {}).get("error", error["msg"]))
+            mark = locate(tree, loc)
+        elif kind in _RANGE:
+            message = out_of_range(error.get("input"), error.get("ctx", {}))
             mark = locate(tree, loc)
         elif kind == "string_pattern_mismatch":
             message = f"expected a version like 1.4.1, got {_describe(error.get('input'))}"
@@ -86,10 +94,59 @@ def _translate(exc: ValidationError, tree: Any) -> list[Diagnostic]:
     return list(found.values())
 
 
-def is_union_member(part: str | int) -> bool:
-    return isinstance(part, str) and (
-        part in ("bool", "int", "str", "Property", "DumpFacts") or part.startswith(("list[", "union[", "function-"))
-    )
+def keys_only(loc: tuple[str | int, ...]) -> list[str | int]:
+    """`loc` without the union members pydantic names in it ('int', 'Relationship', 'dict[str,int]').
+
+    The model's annotations are followed along `loc`, so a member is told from a key that happens
+    to be spelt like one (a unit named 'Property').
+    """
+    annotation: Any = Spec
+    out: list[str | int] = []
+    for part in loc:
+        annotation = _unwrapped(annotation)
+        if typing.get_origin(annotation) in _UNIONS and isinstance(part, str):
+            # At a union every name in `loc` is a member's tag: follow that member.
+            annotation = next((m for m in typing.get_args(annotation) if _member_tag(m, part)), None)
+            continue
+        out.append(part)
+        model = annotation if isinstance(annotation, type) and issubclass(annotation, BaseModel) else None
+        if model is not None and isinstance(part, str) and part in _field_names(model):
+            annotation = model.model_fields[_field_by_alias(model, part)].annotation
+        elif typing.get_origin(annotation) in (dict, list):
+            annotation = typing.get_args(annotation)[-1]
+        else:
+            annotation = None  # an option's value, an extra key: nothing more to follow
+    return out
+
+
+_UNIONS = (typing.Union, types.UnionType)
+
+
+def _unwrapped(annotation: Any) -> Any:
+    """`annotation` without Annotated[...] and without `| None` (pydantic names no member for those)."""
+    while True:
+        if typing.get_origin(annotation) is typing.Annotated:
+            annotation = typing.get_args(annotation)[0]
+            continue
+        if typing.get_origin(annotation) in _UNIONS:
+            members = [m for m in typing.get_args(annotation) if m is not type(None)]
+            if len(members) == 1:
+                annotation = members[0]
+                continue
+        return annotation
+
+
+def _member_tag(member: Any, tag: str) -> bool:
+    """Whether pydantic names the union `member` by `tag` in an error's loc."""
+    if isinstance(member, type) and issubclass(member, BaseModel):
+        return member.__name__ == tag
+    origin = typing.get_origin(member)
+    if origin in (dict, list):
+        return tag.startswith(f"{origin.__name__}[")
+    if origin is typing.Annotated:
+        base = typing.get_args(member)[0]
+        return tag in (f"constrained-{base.__name__}", base.__name__) or tag.startswith("function-")
+    return isinstance(member, type) and tag == member.__name__
 
 
 def _fields_at(loc: list[Any]) -> list[str]:

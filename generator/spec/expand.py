@@ -18,10 +18,15 @@ and gets one attachment per player, `@players@` replaced by that player, `$playe
 them joined with ':'. An option naming a loop variable whose value is empty is left out, and
 `$name$` is also replaced in the options of ordinary attachments, all as 2.x does.
 Expansion runs on the resolved tree, so errors in made attachments point at their template.
+
+A variable may list another, which multiplies: nine variables of ten items, each naming the one
+before, stand for 10^9 values. What expansion makes is bounded like YAML aliases are (see
+load.MAX_EXPANDED_NODES): counted before it is made, and refused at the line that asks for too much.
 """
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from generator.diagnostics import Diagnostic, key_path
@@ -39,27 +44,79 @@ COLLECTION_OF_TYPE = {
     "technology": "technologies",
 }
 TEMPLATE_KEYS = {"name", "foreach", "attach_to", "type", "class", "options", "ledger"}
+# The biggest real game we know (imperialism_1974_board_game.xml) makes 114,467 values (a second,
+# 80 MB); these bounds leave room for games a few times bigger and keep a hostile spec to seconds.
+MAX_EXPANDED_VALUES = 500_000  # variable values, attachments made and their options, together
+MAX_EXPANDED_CHARS = 16 * 1024 * 1024  # characters of text with variables filled in
 
 
-def variable_values(variables: dict[str, Any]) -> dict[str, list[str]]:
-    """`$name$` -> its values, a variable named among another's values expanded in place."""
+class TooMuch(Exception):
+    """The expansion would pass one of its bounds; the message says by how much, `path` where."""
+
+    def __init__(self, message: str, path: tuple[str, ...] = ()) -> None:
+        super().__init__(message)
+        self.path = path
+
+
+class Budget:
+    """What one spec's expansion may still make; checked before anything is made."""
+
+    def __init__(self) -> None:
+        self.values = 0
+        self.chars = 0
+
+    def spend(self, values: int, chars: int = 0, why: str = "a variable that names another repeats its values") -> None:
+        """Count what is about to be made; `why` says how it grew so big (in the message)."""
+        if self.values + values > MAX_EXPANDED_VALUES:
+            raise TooMuch(
+                f"would make {self.values + values:,} values here, more than the {MAX_EXPANDED_VALUES:,} that "
+                f"variables and templates may make in all ({why}): list fewer values"
+            )
+        if self.chars + chars > MAX_EXPANDED_CHARS:
+            raise TooMuch(
+                f"would make {self.chars + chars:,} characters of text here, more than the {MAX_EXPANDED_CHARS:,} "
+                "that variables and templates may make in all (each $name$ stands for all of its values): name "
+                "fewer or smaller variables"
+            )
+        self.values += values
+        self.chars += chars
+
+
+def variable_values(variables: dict[str, Any], budget: Budget | None = None) -> dict[str, list[str]]:
+    """`$name$` -> its values, a variable named among another's values expanded in place.
+
+    Each variable's size is counted before its values are made; past the budget, TooMuch at it.
+    """
+    budget = budget or Budget()
     out: dict[str, list[str]] = {}
+    chars: dict[str, int] = {}  # characters of each variable's values, known before they are made
     for name, values in variables.items():
-        items = values if isinstance(values, list) else [values]
-        expanded: list[str] = []
-        for item in items:
-            text = "" if item is None else str(item)
-            expanded += out.get(text, [text]) if text.startswith("$") else [text]
-        out[f"${name}$"] = expanded
+        items = ["" if item is None else str(item) for item in (values if isinstance(values, list) else [values])]
+        named = [text if text.startswith("$") and text in out else None for text in items]
+        count = sum(len(out[key]) if key else 1 for key in named)
+        size = sum(chars[key] if key else len(text) for key, text in zip(named, items, strict=True))
+        try:
+            budget.spend(count, size)
+        except TooMuch as exc:
+            raise TooMuch(str(exc), ("variables", name)) from None
+        out[f"${name}$"] = [
+            value for key, text in zip(named, items, strict=True) for value in (out[key] if key else [text])
+        ]
+        chars[f"${name}$"] = size
     return out
 
 
-def loop_rounds(foreach: str, variables: dict[str, list[str]]) -> list[dict[str, str]] | None:
+def loop_rounds(
+    foreach: str, variables: dict[str, list[str]], budget: Budget | None = None
+) -> list[dict[str, str]] | None:
     """Each round of a `foreach` as {'@name@': value}; None when it names an unknown variable."""
     loops = foreach.split("^")
     groups = [loop.split(":") for loop in loops]
     if len(loops) > 2 or any(name not in variables for group in groups for name in group):
         return None
+    # A '^' nests the second loop in the first: rounds multiply, so count them before making them.
+    rounds_made = math.prod(len(variables[group[0]]) for group in groups)
+    (budget or Budget()).spend(rounds_made, why="'^' makes a round for every pair of values")
 
     def rounds(group: list[str]) -> list[dict[str, str]]:
         length = len(variables[group[0]])
@@ -74,33 +131,38 @@ def loop_rounds(foreach: str, variables: dict[str, list[str]]) -> list[dict[str,
     return [{**inner, **first} for first in outer for inner in rounds(groups[1])]
 
 
-def fill(text: str, each: dict[str, str], lists: dict[str, list[str]]) -> str:
+def fill(text: str, each: dict[str, str], joined: dict[str, str], budget: Budget | None = None) -> str:
+    """`text` with each round's `@name@` and every `$name$` (its values joined by ':') filled in.
+
+    The length of each step is known before it is taken: a text naming a big variable many times
+    is refused (TooMuch) before it is made.
+    """
     if "@" not in text and "$" not in text:  # most texts name no variable
         return text
-    for key, value in each.items():
-        text = text.replace(key, value)
-    for key, values in lists.items():
+    budget = budget or Budget()
+    for key, value in (*each.items(), *joined.items()):
         if key in text:
-            text = text.replace(key, ":".join(values))
+            budget.spend(0, text.count(key) * max(len(value) - len(key), 0))
+            text = text.replace(key, value)
     return text
 
 
-def _fill_value(value: Any, each: dict[str, str], lists: dict[str, list[str]]) -> Any:
+def _fill_value(value: Any, each: dict[str, str], joined: dict[str, str], budget: Budget) -> Any:
     """A copy of an option value with variables filled in, keeping positions where it has them."""
     if isinstance(value, str):
-        return fill(value, each, lists)
+        return fill(value, each, joined, budget)
     if isinstance(value, dict):
         out = SpecMap()
         out.mark = getattr(value, "mark", None)
         for key, item in value.items():
-            out[key] = _fill_value(item, each, lists)
+            out[key] = _fill_value(item, each, joined, budget)
             copy_marks(value, out, key)
         return out
     if isinstance(value, list):
         items = SpecList()
         items.mark = getattr(value, "mark", None)
         for index, item in enumerate(value):
-            items.append(_fill_value(item, each, lists))
+            items.append(_fill_value(item, each, joined, budget))
             marks = getattr(value, "item_marks", None)
             if marks:
                 items.item_marks.append(marks[index])
@@ -125,7 +187,11 @@ def _text(value: Any) -> str:
 
 
 def expand_templates(tree: Any) -> tuple[Any, list[Diagnostic]]:
-    """The tree with every template made into attachments and `$variables$` filled in."""
+    """The tree with every template made into attachments and `$variables$` filled in.
+
+    None instead of a tree when the expansion would pass its bounds: like an alias bomb, such a
+    spec is refused whole (what was made of it so far would only raise false alarms).
+    """
     if not isinstance(tree, dict) or ("variables" not in tree and "attachment_templates" not in tree):
         return tree, []
     problems: list[Diagnostic] = []
@@ -133,45 +199,63 @@ def expand_templates(tree: Any) -> tuple[Any, list[Diagnostic]]:
     if not isinstance(raw_variables, dict) or not all(isinstance(v, list) for v in raw_variables.values()):
         problems.append(Diagnostic("expected a mapping of names to lists", locate(tree, ("variables",)), "variables"))
         raw_variables = {}
-    lists = variable_values(raw_variables)
     out = shallow(tree)
     for key in ("variables", "attachment_templates"):
         out.pop(key, None)
-    _fill_plain_attachments(out, lists)
-    templates = tree.get("attachment_templates") or {}
-    if not isinstance(templates, dict):
-        problems.append(Diagnostic("expected a mapping of templates", locate(tree, ("attachment_templates",))))
-        return out, problems
-    for name, template in templates.items():
-        path = ("attachment_templates", name)
-        if not isinstance(template, dict):
-            problems.append(Diagnostic("expected a mapping", locate(tree, path), key_path(path)))
-            continue
-        shape = _shape_problem(template)
-        if shape is not None:
-            bad = (*path, shape[0])
-            problems.append(Diagnostic(shape[1], locate(tree, bad), key_path(bad)))
-            continue
-        unknown = sorted(set(template) - TEMPLATE_KEYS)
-        for key in unknown:
-            where = (*path, key)
-            problems.append(Diagnostic(f"unknown key '{key}'", locate(tree, where, key=True), key_path(where)))
-        foreach = str(template.get("foreach") or "")
-        rounds = loop_rounds(foreach, lists) if foreach else [{}]
-        kind = str(template.get("type") or "unitType")
-        if rounds is None:
-            message = f"foreach '{foreach}' names an unknown variable or has more than one '^'"
-            problems.append(Diagnostic(message, locate(tree, (*path, "foreach")), key_path((*path, "foreach"))))
-            continue
-        if kind not in COLLECTION_OF_TYPE:
-            message = f"type '{kind}' is not one of {', '.join(COLLECTION_OF_TYPE)}"
-            problems.append(Diagnostic(message, locate(tree, (*path, "type")), key_path((*path, "type"))))
-            continue
-        # What each option's value says, once per template (its rounds only fill it in).
-        texts = {key: _text(value) for key, value in (template.get("options") or {}).items()}
-        for each in rounds:
-            problems += _make(out, tree, name, template, kind, each, lists, texts)
+    budget = Budget()
+    try:
+        lists = variable_values(raw_variables, budget)
+        joined = {key: ":".join(values) for key, values in lists.items()}
+        _fill_plain_attachments(out, joined, budget)
+        templates = tree.get("attachment_templates") or {}
+        if not isinstance(templates, dict):
+            problems.append(Diagnostic("expected a mapping of templates", locate(tree, ("attachment_templates",))))
+            return out, problems
+        for name, template in templates.items():
+            try:
+                problems += _expand_one(out, tree, name, template, lists, joined, budget)
+            except TooMuch as exc:
+                raise TooMuch(str(exc), exc.path or ("attachment_templates", name)) from None
+    except TooMuch as exc:
+        return None, [*problems, Diagnostic(str(exc), locate(tree, exc.path), key_path(exc.path))]
     return out, problems
+
+
+def _expand_one(
+    out: dict[str, Any], tree: Any, name: str, template: Any, lists: dict[str, list[str]], joined: dict[str, str],
+    budget: Budget,
+) -> list[Diagnostic]:  # fmt: skip
+    """Every attachment one template makes, added to `out`; the problems of the template."""
+    path = ("attachment_templates", name)
+    if not isinstance(template, dict):
+        return [Diagnostic("expected a mapping", locate(tree, path), key_path(path))]
+    shape = _shape_problem(template)
+    if shape is not None:
+        bad = (*path, shape[0])
+        return [Diagnostic(shape[1], locate(tree, bad), key_path(bad))]
+    problems = []
+    for key in sorted(set(template) - TEMPLATE_KEYS):
+        where = (*path, key)
+        problems.append(Diagnostic(f"unknown key '{key}'", locate(tree, where, key=True), key_path(where)))
+    foreach = str(template.get("foreach") or "")
+    try:
+        rounds = loop_rounds(foreach, lists, budget) if foreach else [{}]
+    except TooMuch as exc:
+        raise TooMuch(str(exc), (*path, "foreach")) from None
+    kind = str(template.get("type") or "unitType")
+    if rounds is None:
+        message = f"foreach '{foreach}' names an unknown variable or has more than one '^'"
+        return [*problems, Diagnostic(message, locate(tree, (*path, "foreach")), key_path((*path, "foreach")))]
+    if kind not in COLLECTION_OF_TYPE:
+        message = f"type '{kind}' is not one of {', '.join(COLLECTION_OF_TYPE)}"
+        return [*problems, Diagnostic(message, locate(tree, (*path, "type")), key_path((*path, "type")))]
+    # What each option's value says, once per template (its rounds only fill it in).
+    options = template.get("options") or {}
+    texts = {key: _text(value) for key, value in options.items()}
+    budget.spend(len(rounds) * max(len(options), 1), why="each round makes an attachment with every option")
+    for each in rounds:
+        problems += _make(out, tree, name, template, kind, each, joined, texts, budget)
+    return problems
 
 
 def _shape_problem(template: dict[str, Any]) -> tuple[str, str] | None:
@@ -230,21 +314,27 @@ def owned(parent: dict[str, Any], key: str) -> Any:
     return copy
 
 
-def _fill_plain_attachments(tree: dict[str, Any], lists: dict[str, list[str]]) -> None:
-    """2.x replaces `$name$` in every option value, templated or not (only known names change)."""
-    if not lists:
+def _fill_plain_attachments(tree: dict[str, Any], joined: dict[str, str], budget: Budget) -> None:
+    """2.x replaces `$name$` in every option value, templated or not (only known names change).
+
+    Past the budget, TooMuch at the option being filled.
+    """
+    if not joined:
         return
     for collection in COLLECTION_OF_TYPE.values():
         objects = tree.get(collection)
         if not isinstance(objects, dict):
             continue
         for owner, entry in list(objects.items()):
-            if not isinstance(entry, dict) or not any(key in _text_deep(entry) for key in lists):
+            if not isinstance(entry, dict) or not any(key in _text_deep(entry) for key in joined):
                 continue
             objects_copy = owned(tree, collection)
             entry_copy = owned(objects_copy, owner)
             for key, value in entry.items():
-                entry_copy[key] = _fill_value(value, {}, lists)
+                try:
+                    entry_copy[key] = _fill_value(value, {}, joined, budget)
+                except TooMuch as exc:
+                    raise TooMuch(str(exc), (collection, str(owner), key)) from None
 
 
 def _text_deep(value: Any) -> str:
@@ -257,11 +347,11 @@ def _text_deep(value: Any) -> str:
 
 def _make(
     out: dict[str, Any], tree: Any, name: str, template: dict[str, Any], kind: str, each: dict[str, str],
-    lists: dict[str, list[str]], texts: dict[str, str],
+    joined: dict[str, str], texts: dict[str, str], budget: Budget,
 ) -> list[Diagnostic]:  # fmt: skip
     collection = COLLECTION_OF_TYPE[kind]
-    made_name = fill(str(template.get("name") or name), each, {})
-    target = fill(str(template.get("attach_to") or ""), each, {})
+    made_name = fill(str(template.get("name") or name), each, {}, budget)
+    target = fill(str(template.get("attach_to") or ""), each, {}, budget)
     objects = owned(out, collection)
     if target not in objects:
         where = ("attachment_templates", name, "attach_to")
@@ -277,7 +367,7 @@ def _make(
         if any(not v and k in text for k, v in each.items()):
             continue
         # A value naming no variable is the template's own (nothing changes it later): not copied.
-        made[key] = _fill_value(value, each, lists) if "@" in text or "$" in text else value
+        made[key] = _fill_value(value, each, joined, budget) if "@" in text or "$" in text else value
         if isinstance(made, SpecMap):
             copy_marks(options, made, key)
     main = MAIN_ATTACHMENT.get(kind)

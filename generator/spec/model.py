@@ -20,6 +20,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from generator.spec.numbers import JAVA_INT_MAX, Count, EngineInt
 from generator.spec.patterns import (
     AdvantageSchedule,
     FreeUnits,
@@ -175,7 +176,7 @@ class Resource(Strict):
 
 class Relationship(Strict):
     type: str
-    round: int = 0  # TripleA's roundValue: the round the relationship started
+    round: EngineInt = 0  # TripleA's roundValue: the round the relationship started
 
 
 class Player(Strict):
@@ -188,9 +189,9 @@ class Player(Strict):
     alliances: list[str] = []
     production_frontier: str | None = None
     repair_frontier: str | None = None
-    resources: dict[str, int] = {}
+    resources: dict[str, Count] = {}
     # Units bought before the game starts and not yet placed.
-    held_units: dict[str, int] = {}
+    held_units: dict[str, Count] = {}
     # Technologies this player can research, grouped in categories (TripleA's playerTech).
     tech_categories: dict[str, list[str]] = {}
     # Starting relationship to each other player, by relationship type (or {type, round}).
@@ -261,9 +262,9 @@ class Unit(HasAttachments):
 class DamagedUnits(Strict):
     unit: str
     owner: str | None = None
-    quantity: int = Field(default=1, ge=1)
-    hits: int = Field(default=0, ge=0)  # hits taken (multi-hit units)
-    damage: int = Field(default=0, ge=0)  # bombing damage (factories)
+    quantity: int = Field(default=1, ge=1, le=JAVA_INT_MAX)
+    hits: Count = 0  # hits taken (multi-hit units)
+    damage: Count = 0  # bombing damage (factories)
 
 
 class Territory(HasAttachments):
@@ -273,7 +274,7 @@ class Territory(HasAttachments):
     owner: str | None = None
     connections: list[str] = []
     # Starting units by owner; the owner `Neutral` places units that belong to no player.
-    units: dict[str, dict[str, int]] = {}
+    units: dict[str, dict[str, EngineInt]] = {}
     damaged_units: list[DamagedUnits] = []
 
     @field_validator("units")
@@ -302,8 +303,9 @@ class Technology(HasAttachments):
 
 
 class ProductionRule(Strict):
-    cost: dict[str, int]
-    result: dict[str, int]
+    # A negative amount is refused by checks.sanity, which says what the engine would do with it.
+    cost: dict[str, EngineInt]
+    result: dict[str, EngineInt]
 
 
 class Delegate(Strict):
@@ -319,7 +321,7 @@ class Step(Strict):
     delegate: str
     player: str | None = None
     display: str | None = None
-    max_run_count: int | None = None
+    max_run_count: EngineInt | None = None
     properties: dict[str, Scalar | list[Scalar]] = {}
     # Move this (inherited) step: place it right after / before another step.
     after: str | None = None
@@ -327,10 +329,10 @@ class Step(Strict):
 
 
 class Property(Strict):
-    value: Scalar
+    value: Scalar  # a number beyond Java's int is text to the engine, unless it is editable (checks.properties)
     editable: bool = False
-    min: int | None = None
-    max: int | None = None
+    min: EngineInt | None = None
+    max: EngineInt | None = None
     choices: list[str] | None = None
 
 
@@ -431,8 +433,8 @@ class Spec(Strict):
     extends: str | None = None
     game: GameInfo
     notes: str = ""
-    dice_sides: int | None = None
-    round_offset: int | None = None
+    dice_sides: int | None = Field(default=None, ge=1, le=JAVA_INT_MAX)  # the engine rolls 1..dice_sides
+    round_offset: EngineInt | None = None
     resources: dict[str, Resource] = {}
     players: dict[str, Player] = {}
     units: dict[str, Unit] = {}

@@ -17,7 +17,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ValidationError
 from pydantic_core import PydanticUndefined
 
-from generator.spec.errors import is_union_member, model_in
+from generator.spec.errors import keys_only, model_in
 from generator.spec.load import SpecList, SpecMap
 from generator.spec.model import Spec
 
@@ -140,7 +140,7 @@ def salvage(tree: Any) -> tuple[Spec | None, list[Path]]:
         progress = False
         # Deepest first, so an index or key repaired does not move the next one.
         for error in sorted(errors, key=lambda e: len(e["loc"]), reverse=True):
-            loc = tuple(p for p in error["loc"] if isinstance(p, int) or not is_union_member(p))
+            loc = tuple(keys_only(error["loc"]))
             if loc in repaired:
                 continue
             if _repair(copy, loc, error["type"]):

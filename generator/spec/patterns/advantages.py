@@ -15,6 +15,7 @@ from typing import Any, ClassVar
 from pydantic import Field
 
 from generator.diagnostics import did_you_mean
+from generator.spec.numbers import Count
 from generator.spec.patterns.base import (
     ActionText,
     Consequence,
@@ -67,8 +68,8 @@ advantage_schedules:
         description="The player every trigger is attached to (TripleA 1.9 copies game data reliably only when "
         "the triggers belong to the first player it reads)."
     )
-    first_round: int = Field(default=1, description="The round of the first slot (at the start of a turn).")
-    second_round: int = Field(default=2, description="From this round the second slot (start of a turn or Mobilize).")
+    first_round: Count = Field(default=1, description="The round of the first slot (at the start of a turn).")
+    second_round: Count = Field(default=2, description="From this round the second slot (start of a turn or Mobilize).")
     shared_slot: str = Field(default="Allies", description="Name of the second slot nations with shared_second share.")
     nations: dict[str, Nation] = Field(description="Each nation that declares advantages, by player.")
 
@@ -202,7 +203,7 @@ national_advantages:
     frontier: dict[str, list[str]] = Field(
         default={}, description="Production rules added to a frontier when declared ('-rule' removes one)."
     )
-    gain: dict[str, int] = Field(default={}, description="A resource received once, when declared: {PUs: 5}.")
+    gain: dict[str, Count] = Field(default={}, description="A resource received once, when declared: {PUs: 5}.")
     territory_effect: dict[str, list[str]] = Field(
         default={}, description="A territory effect given to territories when declared: {effect: [territories]}."
     )

@@ -15,11 +15,13 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from generator.spec.numbers import Count
+
 Uses = Mapping[str, Mapping[str, "Pattern | None"]]
 """The uses expanded so far, by collection and name: a pattern may read another's (a schedule).
 None: a use that could not be read (its problems are said where it is)."""
 
-Units = list[str] | dict[str, int]
+Units = list[str] | dict[str, Count]
 """Units as a list (a name twice is two) or as {unit: how many}."""
 
 

@@ -7,6 +7,7 @@ from typing import Any, ClassVar
 
 from pydantic import Field
 
+from generator.spec.numbers import Count
 from generator.spec.patterns.base import Part, Pattern, PatternError, Units, Uses, placement
 
 
@@ -25,7 +26,7 @@ free_units:
 """
 
     player: str = Field(description="Who gets them.")
-    round: int = Field(default=1, description="The round they come in.")
+    round: Count = Field(default=1, description="The round they come in.")
     after: str = Field(description="The step after which they are placed (the player's Mobilize).")
     place: dict[str, Units] = Field(description="Where they go: {territory: units}.")
     triggers_on: str = Field(description="The player the trigger is attached to.")
@@ -68,13 +69,15 @@ lend_lease:
         default=None, description="What the donor's names start with (Us: conditionAttachmentUsOwnsEasternUS)."
     )
     token: str = Field(description="The unit that stands for a shipment.")
-    tokens: int = Field(default=1, description="Tokens placed each turn; as many are paid out per sea zone each turn.")
+    tokens: Count = Field(
+        default=1, description="Tokens placed each turn; as many are paid out per sea zone each turn."
+    )
     granted_in: dict[str, str] = Field(description="Where the tokens appear each turn (while the donor holds it).")
     granted_if: list[str] | None = Field(
         default=None, description="Conditions for the tokens to appear instead of holding granted_in (needs no code)."
     )
     granted_after: str = Field(description="The step after which they appear.")
-    worth: dict[str, int] = Field(description="What a delivered token pays: {PUs: 10}.")
+    worth: dict[str, Count] = Field(description="What a delivered token pays: {PUs: 10}.")
     delivered_after: str = Field(description="The step after which tokens that arrived are paid and removed.")
     to: dict[str, Delivery] = Field(description="Each destination, by name.")
     triggers_on: str = Field(description="The player every attachment is attached to.")
@@ -149,7 +152,7 @@ national_builds:
     unit: str = Field(description="The unit its production rule makes.")
     becomes: str = Field(description="The unit it is on the board.")
     at: str | dict[str, str] = Field(description="Where it is placed: a territory, or several by short name.")
-    up_to: int = Field(default=1, description="How many are converted in a place each time (at most).")
+    up_to: Count = Field(default=1, description="How many are converted in a place each time (at most).")
     after: list[str] = Field(description="The steps after which they are converted (the player's Mobilize).")
     triggers_on: str = Field(description="The player every attachment is attached to.")
 

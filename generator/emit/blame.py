@@ -1,0 +1,86 @@
+"""A mistake a child variant made, said where the child made it, with the inherited line as context.
+
+Checks locate a problem at the value they look at. In a child variant that value is often one it
+inherits: a child of lhtr that makes the fighter a sea unit is told that the fighter "is both isSea
+and isAir" at the parent's isAir line, a file the child's author never touched. A problem at an
+inherited line that the parent itself does not have was made by the child: it is moved to what the
+child wrote (spec.locate.written_by), and the inherited line is named in the message.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from generator.diagnostics import Diagnostic, Mark, key_path, split_key_path
+from generator.spec.locate import written_by
+from generator.spec.resolve import Rules
+
+# The parent's own problems, by (rules, parent, what else the check depends on); kept with the
+# parent's files as they were read, so a variant read again (watch) is checked again.
+_PARENTS: dict[tuple[int, str, Any], tuple[Rules, list[Any], list[Diagnostic]]] = {}
+
+
+def in_child(
+    problems: list[Diagnostic], rules: Rules, name: str, tree: Any,
+    parent_problems: Callable[[str], list[Diagnostic]], depends: Any = None,
+) -> list[Diagnostic]:  # fmt: skip
+    """`problems` of variant `name` (resolved `tree`), the child's own mistakes moved to its lines.
+
+    `parent_problems(parent)` checks the parent as the child was checked; `depends` is what that
+    check depends on besides the files (target engines, the board).
+    """
+    raw, files, _ = rules.raw(name)
+    parent = raw.get("extends") if raw is not None else None
+    own = set(files)
+    if not isinstance(parent, str) or all(p.mark is None or p.mark.file in own for p in problems):
+        return problems
+    known = set(_parents(rules, parent, parent_problems, depends))
+    out = []
+    for problem in problems:
+        mark = problem.mark
+        found = None
+        if mark is not None and mark.file not in own and problem not in known:
+            found = written_by(tree, split_key_path(problem.key_path), lambda m: m.file in own)
+        if found is None:
+            out.append(problem)
+            continue
+        where, path = found
+        out.append(Diagnostic(_with_context(problem, mark, path), where, key_path(path), problem.severity))
+    return out
+
+
+def remember(rules: Rules, name: str, problems: list[Diagnostic], depends: Any = None) -> None:
+    """Keep a variant's own problems (before `in_child`), for its children checked later in this process."""
+    _PARENTS[(id(rules), name, depends)] = (rules, _chain(rules, name), problems)
+
+
+def _with_context(problem: Diagnostic, inherited: Mark | None, path: tuple[str, ...]) -> str:
+    if key_path(path) == problem.key_path:
+        return f"{problem.message} (inherited from {inherited})"
+    return f"{problem.message} (the inherited {problem.key_path} is at {inherited})"
+
+
+def _parents(
+    rules: Rules, parent: str, parent_problems: Callable[[str], list[Diagnostic]], depends: Any
+) -> list[Diagnostic]:
+    key = (id(rules), parent, depends)
+    trees = _chain(rules, parent)
+    cached = _PARENTS.get(key)
+    same = cached is not None and cached[0] is rules and len(cached[1]) == len(trees)
+    if cached is not None and same and all(a is b for a, b in zip(cached[1], trees, strict=True)):
+        return cached[2]
+    found = parent_problems(parent)
+    _PARENTS[key] = (rules, trees, found)
+    return found
+
+
+def _chain(rules: Rules, name: str) -> list[Any]:
+    """The raw trees of `name` and its ancestors, as read (at most 32: a cycle is resolve's to report)."""
+    trees: list[Any] = []
+    current: Any = name
+    while isinstance(current, str) and rules.exists(current) and len(trees) < 32:
+        tree = rules.raw(current)[0]
+        trees.append(tree)
+        current = tree.get("extends") if tree is not None else None
+    return trees
