@@ -1,0 +1,255 @@
+"""Find the checks with which TripleA refuses a game: every exception its attachments and parser build.
+
+For each engine, lists every place in the attachment classes and the game parser that builds a
+``GameParseException`` (the engine's "this game is wrong"), and for 1.9 also ``IllegalStateException``
+(1.9 reports unknown names in option values with it), with the class, the method and the message
+text (its string constants, ``{}`` where a value is inserted, the ``thisErrorMsg()`` suffix left out):
+
+    python scripts/catalog/extract_checks.py --engine 1.9 [--jar /usr/share/games/triplea/bin/triplea.jar]
+    python scripts/catalog/extract_checks.py --engine 2.x --repo <git dir of triplea-game/triplea> [--rev HEAD]
+
+1.9 is read from the jar's bytecode (``javap -c -p``: the string constants loaded between the
+``new`` of the exception and the call of its constructor); 2.x from the source (``git show``: the
+string literals of the constructor's argument). Only facts are printed (JSON, sorted): no engine code.
+``scripts/catalog/raw/engine-checks-2.x.source.json`` keeps the 2.x output, since the suite has no 2.x
+source; ``tests/test_engine_checks.py`` runs the 1.9 extraction on the installed jar.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+DEFAULT_JAR = "/usr/share/games/triplea/bin/triplea.jar"
+CLASSES = (
+    "AbstractConditionsAttachment",
+    "AbstractPlayerRulesAttachment",
+    "AbstractRulesAttachment",
+    "AbstractTriggerAttachment",
+    "AbstractUserActionAttachment",
+    "CanalAttachment",
+    "PlayerAttachment",
+    "PoliticalActionAttachment",
+    "RelationshipTypeAttachment",
+    "RulesAttachment",
+    "TechAbilityAttachment",
+    "TechAttachment",
+    "TerritoryAttachment",
+    "TerritoryEffectAttachment",
+    "TriggerAttachment",
+    "UnitAttachment",
+    "UnitSupportAttachment",
+    "UserActionAttachment",
+)
+PARSER_19 = "games.strategy.engine.data.GameParser"
+PACKAGE = "games.strategy.triplea.attachments."
+EXCEPTIONS_19 = ("games/strategy/engine/data/GameParseException", "java/lang/IllegalStateException")
+SOURCE_2X = "game-app/game-core/src/main/java/games/strategy/"
+PARSER_2X = SOURCE_2X + "engine/data/gameparser/GameParser.java"
+
+
+def tidy(message: str) -> str:
+    """One spelling of a message: collapsed blanks, no trailing separator."""
+    message = re.sub(r"\s+", " ", message).strip()
+    return message.rstrip(" ,:")
+
+
+# --- 1.9: bytecode ---------------------------------------------------------------------------
+
+_METHOD = re.compile(r"^  (?:[\w.$<>\[\], ]+ )?([\w$<>]+)\((.*)\)( throws [\w.$, ]+)?;$")
+_INSN = re.compile(r"^\s+\d+: (\w+)\s+(?:#\d+(?:, *\d+)?\s+)?(?://\s*(.*))?$")
+
+
+def _enclosing(method: str) -> str:
+    """`lambda$setFoo$3` -> `setFoo`: a lambda's check belongs to the method that wrote it."""
+    found = re.fullmatch(r"lambda\$(\w+)\$\d+", method)
+    return found.group(1) if found else method
+
+
+def checks_in_bytecode(listing: str, cls: str) -> list[dict[str, Any]]:
+    """Every exception of EXCEPTIONS_19 a `javap -c -p` listing builds, with its message constants."""
+    found: list[dict[str, Any]] = []
+    method = ""
+    open_: list[tuple[str, list[str]]] = []  # exceptions being built: class, message pieces
+    last = ""
+    for line in listing.splitlines():
+        header = _METHOD.match(line)
+        if header:
+            method, open_, last = _enclosing(header.group(1)), [], ""
+            continue
+        insn = _INSN.match(line)
+        if not insn:
+            continue
+        op, comment = insn.group(1), insn.group(2) or ""
+        if op == "new" and any(comment == f"class {e}" for e in EXCEPTIONS_19):
+            open_.append((comment.removeprefix("class "), []))
+        elif open_ and op in ("ldc", "ldc_w") and comment.startswith("String "):
+            open_[-1][1].append(comment.removeprefix("String ").replace("\\'", "'"))
+        elif open_ and op == "invokevirtual" and "StringBuilder.append" in comment:
+            if last not in ("ldc", "ldc_w", "thisErrorMsg"):
+                open_[-1][1].append("{}")
+        elif open_ and op == "invokespecial" and comment.startswith(f'Method {open_[-1][0]}."<init>"'):
+            exception, pieces = open_.pop()
+            found.append(
+                {
+                    "class": cls,
+                    "method": method,
+                    "exception": exception.rsplit("/", 1)[-1],
+                    "message": tidy("".join(pieces)),
+                }
+            )
+        last = "thisErrorMsg" if "thisErrorMsg" in comment else op
+    return found
+
+
+def extract_19(jar: str) -> list[dict[str, Any]]:
+    names = [PACKAGE + c for c in CLASSES] + [PARSER_19]
+    found: list[dict[str, Any]] = []
+    for name in names:
+        listing = subprocess.run(
+            ["javap", "-c", "-p", "-cp", jar, name], check=True, capture_output=True, text=True
+        ).stdout
+        found += checks_in_bytecode(listing, name.rsplit(".", 1)[-1])
+    return found
+
+
+# --- 2.x: source -----------------------------------------------------------------------------
+
+_DECLARATION = re.compile(
+    r"^[ \t]*(?:@\w+(?:\([^)]*\))?\s+)*(?:(?:public|private|protected|static|final|synchronized)\s+)*"
+    r"(?:<[^>]+>\s+)?[\w<>\[\],.? ]+\s+(\w+)\s*\([^;{}]*\)\s*(?:throws\s+[\w.,\s]+)?\{",
+    re.M,
+)
+_KEYWORDS = {"if", "for", "while", "switch", "catch", "synchronized", "return", "new", "else", "throw", "try"}
+_LITERAL = re.compile(r'"((?:\\.|[^"\\])*)"')
+
+
+def _argument(src: str, open_paren: int) -> str:
+    depth, i = 0, open_paren
+    while i < len(src):
+        c = src[i]
+        if c == '"':
+            i += 1
+            while src[i] != '"':
+                i += 2 if src[i] == "\\" else 1
+        elif c == "(":
+            depth += 1
+        elif c == ")":
+            depth -= 1
+            if depth == 0:
+                return src[open_paren + 1 : i]
+        i += 1
+    raise ValueError("unbalanced parentheses")
+
+
+def _message(argument: str) -> str:
+    """The literals of a constructor argument, `{}` for the values between them."""
+    text = argument
+    if "MessageFormat.format" in text:
+        text = _LITERAL.search(text).group(1) if _LITERAL.search(text) else ""  # type: ignore[union-attr]
+        return tidy(re.sub(r"\{\d+\}", "{}", text.replace("\\n", " ")))
+    pieces: list[str] = []
+    depth, start = 0, 0
+    parts: list[str] = []
+    i = 0
+    while i < len(text):  # split at the top-level `+`
+        c = text[i]
+        if c == '"':
+            i += 1
+            while text[i] != '"':
+                i += 2 if text[i] == "\\" else 1
+        elif c in "([":
+            depth += 1
+        elif c in ")]":
+            depth -= 1
+        elif c == "+" and depth == 0:
+            parts.append(text[start:i])
+            start = i + 1
+        elif c == "," and depth == 0:  # (message, cause): the message only
+            break
+        i += 1
+    parts.append(text[start:i])
+    for part in parts:
+        part = part.strip()
+        literal = _LITERAL.fullmatch(part)
+        if literal:
+            pieces.append(literal.group(1).replace("\\n", " ").replace('\\"', '"'))
+        elif "thisErrorMsg" not in part and part:
+            pieces.append("{}")
+    return tidy("".join(pieces))
+
+
+def checks_in_source(src: str, cls: str) -> list[dict[str, Any]]:
+    from extract_2x import strip_comments  # noqa: PLC0415 (a script beside this one)
+
+    src = strip_comments(src)
+    methods = [
+        (m.start(), m.group(1))
+        for m in _DECLARATION.finditer(src)
+        if m.group(1) not in _KEYWORDS and m.group(0).split()[0] not in _KEYWORDS
+    ]
+    found: list[dict[str, Any]] = []
+    for hit in re.finditer(r"new GameParseException\s*\(", src):
+        method = next((name for start, name in reversed(methods) if start < hit.start()), "")
+        found.append(
+            {
+                "class": cls,
+                "method": method,
+                "exception": "GameParseException",
+                "message": _message(_argument(src, hit.end() - 1)),
+            }
+        )
+    return found
+
+
+def extract_2x(repo: str, rev: str) -> list[dict[str, Any]]:
+    def show(path: str) -> str:
+        return subprocess.run(
+            ["git", "-C", repo, "show", f"{rev}:{path}"], check=True, capture_output=True, text=True
+        ).stdout
+
+    found: list[dict[str, Any]] = []
+    for cls in CLASSES:
+        found += checks_in_source(show(f"{SOURCE_2X}triplea/attachments/{cls}.java"), cls)
+    found += checks_in_source(show(PARSER_2X), "GameParser")
+    return found
+
+
+def digest(found: list[dict[str, Any]], source: str) -> dict[str, Any]:
+    """Distinct checks (class, method, exception, message) with how often each is built."""
+    counts = Counter(json.dumps(f, sort_keys=True) for f in found)
+    checks = [{**json.loads(key), "occurrences": n} for key, n in counts.items()]
+    checks.sort(key=lambda c: (c["class"], c["method"], c["message"], c["exception"]))
+    return {"source": source, "checks": checks}
+
+
+def main(argv: list[str] | None = None) -> int:
+    sys.path.insert(0, str(HERE))
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--engine", choices=("1.9", "2.x"), required=True)
+    ap.add_argument("--jar", default=DEFAULT_JAR)
+    ap.add_argument("--repo", help="git dir of a triplea-game/triplea mirror (2.x)")
+    ap.add_argument("--rev", default="HEAD")
+    args = ap.parse_args(argv)
+    if args.engine == "1.9":
+        result = digest(extract_19(args.jar), f"{Path(args.jar).name} (javap -c -p)")
+    else:
+        if not args.repo:
+            ap.error("--engine 2.x needs --repo")
+        commit = subprocess.run(
+            ["git", "-C", args.repo, "rev-parse", args.rev], check=True, capture_output=True, text=True
+        ).stdout.strip()
+        result = digest(extract_2x(args.repo, args.rev), f"triplea-game/triplea@{commit}")
+    print(json.dumps(result, indent=1, sort_keys=True, ensure_ascii=False))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
