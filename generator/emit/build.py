@@ -11,6 +11,7 @@ import yaml
 
 from generator.checks.board import check_board
 from generator.checks.dtd import check_xml_against_dtd
+from generator.checks.engine_rules import check_engine_rules
 from generator.checks.options import TARGET_ENGINES, check_options
 from generator.checks.properties import check_properties
 from generator.checks.references import check_spec
@@ -67,7 +68,7 @@ def load_spec(
     quiet = tuple(key_path(path) for path in repaired)
     holders = {key_path(path[:-1]) for path in repaired}
     later = list(check_spec(checked, resolved.tree, target, name))
-    for check in (check_options, check_properties, check_sanity):
+    for check in (check_options, check_engine_rules, check_properties, check_sanity):
         later += check(checked, resolved.tree, target)
     if maps is not None:
         board = check_board(checked, resolved, rules, maps)

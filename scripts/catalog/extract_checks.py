@@ -152,9 +152,10 @@ def _argument(src: str, open_paren: int) -> str:
 def _message(argument: str) -> str:
     """The literals of a constructor argument, `{}` for the values between them."""
     text = argument
-    if "MessageFormat.format" in text:
-        text = _LITERAL.search(text).group(1) if _LITERAL.search(text) else ""  # type: ignore[union-attr]
-        return tidy(re.sub(r"\{\d+\}", "{}", text.replace("\\n", " ")))
+    formatted = re.match(r"\s*(?:MessageFormat|String)\.format\s*\(\s*" + _LITERAL.pattern, text)
+    if formatted:  # the pattern's literal, its placeholders as {}
+        pattern = formatted.group(1).replace("\\n", " ").replace("''", "'")
+        return tidy(re.sub(r"\{\d+\}|%[sd]", "{}", pattern))
     pieces: list[str] = []
     depth, start = 0, 0
     parts: list[str] = []
@@ -187,7 +188,7 @@ def _message(argument: str) -> str:
 
 
 def checks_in_source(src: str, cls: str) -> list[dict[str, Any]]:
-    from extract_2x import strip_comments  # noqa: PLC0415 (a script beside this one)
+    from extract_2x import strip_comments  # a script beside this one
 
     src = strip_comments(src)
     methods = [

@@ -1,0 +1,148 @@
+"""What an engine's attachments refuse when a game loads, found first, at the spec line.
+
+The engines check more than each option's value: a land unit with `carrierCapacity`, a construction
+without `constructionType`, `canNotTarget` on a 2.x `isSub` unit... make TripleA refuse the whole
+game with one terse message. `generator/catalog/engine-checks-<engine>.json` holds those checks as
+rules over an attachment's options (see generator/catalog/checks.py); this module works out each
+attachment's options as the engine ends up with them (its starting values, the options in the
+order written, shortcuts such as `isFactory` that set several) and reports every rule that fails,
+at the option to change, in our words with the engine's own message quoted.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from generator.catalog import load_catalog, resolve_option
+from generator.catalog.checks import Condition, rule_checks, shortcuts
+from generator.checks.options import TARGET_ENGINES, attachments_of
+from generator.diagnostics import Diagnostic, key_path
+from generator.spec.locate import locate
+from generator.spec.model import Property, Spec, option_writes
+
+_INT = re.compile(r"[+-]?[0-9]+")
+Path = tuple[str | int, ...]
+
+
+@dataclass
+class Attachment:
+    """One attachment's options as an engine ends up with them, and which spec key set each."""
+
+    engine: str
+    cls: str
+    values: dict[str, Any]
+    set_by: dict[str, str]
+    properties: dict[str, Any]
+    direct: set[str] = field(default_factory=set)  # options written themselves, not by a shortcut
+
+    def value(self, name: str) -> Any:
+        if name.startswith("property:"):
+            return self.properties.get(name.removeprefix("property:"))
+        if name in self.values:
+            return self.values[name]
+        resolved = resolve_option(self.engine, self.cls, name, aliases=False)
+        default = resolved[1].get("default") if resolved else None
+        return None if default is None else typed(resolved[1] if resolved else {}, default)
+
+
+def typed(spec: Mapping[str, Any], text: str) -> Any:
+    """An option's text as the engine holds it: a whole number, a boolean or text."""
+    kind = spec.get("type")
+    if kind == "bool" or (kind != "string" and text.lower() in ("true", "false")):
+        return text.lower() == "true"
+    if kind != "string" and _INT.fullmatch(text.strip()):
+        return int(text)
+    return text
+
+
+def _read(engine: str, cls: str, options: dict[str, Any], properties: dict[str, Any]) -> Attachment:
+    found = Attachment(engine, cls, {}, {}, properties)
+    for key, raw in options.items():
+        resolved = resolve_option(engine, cls, str(key))
+        writes = option_writes(raw)
+        if resolved is None or not writes:
+            continue  # the option checks report unknown names and badly shaped values
+        name, spec = resolved
+        value, count = writes[-1]
+        text = f"{count}:{value}" if count else value
+        found.values[name], found.set_by[name] = typed(spec, text), str(key)
+        found.direct.add(name)
+        for other, set_to in shortcuts(engine, cls).get(name, {}).get(text.lower(), {}).items():
+            found.values[other], found.set_by[other] = set_to, str(key)
+            found.direct.discard(other)
+    return found
+
+
+def _holds(condition: Condition, attachment: Attachment) -> bool:
+    name, op = str(condition[0]), str(condition[1])
+    value = attachment.value(name)
+    if op == "set":
+        return name in attachment.values
+    if op == "blank":  # not set, or only blanks
+        return value is None or (isinstance(value, str) and not value.strip())
+    operand = condition[2]
+    if isinstance(operand, dict):
+        operand = attachment.value(operand["option"])
+    if op in ("in", "notIn"):
+        return bool(value in operand) == (op == "in")
+    if op in ("==", "!="):
+        return bool(value == operand) == (op == "==")
+    if isinstance(value, bool) or not isinstance(value, int) or not isinstance(operand, int):
+        return False  # an order between a number and something else: the option checks report it
+    return {"<": value < operand, "<=": value <= operand, ">": value > operand, ">=": value >= operand}[op]
+
+
+def failing(rule: dict[str, Any], attachment: Attachment) -> str | None:
+    """The option to blame (as the spec writes it, "" if none is written) when `rule` fails, else None."""
+    for alternative in rule["alternatives"]:
+        if not all(_holds(c, attachment) for c in alternative.get("all", [])):
+            continue
+        anyof = [c for c in alternative.get("any", []) if _holds(c, attachment)]
+        if alternative.get("any") and not anyof:
+            continue
+        # The option to change: one the spec writes itself, what breaks the rule before what it applies to.
+        conditions = [*anyof, *reversed(alternative.get("all", []))]
+        for names in (attachment.direct, attachment.set_by):
+            for condition in conditions:
+                if condition[0] in names:
+                    return attachment.set_by[condition[0]]
+        return ""
+    return None
+
+
+def game_properties(spec: Spec, engine: str) -> dict[str, Any]:
+    """Every game property the engine reads, as the game sets it or at its starting value."""
+    values = {name: entry["default"] for name, entry in load_catalog(engine)["properties"].items()}
+    for name, entry in spec.properties.items():
+        value = entry.value if isinstance(entry, Property) else entry
+        values[name] = typed({}, str(value).lower() if isinstance(value, bool) else str(value))
+    return values
+
+
+def check_engine_rules(spec: Spec, tree: Any, target: str) -> list[Diagnostic]:
+    """Every engine check of the `target` engines that the spec's attachments fail."""
+    found: dict[tuple[Path, str, str], list[str]] = {}
+    for engine in TARGET_ENGINES[target]:
+        properties = game_properties(spec, engine)
+        for path, cls, _, options in attachments_of(spec):
+            checks = rule_checks(engine, cls)
+            if not checks:
+                continue
+            attachment = _read(engine, cls, options, properties)
+            for check in checks:
+                blamed = failing(check["rule"], attachment)
+                if blamed is None:
+                    continue
+                where = (*path, blamed) if blamed else path
+                says = check["rule"]["says"].format(option=blamed or "this attachment")
+                quoted = f'"{check["message"]}" ({check["class"]}.{check["method"]})'
+                found.setdefault((where, says, quoted), []).append(engine)
+    problems = []
+    for (where, says, quoted), engines in found.items():
+        refuse = f"TripleA {' and '.join(engines)} refuse{'s' if len(engines) == 1 else ''} the game"
+        mark = locate(tree, where, key=len(where) > 0)
+        problems.append(Diagnostic(f"{says}; {refuse}: {quoted}", mark, key_path(where)))
+    return problems
