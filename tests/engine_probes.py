@@ -37,7 +37,10 @@ HOLDERS: dict[str, tuple[tuple[str, ...], dict[str, Any]]] = {
         {"canalName": "Probe", "landTerritories": "Beta"},
     ),
 }
-CLASS_OF_HOLDER = {"AbstractTriggerAttachment": "TriggerAttachment", "AbstractUserActionAttachment": "PoliticalActionAttachment"}
+CLASS_OF_HOLDER = {
+    "AbstractTriggerAttachment": "TriggerAttachment",
+    "AbstractUserActionAttachment": "PoliticalActionAttachment",
+}
 SET_VALUES = {"canNotTarget": "infantry"}  # a valid value for options a rule only needs set
 
 

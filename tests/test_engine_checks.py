@@ -255,10 +255,10 @@ def test_issue_examples_are_refused_at_the_yaml_line(tmp_path: Path) -> None:
     assert result.code == 1
     assert [line for line in result.err.splitlines() if line.startswith("rules/child")] == [
         "rules/child/game.yaml:3:15: units.artillery.carrierCapacity: carrierCapacity is refused on a land unit "
-        "(neither isAir nor isSea); TripleA 1.9 and 2.x refuse the game: \"land units cannot have certain "
+        '(neither isAir nor isSea); TripleA 1.9 and 2.x refuse the game: "land units cannot have certain '
         'properties" (UnitAttachment.validate)',
         "rules/child/game.yaml:4:15: units.destroyer.isCombatTransport: isCombatTransport needs a transportCapacity "
-        "of 1 or more; TripleA 1.9 and 2.x refuse the game: \"cannot have isCombatTransport on unit without "
+        'of 1 or more; TripleA 1.9 and 2.x refuse the game: "cannot have isCombatTransport on unit without '
         'transportCapacity" (UnitAttachment.validate)',
         "rules/child/game.yaml:5:31: units.factory.isConstruction: isConstruction needs constructionType and "
         "constructionsPerTerrPerTypePerTurn and maxConstructionsPerTypePerTerr of 0 or more; TripleA 1.9 and 2.x "
@@ -278,7 +278,8 @@ def test_validate_xml_reports_engine_checks_at_the_xml_line(tmp_path: Path) -> N
     (tmp_path / "game.xml").write_text("\n".join(lines) + "\n", encoding="utf-8")
     result = run_cli("validate", "--target", "1.9", "game.xml", cwd=tmp_path)
     assert result.code == 1
-    assert f"game.xml:{at + 2}:1: units.artillery.carrierCapacity: carrierCapacity is refused on a land unit" in result.err
+    refused = "units.artillery.carrierCapacity: carrierCapacity is refused on a land unit"
+    assert f"game.xml:{at + 2}:1: {refused}" in result.err
 
 
 def test_resolve_option_knows_every_rule_option_of_units() -> None:
