@@ -151,9 +151,22 @@ def _render_unchecked(rules: Path, name: str) -> bytes:
     return render_game_xml(name, spec).encode("utf-8")
 
 
+def _syntax_probes(engine: str) -> dict[str, dict[str, Any]]:
+    """A variant per unit option value the engine's setter refuses: name -> the catalog entry."""
+    checks = load_checks(engine)["checks"]
+    return {f"s{i:03d}": c for i, c in enumerate(c for c in checks if "probe" in c)}
+
+
+def _write_syntax_probes(engine: str, root: Path) -> None:
+    for name, check in _syntax_probes(engine).items():
+        text = f"extends: tiny\nunits:\n  probe:\n    {check['options'][0]}: {json.dumps(check['probe'])}\n"
+        write_tree(root, {f"rules/{name}/game.yaml": text})
+
+
 def _project(engine: str, root: Path) -> dict[str, tuple[Probe, bool, dict[str, int]]]:
     """rules/ with a variant per probe and per neighbour: name -> (probe, refused?, option lines)."""
     shutil.copytree(TINY, root / "rules" / "tiny")
+    _write_syntax_probes(engine, root)
     variants: dict[str, tuple[Probe, bool, dict[str, int]]] = {}
     for name, probe in _probes(engine):
         for suffix, options, refused in (("bad", probe.options, True), ("near", probe.neighbour, False)):
@@ -199,11 +212,12 @@ def test_19_refuses_every_probe_and_validate_refuses_it_first(tmp_path: Path) ->
     from generator.engine.harness import dump
 
     variants = _project("1.9", tmp_path)
-    errors = _validate(tmp_path, "1.9", sorted(variants))
+    syntax = _syntax_probes("1.9")
+    errors = _validate(tmp_path, "1.9", sorted([*variants, *syntax]))
     xml_dir = tmp_path / "xml"
     xml_dir.mkdir()
     paths = []
-    for name in sorted(variants):
+    for name in sorted([*variants, *syntax]):
         path = xml_dir / f"{name}.xml"
         path.write_bytes(_render_unchecked(tmp_path / "rules", name))
         paths.append(path)
@@ -211,6 +225,12 @@ def test_19_refuses_every_probe_and_validate_refuses_it_first(tmp_path: Path) ->
     passed_neighbours = 0
     for path in paths:
         name = path.stem
+        if name in syntax:  # the option catalog refuses the value at its line, as 1.9's setter does
+            check = syntax[name]
+            assert dumps[str(path)].get("error"), f"1.9 loaded {check['options']}={check['probe']!r}"
+            at = f"rules/{name}/game.yaml:4:5: units.probe.{check['options'][0]}: "
+            assert [e for e in errors[name] if e.startswith(at)], (check, errors[name])
+            continue
         probe, refused, lines = variants[name]
         engine_error = str(dumps[str(path)].get("error") or "")
         where = f"{name}: {probe.check['message']} {probe.options if refused else probe.neighbour}"
@@ -221,7 +241,7 @@ def test_19_refuses_every_probe_and_validate_refuses_it_first(tmp_path: Path) ->
         else:  # validate and the engine agree on the neighbour
             assert bool(engine_error) == bool(errors[name]), (where, engine_error, errors[name])
             passed_neighbours += not engine_error
-    assert len(paths) == 2 * len(_probes("1.9"))
+    assert len(paths) == 2 * len(_probes("1.9")) + len(syntax) >= 2 * 62 + 48
     assert passed_neighbours >= len(paths) // 4
 
 
@@ -231,7 +251,11 @@ def _quoted(errors: list[str]) -> list[str]:
 
 def test_2x_probes_are_refused_at_the_option_with_the_2x_message(tmp_path: Path) -> None:
     variants = _project("2.x", tmp_path)
-    errors = _validate(tmp_path, "2.x", sorted(variants))
+    syntax = _syntax_probes("2.x")
+    errors = _validate(tmp_path, "2.x", sorted([*variants, *syntax]))
+    for name, check in syntax.items():
+        at = f"rules/{name}/game.yaml:4:5: units.probe.{check['options'][0]}: "
+        assert [e for e in errors[name] if e.startswith(at)], (check, errors[name])
     for name, (probe, refused, lines) in sorted(variants.items()):
         if refused:
             assert _refused_as_expected(errors[name], probe, "2.x", name, lines), (name, errors[name])
