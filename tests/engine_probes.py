@@ -165,6 +165,8 @@ def spec_text(probe: Probe, options: dict[str, Any]) -> tuple[str, dict[str, int
 
 
 def _yaml(value: Any) -> str:
+    if isinstance(value, str) and value.isdigit():
+        return value
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, int):
@@ -177,3 +179,65 @@ def known_option(engine: str, cls: str, name: str) -> bool:
 
 
 __all__ = ["HOLDERS", "Probe", "known_option", "spec_text", "violations"]
+
+
+# --- one option value a setter refuses (the catalog's `probe` of an entry) ------------------------
+
+# class -> (key path of the attachment in the tiny fixture, lines that come before it, its base options)
+SYNTAX_HOLDERS: dict[str, tuple[tuple[str, ...], list[str], dict[str, str]]] = {
+    "UnitAttachment": (("units", "probe"), [], {"movement": "1"}),
+    "TerritoryAttachment": (("territories", "Alpha"), [], {}),
+    "PlayerAttachment": (("players", "Reds", "attachments", "playerAttachment"), [], {"vps": "1"}),
+    "RulesAttachment": (
+        ("players", "Reds", "attachments", "conditionAttachmentProbe"),
+        [],
+        {"alliedOwnershipTerritories": "Alpha"},
+    ),
+    "TriggerAttachment": (
+        ("players", "Reds", "attachments", "triggerAttachmentProbe"),
+        ["      triggerAttachmentOther: {uses: 1}"],
+        {"uses": "1"},
+    ),
+    "PoliticalActionAttachment": (
+        ("players", "Reds", "attachments", "politicalActionAttachmentProbe"),
+        [],
+        {"text": "PROBE", "relationshipChange": "Reds:Blues:default_war_relation"},
+    ),
+    "UserActionAttachment": (
+        ("players", "Reds", "attachments", "userActionAttachmentProbe"),
+        ["      triggerAttachmentOther: {uses: 1}"],
+        {"text": "PROBE"},
+    ),
+    "CanalAttachment": (
+        ("territories", "Alpha", "attachments", "canalAttachmentProbe"),
+        [],
+        {"canalName": "Probe", "landTerritories": "Beta"},
+    ),
+    "TerritoryEffectAttachment": (("territory_effects", "probeEffect"), [], {}),
+    "RelationshipTypeAttachment": (("relationship_types", "probeRelation"), [], {"archeType": "war"}),
+    "UnitSupportAttachment": (
+        ("units", "infantry", "attachments", "supportAttachmentProbe"),
+        [],
+        {"unitType": "infantry"},
+    ),
+    "TechAbilityAttachment": (("technologies", "probeTech"), [], {}),
+}
+
+
+def syntax_spec(cls: str, option: str | None, value: str) -> tuple[str, int, str]:
+    """game.yaml of a probe setting `option` to `value` on an attachment of `cls` (None: its base only),
+    the line and column of that option, and its key path."""
+    path, before, base = SYNTAX_HOLDERS[cls]
+    lines = ["extends: tiny"]
+    for depth, key in enumerate(path):
+        lines.append("  " * depth + f"{key}:")
+        if depth == len(path) - 2 and before:
+            lines += before
+    options = {k: v for k, v in base.items() if k != option}
+    if option is not None:
+        options[option] = value
+    if not options:
+        lines[-1] += " {}"
+    indent = "  " * len(path)
+    lines += [f"{indent}{name}: {_yaml(v)}" for name, v in options.items()]
+    return "\n".join(lines) + "\n", len(lines), ".".join([*path, option or ""])

@@ -67,6 +67,11 @@ _METHOD = re.compile(r"^  (?:[\w.$<>\[\], ]+ )?([\w$<>]+)\((.*)\)( throws [\w.$,
 _INSN = re.compile(r"^\s+\d+: (\w+)\s+(?:#\d+(?:, *\d+)?\s+)?(?://\s*(.*))?$")
 
 
+def _unescaped(constant: str) -> str:
+    """javap's rendering of a string constant as the text the engine prints."""
+    return constant.replace("\\'", "'").replace('\\"', '"').replace("\\n", " ")
+
+
 def _enclosing(method: str) -> str:
     """`lambda$setFoo$3` -> `setFoo`: a lambda's check belongs to the method that wrote it."""
     found = re.fullmatch(r"lambda\$(\w+)\$\d+", method)
@@ -91,7 +96,7 @@ def checks_in_bytecode(listing: str, cls: str) -> list[dict[str, Any]]:
         if op == "new" and any(comment == f"class {e}" for e in EXCEPTIONS_19):
             open_.append((comment.removeprefix("class "), []))
         elif open_ and op in ("ldc", "ldc_w") and comment.startswith("String "):
-            open_[-1][1].append(comment.removeprefix("String ").replace("\\'", "'"))
+            open_[-1][1].append(_unescaped(comment.removeprefix("String ")))
         elif open_ and op == "invokevirtual" and "StringBuilder.append" in comment:
             if last not in ("ldc", "ldc_w", "thisErrorMsg"):
                 open_[-1][1].append("{}")
