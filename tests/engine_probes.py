@@ -9,6 +9,7 @@ meets no other rule.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -40,6 +41,8 @@ HOLDERS: dict[str, tuple[tuple[str, ...], dict[str, Any]]] = {
 CLASS_OF_HOLDER = {
     "AbstractTriggerAttachment": "TriggerAttachment",
     "AbstractUserActionAttachment": "PoliticalActionAttachment",
+    "AbstractConditionsAttachment": "TriggerAttachment",
+    "AbstractRulesAttachment": "RulesAttachment",
 }
 SET_VALUES = {"canNotTarget": "infantry"}  # a valid value for options a rule only needs set
 
@@ -175,7 +178,9 @@ def _yaml(value: Any) -> str:
 
 
 def known_option(engine: str, cls: str, name: str) -> bool:
-    return name.startswith("property:") or resolve_option(engine, CLASS_OF_HOLDER.get(cls, cls), name) is not None
+    option = re.split(r"[#~]", name)[0]
+    concrete = CLASS_OF_HOLDER.get(cls, cls)
+    return name.startswith("property:") or name == "@name" or resolve_option(engine, concrete, option) is not None
 
 
 __all__ = ["HOLDERS", "Probe", "known_option", "spec_text", "violations"]
@@ -228,6 +233,8 @@ def syntax_spec(cls: str, option: str | None, value: str) -> tuple[str, int, str
     """game.yaml of a probe setting `option` to `value` on an attachment of `cls` (None: its base only),
     the line and column of that option, and its key path."""
     path, before, base = SYNTAX_HOLDERS[cls]
+    if option == "@name":  # the attachment's own name: an attachment of that class named `value`
+        path, base, option = (*path[:-1], value), {"class": cls, **base}, None
     lines = ["extends: tiny"]
     for depth, key in enumerate(path):
         lines.append("  " * depth + f"{key}:")

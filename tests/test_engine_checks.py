@@ -129,7 +129,8 @@ def test_every_entry_is_decided(engine: str) -> None:
 
 
 def _rule_checks(engine: str) -> list[dict[str, Any]]:
-    return [c for c in load_checks(engine)["checks"] if c["status"] == "rule"]
+    """The rules over option values: their probes are made from the rule (the others carry one)."""
+    return [c for c in load_checks(engine)["checks"] if c["status"] == "rule" and "probe" not in c]
 
 
 def _probes(engine: str) -> list[tuple[str, Probe]]:
@@ -173,6 +174,17 @@ def _write_syntax_probes(engine: str, root: Path) -> None:
 def _syntax_refused_at_its_line(errors: list[str], name: str, line: int, path: str) -> bool:
     column = 2 * path.count(".") + 1
     return any(e.startswith(f"rules/{name}/game.yaml:{line}:{column}: {path}: ") for e in errors)
+
+
+def _probe_refused(check: dict[str, Any], engine: str, errors: list[str], name: str, line: int, key: str) -> bool:
+    """Refused at the probe's option: a rule with its words and the engine's message, else by the option checks."""
+    if check["status"] == "option_syntax":
+        return _syntax_refused_at_its_line(errors, name, line, key)
+    says = check["rule"]["says"].format(option=check["probeOption"])
+    said = f'{says}; TripleA {engine} refuses the game: "{check["message"]}" ({check["class"]}.{check["method"]})'
+    if check["probeOption"] == "@name":  # said of the attachment, at its key
+        return any(e.endswith(f"{key.rstrip('.')}: {said}") for e in errors)
+    return any(e == f"rules/{name}/game.yaml:{line}:{2 * key.count('.') + 1}: {key}: {said}" for e in errors)
 
 
 def _project(engine: str, root: Path) -> dict[str, tuple[Probe, bool, dict[str, int]]]:
@@ -248,7 +260,7 @@ def test_19_refuses_every_probe_and_validate_refuses_it_first(tmp_path: Path) ->
                 continue
             if not _engine_says(engine_error, check["message"]):
                 wrong.append((name, key, check["probe"], check["message"], engine_error[-300:]))
-            if check["status"] == "option_syntax" and not _syntax_refused_at_its_line(errors[name], name, line, key):
+            if check["status"] != "not_checked" and not _probe_refused(check, "1.9", errors[name], name, line, key):
                 wrong.append((name, key, check["probe"], errors[name]))
             continue
         probe, refused, lines = variants[name]
@@ -277,8 +289,8 @@ def test_2x_probes_are_refused_at_the_option_with_the_2x_message(tmp_path: Path)
     for name, (check, _, line, key) in syntax.items():
         if check is None:
             assert not errors[name], (name, errors[name])
-        elif check["status"] == "option_syntax":
-            assert _syntax_refused_at_its_line(errors[name], name, line, key), (name, key, errors[name])
+        elif check["status"] != "not_checked":
+            assert _probe_refused(check, "2.x", errors[name], name, line, key), (name, key, errors[name])
     for name, (probe, refused, lines) in sorted(variants.items()):
         if refused:
             assert _refused_as_expected(errors[name], probe, "2.x", name, lines), (name, errors[name])

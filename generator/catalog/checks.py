@@ -9,9 +9,12 @@ refuses) when, for an alternative, every condition of `all` holds and, if it has
     {"all": [["isAir", "==", false], ["isSea", "==", false]],
      "any": [["carrierCapacity", "!=", -1], ["isCombatTransport", "==", true]]}
 
-A condition is `[option, op, operand]`, op one of `== != < <= > >= in notIn set blank`, the operand a
-JSON scalar, a list (`in`/`notIn`) or `{"option": name}`; `null` stands for an option that is not
-set and has no starting value. `property:<name>` reads a game property instead of an option.
+A condition is `[option, op, operand]`, op one of `== != < <= > >= in notIn set blank notStartsWith`,
+the operand a JSON scalar, a list (`in`/`notIn`) or `{"option": name}`; `null` stands for an option
+that is not set and has no starting value. `property:<name>` reads a game property instead of an
+option, `@name` the attachment's name, `option#i` field i of the option's value split at ':'
+(`option~i`: at '-'; an option written several times is checked write by write). A rule's
+`except` lists concrete classes it does not apply to (one that overrides the check).
 """
 
 from __future__ import annotations
@@ -26,7 +29,7 @@ from generator.catalog import ENGINES, load_catalog
 __all__ = ["Condition", "load_checks", "rule_checks", "shortcuts"]
 
 Condition = list[Any]
-OPERATORS = frozenset({"==", "!=", "<", "<=", ">", ">=", "in", "notIn", "set", "blank"})
+OPERATORS = frozenset({"==", "!=", "<", "<=", ">", ">=", "in", "notIn", "set", "blank", "notStartsWith"})
 STATUSES = frozenset({"rule", "option_syntax", "not_checked"})
 
 
@@ -45,7 +48,11 @@ def rule_checks(engine: str, attachment_class: str) -> tuple[dict[str, Any], ...
     """The entries with a rule that apply to an attachment of `attachment_class` (its own and inherited)."""
     attachment = load_catalog(engine)["attachments"].get(attachment_class, {})
     classes = {attachment_class, *attachment.get("supertypes", [])}
-    return tuple(c for c in load_checks(engine)["checks"] if c["status"] == "rule" and c["class"] in classes)
+    return tuple(
+        c
+        for c in load_checks(engine)["checks"]
+        if c["status"] == "rule" and c["class"] in classes and attachment_class not in c["rule"].get("except", [])
+    )
 
 
 def shortcuts(engine: str, attachment_class: str) -> dict[str, dict[str, dict[str, Any]]]:

@@ -21,9 +21,10 @@ from generator.catalog.checks import Condition, rule_checks, shortcuts
 from generator.checks.options import TARGET_ENGINES, attachments_of
 from generator.diagnostics import Diagnostic, key_path
 from generator.spec.locate import locate
-from generator.spec.model import Property, Spec, option_writes
+from generator.spec.model import MAIN_ATTACHMENT, Property, Spec, option_writes
 
 _INT = re.compile(r"[+-]?[0-9]+")
+_FIELD = re.compile(r"(\w+)([#~])([0-9]+)")
 Path = tuple[str | int, ...]
 
 
@@ -33,14 +34,26 @@ class Attachment:
 
     engine: str
     cls: str
+    name: str
     values: dict[str, Any]
     set_by: dict[str, str]
     properties: dict[str, Any]
     direct: set[str] = field(default_factory=set)  # options written themselves, not by a shortcut
+    writes: dict[str, list[str]] = field(default_factory=dict)  # every text each option was given
+    current: dict[str, str] = field(default_factory=dict)  # the write of a repeated option being checked
 
     def value(self, name: str) -> Any:
         if name.startswith("property:"):
             return self.properties.get(name.removeprefix("property:"))
+        if name == "@name":
+            return self.name
+        fielded = _FIELD.fullmatch(name)
+        if fielded:  # `option#i`: field i of its value split at ':', `option~i` at '-'
+            option, sep, index = fielded.groups()
+            written = self.writes.get(option)
+            text = self.current.get(option, written[-1] if written else None)
+            fields = text.split(":" if sep == "#" else "-") if text is not None else []
+            return typed({}, fields[int(index)]) if int(index) < len(fields) else None
         if name in self.values:
             return self.values[name]
         resolved = resolve_option(self.engine, self.cls, name, aliases=False)
@@ -58,19 +71,20 @@ def typed(spec: Mapping[str, Any], text: str) -> Any:
     return text
 
 
-def _read(engine: str, cls: str, options: dict[str, Any], properties: dict[str, Any]) -> Attachment:
-    found = Attachment(engine, cls, {}, {}, properties)
+def _read(engine: str, cls: str, name: str, options: dict[str, Any], properties: dict[str, Any]) -> Attachment:
+    found = Attachment(engine, cls, name, {}, {}, properties)
     for key, raw in options.items():
         resolved = resolve_option(engine, cls, str(key))
         writes = option_writes(raw)
         if resolved is None or not writes:
             continue  # the option checks report unknown names and badly shaped values
-        name, spec = resolved
-        value, count = writes[-1]
-        text = f"{count}:{value}" if count else value
-        found.values[name], found.set_by[name] = typed(spec, text), str(key)
-        found.direct.add(name)
-        for other, set_to in shortcuts(engine, cls).get(name, {}).get(text.lower(), {}).items():
+        option, spec = resolved
+        texts = [f"{count}:{value}" if count else value for value, count in writes]
+        found.writes[option] = texts
+        text = texts[-1]
+        found.values[option], found.set_by[option] = typed(spec, text), str(key)
+        found.direct.add(option)
+        for other, set_to in shortcuts(engine, cls).get(option, {}).get(text.lower(), {}).items():
             found.values[other], found.set_by[other] = set_to, str(key)
             found.direct.discard(other)
     return found
@@ -83,6 +97,8 @@ def _holds(condition: Condition, attachment: Attachment) -> bool:
         return name in attachment.values
     if op == "blank":  # not set, or only blanks
         return value is None or (isinstance(value, str) and not value.strip())
+    if op == "notStartsWith":
+        return isinstance(value, str) and not value.startswith(str(condition[2]))
     operand = condition[2]
     if isinstance(operand, dict):
         operand = attachment.value(operand["option"])
@@ -95,8 +111,29 @@ def _holds(condition: Condition, attachment: Attachment) -> bool:
     return {"<": value < operand, "<=": value <= operand, ">": value > operand, ">=": value >= operand}[op]
 
 
+def _base(name: str) -> str:
+    return re.split(r"[#~]", name)[0]
+
+
 def failing(rule: dict[str, Any], attachment: Attachment) -> str | None:
-    """The option to blame (as the spec writes it, "" if none is written) when `rule` fails, else None."""
+    """The option to blame (as the spec writes it, "" if none is written) when `rule` fails, else None.
+
+    A rule on the fields of an option written several times (`activateTrigger#0`) is checked on each.
+    """
+    conditions = [c for a in rule["alternatives"] for c in a.get("all", []) + a.get("any", [])]
+    repeated = {_base(c[0]) for c in conditions if _FIELD.fullmatch(c[0])}
+    for option in sorted(repeated):
+        for text in attachment.writes.get(option, []):
+            attachment.current[option] = text
+            blamed = _failing(rule, attachment)
+            if blamed is not None:
+                attachment.current.clear()
+                return blamed
+        attachment.current.clear()
+    return None if repeated else _failing(rule, attachment)
+
+
+def _failing(rule: dict[str, Any], attachment: Attachment) -> str | None:
     for alternative in rule["alternatives"]:
         if not all(_holds(c, attachment) for c in alternative.get("all", [])):
             continue
@@ -107,8 +144,8 @@ def failing(rule: dict[str, Any], attachment: Attachment) -> str | None:
         conditions = [*anyof, *reversed(alternative.get("all", []))]
         for names in (attachment.direct, attachment.set_by):
             for condition in conditions:
-                if condition[0] in names:
-                    return attachment.set_by[condition[0]]
+                if _base(condition[0]) in names:
+                    return attachment.set_by[_base(condition[0])]
         return ""
     return None
 
@@ -127,11 +164,12 @@ def check_engine_rules(spec: Spec, tree: Any, target: str) -> list[Diagnostic]:
     found: dict[tuple[Path, str, str], list[str]] = {}
     for engine in TARGET_ENGINES[target]:
         properties = game_properties(spec, engine)
-        for path, cls, _, options in attachments_of(spec):
+        for path, cls, kind, options in attachments_of(spec):
             checks = rule_checks(engine, cls)
             if not checks:
                 continue
-            attachment = _read(engine, cls, options, properties)
+            name = str(path[-1]) if path[-2:-1] == ("attachments",) else MAIN_ATTACHMENT.get(kind, ("", ""))[0]
+            attachment = _read(engine, cls, name, options, properties)
             for check in checks:
                 blamed = failing(check["rule"], attachment)
                 if blamed is None:
