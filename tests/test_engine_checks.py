@@ -106,6 +106,8 @@ def test_every_entry_is_decided(engine: str) -> None:
         assert check["status"] in STATUSES, where
         if check["status"] == "not_checked":
             assert check["reason"], where
+        elif check["status"] == "spec_check":
+            assert check["covers"] and check["probeSpec"], where
         elif check["status"] == "option_syntax":  # a value the engine refuses, proved below
             assert check["probeOption"] in check["options"] and "probe" in check, where
             for option in check["options"]:
@@ -166,9 +168,17 @@ def _syntax_probes(engine: str) -> dict[str, tuple[dict[str, Any] | None, str, i
     return probes
 
 
+def _spec_probes(engine: str) -> dict[str, dict[str, Any]]:
+    """A variant per check of the parser that validate's spec checks find: name -> the entry."""
+    checks = [c for c in load_checks(engine)["checks"] if c["status"] == "spec_check"]
+    return {f"g{i:03d}": check for i, check in enumerate(checks)}
+
+
 def _write_syntax_probes(engine: str, root: Path) -> None:
     for name, (_, text, _, _) in _syntax_probes(engine).items():
         write_tree(root, {f"rules/{name}/game.yaml": text})
+    for name, check in _spec_probes(engine).items():
+        write_tree(root, {f"rules/{name}/game.yaml": "extends: tiny\n" + check["probeSpec"]})
 
 
 def _syntax_refused_at_its_line(errors: list[str], name: str, line: int, path: str) -> bool:
@@ -238,11 +248,12 @@ def test_19_refuses_every_probe_and_validate_refuses_it_first(tmp_path: Path) ->
 
     variants = _project("1.9", tmp_path)
     syntax = _syntax_probes("1.9")
-    errors = _validate(tmp_path, "1.9", sorted([*variants, *syntax]))
+    parser = _spec_probes("1.9")
+    errors = _validate(tmp_path, "1.9", sorted([*variants, *syntax, *parser]))
     xml_dir = tmp_path / "xml"
     xml_dir.mkdir()
     paths = []
-    for name in sorted([*variants, *syntax]):
+    for name in sorted([*variants, *syntax, *parser]):
         path = xml_dir / f"{name}.xml"
         path.write_bytes(_render_unchecked(tmp_path / "rules", name))
         paths.append(path)
@@ -251,6 +262,12 @@ def test_19_refuses_every_probe_and_validate_refuses_it_first(tmp_path: Path) ->
     wrong: list[Any] = []
     for path in paths:
         name = path.stem
+        if name in parser:  # the parser refuses it with its message; validate finds it in the spec
+            check = parser[name]
+            engine_error = str(dumps[str(path)].get("error") or "")
+            if not _engine_says(engine_error, check.get("engineSays", check["message"])) or not errors[name]:
+                wrong.append((name, check["message"], engine_error[-300:], errors[name]))
+            continue
         if name in syntax:  # the option catalog refuses the value at its line, as 1.9's setter does
             check, _, line, key = syntax[name]
             engine_error = str(dumps[str(path)].get("error") or "")
@@ -274,7 +291,7 @@ def test_19_refuses_every_probe_and_validate_refuses_it_first(tmp_path: Path) ->
             assert bool(engine_error) == bool(errors[name]), (where, engine_error, errors[name])
             passed_neighbours += not engine_error
     assert not wrong, "\n".join(map(str, wrong))
-    assert len(paths) == 2 * len(_probes("1.9")) + len(syntax) >= 2 * 62 + 231
+    assert len(paths) == 2 * len(_probes("1.9")) + len(syntax) + len(parser) >= 2 * 62 + 231 + 8
     assert passed_neighbours >= len(_probes("1.9")) * 3 // 4  # 52 of 63 on 1.9.0.0.7062
 
 
@@ -285,7 +302,10 @@ def _quoted(errors: list[str]) -> list[str]:
 def test_2x_probes_are_refused_at_the_option_with_the_2x_message(tmp_path: Path) -> None:
     variants = _project("2.x", tmp_path)
     syntax = _syntax_probes("2.x")
-    errors = _validate(tmp_path, "2.x", sorted([*variants, *syntax]))
+    parser = _spec_probes("2.x")
+    errors = _validate(tmp_path, "2.x", sorted([*variants, *syntax, *parser]))
+    for name, check in parser.items():
+        assert errors[name], (name, check["message"])
     for name, (check, _, line, key) in syntax.items():
         if check is None:
             assert not errors[name], (name, errors[name])

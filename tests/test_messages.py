@@ -212,7 +212,7 @@ CASES: dict[str, tuple[str, list[str]]] = {
         "extends: tiny\nunits:\n  infantry: {isSea: true, isAir: true}\n",
         [
             "rules/broken/game.yaml:3:14: units.infantry.isSea: isSea is refused on an air unit (isAir: true); "
-            "leave it out or make the unit a land or sea unit; TripleA 1.9 and 2.x refuse the game: \"air units "
+            'leave it out or make the unit a land or sea unit; TripleA 1.9 and 2.x refuse the game: "air units '
             'cannot have certain properties" (UnitAttachment.validate)',
             # warnings show beside errors
             "rules/tiny/game.yaml:16:30: warning: territories.Alpha.units.Reds.infantry: infantry is a sea unit "

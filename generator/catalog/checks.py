@@ -2,9 +2,11 @@
 
 Each entry is one place where an engine refuses a game (class, method, exception, message, as
 `scripts/catalog/extract_checks.py` finds them) with what `validate` does about it: a `rule` in the
-small vocabulary below, `option_syntax` (the option catalog's value syntax covers it), or
-`not_checked` with the reason. A rule is one or more alternatives; the check fails (the engine
-refuses) when, for an alternative, every condition of `all` holds and, if it has `any`, one of those:
+small vocabulary below, `option_syntax` (the option catalog's value syntax covers it),
+`spec_check` (validate's checks of the spec find it: references, option names, or one made in
+checks/engine_rules.py; `probeSpec` is a game that fails it) or `not_checked` with the reason.
+A rule is one or more alternatives; the check fails (the engine refuses) when, for an
+alternative, every condition of `all` holds and, if it has `any`, one of those:
 
     {"all": [["isAir", "==", false], ["isSea", "==", false]],
      "any": [["carrierCapacity", "!=", -1], ["isCombatTransport", "==", true]]}
@@ -30,7 +32,7 @@ __all__ = ["Condition", "load_checks", "rule_checks", "shortcuts"]
 
 Condition = list[Any]
 OPERATORS = frozenset({"==", "!=", "<", "<=", ">", ">=", "in", "notIn", "set", "blank", "notStartsWith"})
-STATUSES = frozenset({"rule", "option_syntax", "not_checked"})
+STATUSES = frozenset({"rule", "option_syntax", "spec_check", "not_checked"})
 
 
 @cache

@@ -12,16 +12,16 @@ at the option to change, in our words with the engine's own message quoted.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from generator.catalog import load_catalog, resolve_option
-from generator.catalog.checks import Condition, rule_checks, shortcuts
+from generator.catalog.checks import Condition, load_checks, rule_checks, shortcuts
 from generator.checks.options import TARGET_ENGINES, attachments_of
 from generator.diagnostics import Diagnostic, key_path
 from generator.spec.locate import locate
-from generator.spec.model import MAIN_ATTACHMENT, Property, Spec, option_writes
+from generator.spec.model import ATTACHMENT_PACKAGE, MAIN_ATTACHMENT, Property, Spec, option_writes
 
 _INT = re.compile(r"[+-]?[0-9]+")
 _FIELD = re.compile(r"(\w+)([#~])([0-9]+)")
@@ -159,10 +159,46 @@ def game_properties(spec: Spec, engine: str) -> dict[str, Any]:
     return values
 
 
+def _run_counts(spec: Spec) -> Iterator[tuple[Path, str]]:
+    for name, step in spec.sequence.items():
+        if step.max_run_count is not None and step.max_run_count <= 0:
+            yield ("sequence", name, "max_run_count"), "max_run_count must be 1 or more (leave it out for no limit)"
+
+
+def _units_without_attachment(spec: Spec) -> Iterator[tuple[Path, str]]:
+    for name, unit in spec.units.items():
+        attached = any(a.java_class(n) == ATTACHMENT_PACKAGE + "UnitAttachment" for n, a in unit.attachments.items())
+        if not unit.options and not attached:
+            says = f"{name} has no options, so no unitAttachment: every unit type needs one (give it at least movement)"
+            yield ("units", name), says
+
+
+# The parser's own checks (`spec_check` entries of GameParser) that validate makes here: words of
+# the engine's message -> what in the spec fails it.
+PARSER_CHECKS: dict[str, Callable[[Spec], Iterator[tuple[Path, str]]]] = {
+    "maxRunCount must be positive": _run_counts,
+    "does not have unit attachments": _units_without_attachment,
+}
+
+
+def _parser_checks(spec: Spec, engine: str) -> Iterator[tuple[Path, str, str]]:
+    for check in load_checks(engine)["checks"]:
+        if check["class"] != "GameParser" or check["status"] != "spec_check":
+            continue
+        for words, find in PARSER_CHECKS.items():
+            if words in check["message"]:
+                said = check.get("engineSays", check["message"])
+                source = check.get("engineSaysIn", f"{check['class']}.{check['method']}")
+                for path, says in find(spec):
+                    yield path, says, f'"{said}" ({source})'
+
+
 def check_engine_rules(spec: Spec, tree: Any, target: str) -> list[Diagnostic]:
     """Every engine check of the `target` engines that the spec's attachments fail."""
     found: dict[tuple[Path, str, str], list[str]] = {}
     for engine in TARGET_ENGINES[target]:
+        for path, says, quoted in _parser_checks(spec, engine):
+            found.setdefault((path, says, quoted), []).append(engine)
         properties = game_properties(spec, engine)
         for path, cls, kind, options in attachments_of(spec):
             checks = rule_checks(engine, cls)
@@ -181,6 +217,6 @@ def check_engine_rules(spec: Spec, tree: Any, target: str) -> list[Diagnostic]:
     problems = []
     for (where, says, quoted), engines in found.items():
         refuse = f"TripleA {' and '.join(engines)} refuse{'s' if len(engines) == 1 else ''} the game"
-        mark = locate(tree, where, key=len(where) > 0)
+        mark = locate(tree, where, key=where[-1] != "max_run_count")
         problems.append(Diagnostic(f"{says}; {refuse}: {quoted}", mark, key_path(where)))
     return problems

@@ -93,6 +93,9 @@ def checks_in_bytecode(listing: str, cls: str) -> list[dict[str, Any]]:
         if not insn:
             continue
         op, comment = insn.group(1), insn.group(2) or ""
+        consumed = op.startswith("invoke") and "StringBuilder" not in comment and "<init>" not in comment
+        if open_ and last in ("ldc", "ldc_w") and consumed and open_[-1][1]:
+            open_[-1][1].pop()  # a constant passed to a call (`getAttribute("name")`), not message text
         if op == "new" and any(comment == f"class {e}" for e in EXCEPTIONS_19):
             open_.append((comment.removeprefix("class "), []))
         elif open_ and op in ("ldc", "ldc_w") and comment.startswith("String "):
