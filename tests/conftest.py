@@ -56,6 +56,11 @@ NEEDS_AARHE_2X = (
     "tests/test_proofs.py::test_ledger_variants_are_all_the_variants_with_a_ledger",
     "tests/test_proofs.py::test_every_scenario_proof_is_run_by_a_test_on_its_variant",
     "tests/test_coverage.py::test_every_variant_proves_nine_in_ten_of_its_enforced_rules",
+    "tests/test_patterns.py::test_the_variants_read_like_their_rules",
+    "tests/test_board.py::test_every_variant_is_on_the_board_with_a_picture_for_every_unit",
+    "tests/test_check.py::test_every_variant_passes_two_rounds",  # check builds every variant first
+    "tests/test_check.py::test_report_holds_what_the_engine_saw",
+    "tests/test_check.py::test_the_ais_take_the_variants_actions",
 )
 
 
