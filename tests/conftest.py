@@ -61,6 +61,7 @@ NEEDS_AARHE_2X = (
     "tests/test_check.py::test_every_variant_passes_two_rounds",  # check builds every variant first
     "tests/test_check.py::test_report_holds_what_the_engine_saw",
     "tests/test_check.py::test_the_ais_take_the_variants_actions",
+    "tests/test_bench.py::test_quick_benchmark_reports_every_row",  # builds every variant
 )
 
 

@@ -25,6 +25,7 @@ import pytest
 
 from generator.catalog import ENGINES, load_catalog, resolve_option
 from generator.catalog.checks import OPERATORS, STATUSES, load_checks
+from generator.checks.engine_rules import engine_text
 from generator.emit.render import render_game_xml
 from generator.spec.errors import build_spec
 from generator.spec.expand import expand_templates
@@ -55,7 +56,8 @@ def _per_class(checks: list[dict[str, Any]]) -> dict[str, int]:
     return dict(sorted(Counter(c["class"] for c in checks).items()))
 
 
-def _catalog_lacks(found: list[dict[str, Any]], engine: str) -> None:
+def _catalog_lacks(found: list[dict[str, Any]], engine: str, delegates: list[str]) -> None:
+    assert load_checks(engine)["delegates"] == delegates
     listed = load_checks(engine)["checks"]
     missing = _keys(found) - _keys(listed)
     assert not missing, f"checks {engine} has that the catalog lacks: {sorted(missing)}"
@@ -67,14 +69,14 @@ def _catalog_lacks(found: list[dict[str, Any]], engine: str) -> None:
 @pytest.mark.engine
 def test_the_19_jar_has_no_check_the_catalog_lacks() -> None:
     found = _extractor().extract_19(str(ENGINE_JAR))
-    digest = _extractor().digest(found, "")
-    _catalog_lacks(digest["checks"], "1.9")
+    digest = _extractor().digest(found, "", [])
+    _catalog_lacks(digest["checks"], "1.9", _extractor().delegates_19(str(ENGINE_JAR)))
     assert _per_class(digest["checks"])["UnitAttachment"] == 71
 
 
 def test_the_2x_source_digest_has_no_check_the_catalog_lacks() -> None:
     digest = json.loads(DIGEST_2X.read_text(encoding="utf-8"))
-    _catalog_lacks(digest["checks"], "2.x")
+    _catalog_lacks(digest["checks"], "2.x", digest["delegates"])
     assert load_checks("2.x")["source"] == digest["source"]
     assert _per_class(digest["checks"])["UnitAttachment"] == 41
 
@@ -191,7 +193,8 @@ def _probe_refused(check: dict[str, Any], engine: str, errors: list[str], name: 
     if check["status"] == "option_syntax":
         return _syntax_refused_at_its_line(errors, name, line, key)
     says = check["rule"]["says"].format(option=check["probeOption"])
-    said = f'{says}; TripleA {engine} refuses the game: "{check["message"]}" ({check["class"]}.{check["method"]})'
+    quoted = f'"{engine_text(check["message"])}" ({check["class"]}.{check["method"]})'
+    said = f"{says}; TripleA {engine} refuses the game: {quoted}"
     if check["probeOption"] == "@name":  # said of the attachment, at its key
         return any(e.endswith(f"{key.rstrip('.')}: {said}") for e in errors)
     return any(e == f"rules/{name}/game.yaml:{line}:{2 * key.count('.') + 1}: {key}: {said}" for e in errors)
@@ -225,7 +228,7 @@ def _expected(probe: Probe, engine: str, name: str, lines: dict[str, int]) -> st
     blamed = probe.blamed
     path = ".".join(probe.holder + ((blamed,) if blamed else ()))
     says = check["rule"]["says"].format(option=blamed or "this attachment")
-    quoted = f'"{check["message"]}" ({check["class"]}.{check["method"]})'
+    quoted = f'"{engine_text(check["message"])}" ({check["class"]}.{check["method"]})'
     said = f"{path}: {says}; TripleA {engine} refuses the game: {quoted}"
     if not blamed:  # said of the attachment: at its key
         return said
@@ -239,7 +242,8 @@ def _refused_as_expected(errors: list[str], probe: Probe, engine: str, name: str
 
 def _engine_says(error: str, message: str) -> bool:
     said = " ".join(error.split())
-    return all(" ".join(piece.split()) in said for piece in message.split("{}") if piece.strip())
+    pieces = message.replace("…", "{}").split("{}")
+    return all(" ".join(piece.split()) in said for piece in pieces if piece.strip())
 
 
 @pytest.mark.engine

@@ -19,9 +19,9 @@ from typing import Any
 from generator.catalog import load_catalog, resolve_option
 from generator.catalog.checks import Condition, load_checks, rule_checks, shortcuts
 from generator.checks.options import TARGET_ENGINES, attachments_of
-from generator.diagnostics import Diagnostic, key_path
+from generator.diagnostics import Diagnostic, did_you_mean, key_path
 from generator.spec.locate import locate
-from generator.spec.model import ATTACHMENT_PACKAGE, MAIN_ATTACHMENT, Property, Spec, option_writes
+from generator.spec.model import ATTACHMENT_PACKAGE, DELEGATE_PACKAGE, MAIN_ATTACHMENT, Property, Spec, option_writes
 
 _INT = re.compile(r"[+-]?[0-9]+")
 _FIELD = re.compile(r"(\w+)([#~])([0-9]+)")
@@ -159,13 +159,20 @@ def game_properties(spec: Spec, engine: str) -> dict[str, Any]:
     return values
 
 
-def _run_counts(spec: Spec) -> Iterator[tuple[Path, str]]:
+def engine_text(message: str) -> str:
+    """The engine's message as it reads: '…' where it inserts a value, none at the end."""
+    while message.endswith("{}"):
+        message = message.removesuffix("{}").rstrip()
+    return message.replace("{}", "…")
+
+
+def _run_counts(spec: Spec, _: dict[str, Any]) -> Iterator[tuple[Path, str]]:
     for name, step in spec.sequence.items():
         if step.max_run_count is not None and step.max_run_count <= 0:
             yield ("sequence", name, "max_run_count"), "max_run_count must be 1 or more (leave it out for no limit)"
 
 
-def _units_without_attachment(spec: Spec) -> Iterator[tuple[Path, str]]:
+def _units_without_attachment(spec: Spec, _: dict[str, Any]) -> Iterator[tuple[Path, str]]:
     for name, unit in spec.units.items():
         attached = any(a.java_class(n) == ATTACHMENT_PACKAGE + "UnitAttachment" for n, a in unit.attachments.items())
         if not unit.options and not attached:
@@ -173,23 +180,36 @@ def _units_without_attachment(spec: Spec) -> Iterator[tuple[Path, str]]:
             yield ("units", name), says
 
 
+def _unknown_delegates(spec: Spec, data: dict[str, Any]) -> Iterator[tuple[Path, str]]:
+    """Delegate classes the engine cannot make (data["delegates"]: 1.9 qualified, 2.x short names)."""
+    known = set(data["delegates"])
+    for name, delegate in spec.delegates.items():
+        java = delegate.java_class
+        if java not in known and java.removeprefix(DELEGATE_PACKAGE) not in known:
+            short = sorted({k.removeprefix(DELEGATE_PACKAGE) for k in known})
+            says = f"no delegate class '{delegate.class_}' in the engine{did_you_mean(delegate.class_, short)}"
+            yield ("delegates", name, "class"), says
+
+
 # The parser's own checks (`spec_check` entries of GameParser) that validate makes here: words of
 # the engine's message -> what in the spec fails it.
-PARSER_CHECKS: dict[str, Callable[[Spec], Iterator[tuple[Path, str]]]] = {
+PARSER_CHECKS: dict[str, Callable[[Spec, dict[str, Any]], Iterator[tuple[Path, str]]]] = {
     "maxRunCount must be positive": _run_counts,
     "does not have unit attachments": _units_without_attachment,
+    "is not a delegate": _unknown_delegates,
 }
 
 
 def _parser_checks(spec: Spec, engine: str) -> Iterator[tuple[Path, str, str]]:
-    for check in load_checks(engine)["checks"]:
+    data = load_checks(engine)
+    for check in data["checks"]:
         if check["class"] != "GameParser" or check["status"] != "spec_check":
             continue
         for words, find in PARSER_CHECKS.items():
             if words in check["message"]:
-                said = check.get("engineSays", check["message"])
+                said = engine_text(check.get("engineSays", check["message"]))
                 source = check.get("engineSaysIn", f"{check['class']}.{check['method']}")
-                for path, says in find(spec):
+                for path, says in find(spec, data):
                     yield path, says, f'"{said}" ({source})'
 
 
@@ -212,11 +232,11 @@ def check_engine_rules(spec: Spec, tree: Any, target: str) -> list[Diagnostic]:
                     continue
                 where = (*path, blamed) if blamed else path
                 says = check["rule"]["says"].format(option=blamed or "this attachment")
-                quoted = f'"{check["message"]}" ({check["class"]}.{check["method"]})'
+                quoted = f'"{engine_text(check["message"])}" ({check["class"]}.{check["method"]})'
                 found.setdefault((where, says, quoted), []).append(engine)
     problems = []
     for (where, says, quoted), engines in found.items():
         refuse = f"TripleA {' and '.join(engines)} refuse{'s' if len(engines) == 1 else ''} the game"
-        mark = locate(tree, where, key=where[-1] != "max_run_count")
+        mark = locate(tree, where, key=where[-1] not in ("max_run_count", "class"))
         problems.append(Diagnostic(f"{says}; {refuse}: {quoted}", mark, key_path(where)))
     return problems

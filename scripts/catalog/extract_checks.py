@@ -128,6 +128,41 @@ def extract_19(jar: str) -> list[dict[str, Any]]:
     return found
 
 
+_HEADER = re.compile(
+    r"^(?:public |protected |private )?(?P<abstract>abstract )?(?:final )?(?P<kind>class|interface) (?P<name>[\w.$]+)"
+    r"(?:<[^{]*?>)?(?: extends (?P<extends>[^{]+?))?(?: implements (?P<implements>[^{]+?))? \{$"
+)
+
+
+def _supertypes(text: str | None) -> list[str]:
+    return [re.sub(r"<.*", "", t.strip()) for t in re.split(r",(?![^<]*>)", text or "") if t.strip()]
+
+
+def delegates_19(jar: str) -> list[str]:
+    """Every class of the jar's games.strategy packages that 1.9's parser takes as a delegate:
+    a concrete class that is an IDelegate (it makes them by name: Class.forName, then instanceof)."""
+    listing = subprocess.run(["jar", "tf", jar], check=True, capture_output=True, text=True).stdout.split()
+    names = [n.removesuffix(".class").replace("/", ".") for n in listing]
+    names = [n for n in names if n.startswith("games.strategy.") and "$" not in n]
+    headers = subprocess.run(["javap", "-cp", jar, *names], capture_output=True, text=True).stdout
+    parents: dict[str, list[str]] = {}
+    concrete: set[str] = set()
+    for line in headers.splitlines():
+        found = _HEADER.match(line.strip())
+        if found:
+            name = found.group("name")
+            parents[name] = _supertypes(found.group("extends")) + _supertypes(found.group("implements"))
+            if found.group("kind") == "class" and not found.group("abstract"):
+                concrete.add(name)
+
+    def is_delegate(name: str, seen: frozenset[str] = frozenset()) -> bool:
+        if name == "games.strategy.engine.delegate.IDelegate":
+            return True
+        return any(p not in seen and is_delegate(p, seen | {name}) for p in parents.get(name, []))
+
+    return sorted(n for n in concrete if is_delegate(n))
+
+
 # --- 2.x: source -----------------------------------------------------------------------------
 
 _DECLARATION = re.compile(
@@ -231,12 +266,28 @@ def extract_2x(repo: str, rev: str) -> list[dict[str, Any]]:
     return found
 
 
-def digest(found: list[dict[str, Any]], source: str) -> dict[str, Any]:
+def delegates_2x(repo: str, rev: str) -> list[str]:
+    """The delegate names 2.x's parser makes (XmlGameElementMapper's table; it first strips the
+    package games.strategy.triplea.delegate. from the name a game gives)."""
+    mapper = subprocess.run(
+        ["git", "-C", repo, "show", f"{rev}:{SOURCE_2X}engine/data/gameparser/XmlGameElementMapper.java"],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
+    start = re.search(r"Supplier<IDelegate>>\s+newDelegateFactories\(", mapper)
+    end = re.search(r"AttachmentFactory>\s+newAttachmentFactories\(", mapper)
+    assert start and end, "XmlGameElementMapper's delegate tables not found"
+    tables = mapper[start.start() : end.start()]
+    return sorted(set(re.findall(r'\.put\(\s*"([\w.]+)",\s*[\w.]+::new\)', tables)))
+
+
+def digest(found: list[dict[str, Any]], source: str, delegates: list[str]) -> dict[str, Any]:
     """Distinct checks (class, method, exception, message) with how often each is built."""
     counts = Counter(json.dumps(f, sort_keys=True) for f in found)
     checks = [{**json.loads(key), "occurrences": n} for key, n in counts.items()]
     checks.sort(key=lambda c: (c["class"], c["method"], c["message"], c["exception"]))
-    return {"source": source, "checks": checks}
+    return {"source": source, "checks": checks, "delegates": delegates}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -248,14 +299,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--rev", default="HEAD")
     args = ap.parse_args(argv)
     if args.engine == "1.9":
-        result = digest(extract_19(args.jar), f"{Path(args.jar).name} (javap -c -p)")
+        result = digest(extract_19(args.jar), f"{Path(args.jar).name} (javap -c -p)", delegates_19(args.jar))
     else:
         if not args.repo:
             ap.error("--engine 2.x needs --repo")
         commit = subprocess.run(
             ["git", "-C", args.repo, "rev-parse", args.rev], check=True, capture_output=True, text=True
         ).stdout.strip()
-        result = digest(extract_2x(args.repo, args.rev), f"triplea-game/triplea@{commit}")
+        found = extract_2x(args.repo, args.rev)
+        result = digest(found, f"triplea-game/triplea@{commit}", delegates_2x(args.repo, args.rev))
     print(json.dumps(result, indent=1, sort_keys=True, ensure_ascii=False))
     return 0
 
