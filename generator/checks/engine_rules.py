@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 from generator.catalog import load_catalog, resolve_option
@@ -56,9 +57,15 @@ class Attachment:
             return typed({}, fields[int(index)]) if int(index) < len(fields) else None
         if name in self.values:
             return self.values[name]
-        resolved = resolve_option(self.engine, self.cls, name, aliases=False)
+        resolved = _resolved(self.engine, self.cls, name, False)
         default = resolved[1].get("default") if resolved else None
         return None if default is None else typed(resolved[1] if resolved else {}, default)
+
+
+@cache
+def _resolved(engine: str, cls: str, option: str, aliases: bool = True) -> tuple[str, Any] | None:
+    """resolve_option, remembered: big maps name the same few options thousands of times."""
+    return resolve_option(engine, cls, option, aliases=aliases)
 
 
 def typed(spec: Mapping[str, Any], text: str) -> Any:
@@ -74,7 +81,7 @@ def typed(spec: Mapping[str, Any], text: str) -> Any:
 def _read(engine: str, cls: str, name: str, options: dict[str, Any], properties: dict[str, Any]) -> Attachment:
     found = Attachment(engine, cls, name, {}, {}, properties)
     for key, raw in options.items():
-        resolved = resolve_option(engine, cls, str(key))
+        resolved = _resolved(engine, cls, str(key))
         writes = option_writes(raw)
         if resolved is None or not writes:
             continue  # the option checks report unknown names and badly shaped values
