@@ -4,7 +4,7 @@ Each entry is one place where an engine refuses a game (class, method, exception
 `scripts/catalog/extract_checks.py` finds them) with what `validate` does about it: a `rule` in the
 small vocabulary below, `option_syntax` (the option catalog's value syntax covers it),
 `spec_check` (validate's checks of the spec find it: references, option names, or one made in
-checks/engine_rules.py; `probeSpec` is a game that fails it) or `not_checked` with the reason.
+checks/engine_rules.py; `probeSpecs` are games that fail it) or `not_checked` with the reason.
 A rule is one or more alternatives; the check fails (the engine refuses) when, for an
 alternative, every condition of `all` holds and, if it has `any`, one of those:
 
