@@ -6,7 +6,9 @@ game with one terse message. `generator/catalog/engine-checks-<engine>.json` hol
 rules over an attachment's options (see generator/catalog/checks.py); this module works out each
 attachment's options as the engine ends up with them (its starting values, the options in the
 order written, shortcuts such as `isFactory` that set several) and reports every rule that fails,
-at the option to change, in our words with the engine's own message quoted.
+at the option to change, in our words with the engine's own message quoted. It also makes the
+game parser's checks that no other check of the spec makes (`PARSER_CHECKS`: a unit type without
+a unitAttachment, `max_run_count` below 1, a delegate class the engine lacks).
 """
 
 from __future__ import annotations
