@@ -211,13 +211,22 @@ CASES: dict[str, tuple[str, list[str]]] = {
     "sea_and_air": (
         "extends: tiny\nunits:\n  infantry: {isSea: true, isAir: true}\n",
         [
+            "rules/broken/game.yaml:3:14: units.infantry.isSea: isSea is refused on an air unit (isAir: true); "
+            'leave it out or make the unit a land or sea unit; TripleA 1.9 and 2.x refuse the game: "air units '
+            'cannot have certain properties" (UnitAttachment.validate)',
             # warnings show beside errors; the child made infantry a sea unit: said at its line (issue 27)
             "rules/broken/game.yaml:3:21: warning: units.infantry.isSea: infantry is a sea unit placed on land (the "
             "inherited territories.Alpha.units.Reds.infantry is at rules/tiny/game.yaml:16:30)",
             "rules/broken/game.yaml:3:21: warning: units.infantry.isSea: infantry is a sea unit placed on land (the "
             "inherited territories.Beta.units.Blues.infantry is at rules/tiny/game.yaml:22:31)",
-            "rules/broken/game.yaml:3:34: units.infantry.isAir: infantry is both isSea and isAir; the engine treats "
-            "it as neither a ship nor an aircraft everywhere: keep one",
+        ],
+    ),
+    "sub_on_land": (
+        "extends: tiny\nunits:\n  infantry: {isSub: true}\n",
+        [
+            "rules/broken/game.yaml:3:14: units.infantry.isSub: isSub is refused on a land unit (neither isAir nor "
+            'isSea); TripleA 1.9 refuses the game: "land units cannot have certain properties" '
+            "(UnitAttachment.validate)"
         ],
     ),
     "type_error_does_not_hide_references": (
@@ -323,10 +332,10 @@ WARNINGS: dict[str, tuple[str, list[str]]] = {
             "condition asks about it, so it does nothing (did you mean 'Low Luck'?)"
         ],
     ),
-    "sub_on_land": (
-        "extends: tiny\nunits:\n  infantry: {isSub: true}\n",
+    "sub_on_land_for_2x": (
+        "extends: tiny\ngame: {target: '2.x'}\nunits:\n  infantry: {isSub: true}\n",
         [
-            "rules/broken/game.yaml:3:21: warning: units.infantry.isSub: isSub on infantry, which is not a sea unit "
+            "rules/broken/game.yaml:4:21: warning: units.infantry.isSub: isSub on infantry, which is not a sea unit "
             "(isSea): it does nothing away from the sea"
         ],
     ),

@@ -60,7 +60,7 @@ def check_sanity(spec: Spec, tree: Any, target: str = "portable") -> list[Diagno
     _check_players(spec, report)
     _check_victory(spec, report)
     _check_placements(spec, report)
-    _check_unit_flags(spec, report)
+    _check_unit_flags(spec, report, target)
     _check_orphan_rules(spec, report)
     _check_isolated(spec, report)
     if "1.9" in TARGET_ENGINES[target]:
@@ -85,18 +85,17 @@ def _check_players(spec: Spec, report: Any) -> None:
                    "stops at their first technology or income step", Severity.WARNING)  # fmt: skip
 
 
-# Rules of combat at sea: on a unit that is not a sea unit they do nothing.
-SEA_ONLY_FLAGS = ("isSub", "isDestroyer", "canBombard", "isCombatTransport")
+# Rules of combat at sea: on a unit that is not a sea unit they do nothing. The engines refuse
+# more on land and air units (isSea with isAir, canBombard, isCombatTransport; 1.9 also isSub):
+# checks.engine_rules says so, with their message.
+SEA_ONLY_FLAGS = {"1.9": ("isDestroyer",), "2.x": ("isSub", "isDestroyer")}
 
 
-def _check_unit_flags(spec: Spec, report: Any) -> None:
+def _check_unit_flags(spec: Spec, report: Any, target: str) -> None:
+    flags = [f for f in SEA_ONLY_FLAGS["2.x"] if all(f in SEA_ONLY_FLAGS[e] for e in TARGET_ENGINES[target])]
     for name, unit in spec.units.items():
-        sea, air = _flag(unit.options, "isSea"), _flag(unit.options, "isAir")
-        if sea and air:
-            report(("units", name, "isAir"), f"{name} is both isSea and isAir; the engine treats it as neither "
-                   "a ship nor an aircraft everywhere: keep one")  # fmt: skip
-        elif not sea:
-            for flag in SEA_ONLY_FLAGS:
+        if not _flag(unit.options, "isSea"):
+            for flag in flags:
                 if _flag(unit.options, flag):
                     report(("units", name, flag), f"{flag} on {name}, which is not a sea unit (isSea): it does "
                            "nothing away from the sea", Severity.WARNING)  # fmt: skip

@@ -12,6 +12,7 @@ import yaml
 
 from generator.checks.board import check_board
 from generator.checks.dtd import check_xml_against_dtd
+from generator.checks.engine_rules import check_engine_rules
 from generator.checks.names import check_names
 from generator.checks.options import TARGET_ENGINES, check_options
 from generator.checks.properties import check_properties
@@ -94,7 +95,7 @@ def _checked(
     said |= {p.mark for p in named}
     problems += named
     later = list(check_spec(checked, resolved.tree, target, name, names=False))
-    for check in (check_options, check_properties, check_sanity):
+    for check in (check_options, check_engine_rules, check_properties, check_sanity):
         later += check(checked, resolved.tree, target)
     if maps is not None:
         board = check_board(checked, resolved, rules, maps)

@@ -1,0 +1,251 @@
+"""What an engine's attachments refuse when a game loads, found first, at the spec line.
+
+The engines check more than each option's value: a land unit with `carrierCapacity`, a construction
+without `constructionType`, `canNotTarget` on a 2.x `isSub` unit... make TripleA refuse the whole
+game with one terse message. `generator/catalog/engine-checks-<engine>.json` holds those checks as
+rules over an attachment's options (see generator/catalog/checks.py); this module works out each
+attachment's options as the engine ends up with them (its starting values, the options in the
+order written, shortcuts such as `isFactory` that set several) and reports every rule that fails,
+at the option to change, in our words with the engine's own message quoted. It also makes the
+game parser's checks that no other check of the spec makes (`PARSER_CHECKS`: a unit type without
+a unitAttachment, `max_run_count` below 1, a delegate class the engine lacks).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Any
+
+from generator.catalog import load_catalog, resolve_option
+from generator.catalog.checks import Condition, load_checks, rule_checks, shortcuts
+from generator.checks.options import TARGET_ENGINES, attachments_of
+from generator.diagnostics import Diagnostic, did_you_mean, key_path
+from generator.spec.locate import locate
+from generator.spec.model import ATTACHMENT_PACKAGE, DELEGATE_PACKAGE, MAIN_ATTACHMENT, Property, Spec, option_writes
+
+_INT = re.compile(r"[+-]?[0-9]+")
+_FIELD = re.compile(r"(\w+)([#~])([0-9]+)")
+Path = tuple[str | int, ...]
+
+
+@dataclass
+class Attachment:
+    """One attachment's options as an engine ends up with them, and which spec key set each."""
+
+    engine: str
+    cls: str
+    name: str
+    values: dict[str, Any]
+    set_by: dict[str, str]
+    properties: dict[str, Any]
+    direct: set[str] = field(default_factory=set)  # options written themselves, not by a shortcut
+    writes: dict[str, list[str]] = field(default_factory=dict)  # every text each option was given
+    current: dict[str, str] = field(default_factory=dict)  # the write of a repeated option being checked
+
+    def value(self, name: str) -> Any:
+        if name.startswith("property:"):
+            return self.properties.get(name.removeprefix("property:"))
+        if name == "@name":
+            return self.name
+        fielded = _FIELD.fullmatch(name)
+        if fielded:  # `option#i`: field i of its value split at ':', `option~i` at '-'
+            option, sep, index = fielded.groups()
+            written = self.writes.get(option)
+            text = self.current.get(option, written[-1] if written else None)
+            fields = text.split(":" if sep == "#" else "-") if text is not None else []
+            return typed({}, fields[int(index)]) if int(index) < len(fields) else None
+        if name in self.values:
+            return self.values[name]
+        resolved = _resolved(self.engine, self.cls, name, False)
+        default = resolved[1].get("default") if resolved else None
+        return None if default is None else typed(resolved[1] if resolved else {}, default)
+
+
+@cache
+def _resolved(engine: str, cls: str, option: str, aliases: bool = True) -> tuple[str, Any] | None:
+    """resolve_option, remembered: big maps name the same few options thousands of times."""
+    return resolve_option(engine, cls, option, aliases=aliases)
+
+
+def typed(spec: Mapping[str, Any], text: str) -> Any:
+    """An option's text as the engine holds it: a whole number, a boolean or text."""
+    kind = spec.get("type")
+    if kind == "bool" or (kind != "string" and text.lower() in ("true", "false")):
+        return text.lower() == "true"
+    if kind != "string" and _INT.fullmatch(text.strip()):
+        return int(text)
+    return text
+
+
+def _read(engine: str, cls: str, name: str, options: dict[str, Any], properties: dict[str, Any]) -> Attachment:
+    found = Attachment(engine, cls, name, {}, {}, properties)
+    for key, raw in options.items():
+        resolved = _resolved(engine, cls, str(key))
+        writes = option_writes(raw)
+        if resolved is None or not writes:
+            continue  # the option checks report unknown names and badly shaped values
+        option, spec = resolved
+        texts = [f"{count}:{value}" if count else value for value, count in writes]
+        found.writes[option] = texts
+        text = texts[-1]
+        found.values[option], found.set_by[option] = typed(spec, text), str(key)
+        found.direct.add(option)
+        for other, set_to in shortcuts(engine, cls).get(option, {}).get(text.lower(), {}).items():
+            found.values[other], found.set_by[other] = set_to, str(key)
+            found.direct.discard(other)
+    return found
+
+
+def _holds(condition: Condition, attachment: Attachment) -> bool:
+    name, op = str(condition[0]), str(condition[1])
+    value = attachment.value(name)
+    if op == "set":
+        return name in attachment.values
+    if op == "blank":  # not set, or only blanks
+        return value is None or (isinstance(value, str) and not value.strip())
+    if op == "notStartsWith":
+        return isinstance(value, str) and not value.startswith(str(condition[2]))
+    operand = condition[2]
+    if isinstance(operand, dict):
+        operand = attachment.value(operand["option"])
+    if op in ("in", "notIn"):
+        return bool(value in operand) == (op == "in")
+    if op in ("==", "!="):
+        return bool(value == operand) == (op == "==")
+    if isinstance(value, bool) or not isinstance(value, int) or not isinstance(operand, int):
+        return False  # an order between a number and something else: the option checks report it
+    return {"<": value < operand, "<=": value <= operand, ">": value > operand, ">=": value >= operand}[op]
+
+
+def _base(name: str) -> str:
+    return re.split(r"[#~]", name)[0]
+
+
+def failing(rule: dict[str, Any], attachment: Attachment) -> str | None:
+    """The option to blame (as the spec writes it, "" if none is written) when `rule` fails, else None.
+
+    A rule on the fields of an option written several times (`activateTrigger#0`) is checked on each.
+    """
+    conditions = [c for a in rule["alternatives"] for c in a.get("all", []) + a.get("any", [])]
+    repeated = {_base(c[0]) for c in conditions if _FIELD.fullmatch(c[0])}
+    for option in sorted(repeated):
+        for text in attachment.writes.get(option, []):
+            attachment.current[option] = text
+            blamed = _failing(rule, attachment)
+            if blamed is not None:
+                attachment.current.clear()
+                return blamed
+        attachment.current.clear()
+    return None if repeated else _failing(rule, attachment)
+
+
+def _failing(rule: dict[str, Any], attachment: Attachment) -> str | None:
+    for alternative in rule["alternatives"]:
+        if not all(_holds(c, attachment) for c in alternative.get("all", [])):
+            continue
+        anyof = [c for c in alternative.get("any", []) if _holds(c, attachment)]
+        if alternative.get("any") and not anyof:
+            continue
+        # The option to change: one the spec writes itself, what breaks the rule before what it applies to.
+        conditions = [*anyof, *reversed(alternative.get("all", []))]
+        for names in (attachment.direct, attachment.set_by):
+            for condition in conditions:
+                if _base(condition[0]) in names:
+                    return attachment.set_by[_base(condition[0])]
+        return ""
+    return None
+
+
+def game_properties(spec: Spec, engine: str) -> dict[str, Any]:
+    """Every game property the engine reads, as the game sets it or at its starting value."""
+    values = {name: entry["default"] for name, entry in load_catalog(engine)["properties"].items()}
+    for name, entry in spec.properties.items():
+        value = entry.value if isinstance(entry, Property) else entry
+        values[name] = typed({}, str(value).lower() if isinstance(value, bool) else str(value))
+    return values
+
+
+def engine_text(message: str) -> str:
+    """The engine's message as it reads: '…' where it inserts a value, none at the end."""
+    while message.endswith("{}"):
+        message = message.removesuffix("{}").rstrip()
+    return message.replace("{}", "…")
+
+
+def _run_counts(spec: Spec, _: dict[str, Any]) -> Iterator[tuple[Path, str]]:
+    for name, step in spec.sequence.items():
+        if step.max_run_count is not None and step.max_run_count <= 0:
+            yield ("sequence", name, "max_run_count"), "max_run_count must be 1 or more (leave it out for no limit)"
+
+
+def _units_without_attachment(spec: Spec, _: dict[str, Any]) -> Iterator[tuple[Path, str]]:
+    for name, unit in spec.units.items():
+        attached = any(a.java_class(n) == ATTACHMENT_PACKAGE + "UnitAttachment" for n, a in unit.attachments.items())
+        if not unit.options and not attached:
+            says = f"{name} has no options, so no unitAttachment: every unit type needs one (give it at least movement)"
+            yield ("units", name), says
+
+
+def _unknown_delegates(spec: Spec, data: dict[str, Any]) -> Iterator[tuple[Path, str]]:
+    """Delegate classes the engine cannot make (data["delegates"]: 1.9 qualified, 2.x short names)."""
+    known = set(data["delegates"])
+    for name, delegate in spec.delegates.items():
+        java = delegate.java_class
+        if java not in known and java.removeprefix(DELEGATE_PACKAGE) not in known:
+            short = sorted({k.removeprefix(DELEGATE_PACKAGE) for k in known})
+            says = f"no delegate class '{delegate.class_}' in the engine{did_you_mean(delegate.class_, short)}"
+            yield ("delegates", name, "class"), says
+
+
+# The parser's own checks (`spec_check` entries of GameParser) that validate makes here: words of
+# the engine's message -> what in the spec fails it.
+PARSER_CHECKS: dict[str, Callable[[Spec, dict[str, Any]], Iterator[tuple[Path, str]]]] = {
+    "maxRunCount must be positive": _run_counts,
+    "does not have unit attachments": _units_without_attachment,
+    "is not a delegate": _unknown_delegates,
+}
+
+
+def _parser_checks(spec: Spec, engine: str) -> Iterator[tuple[Path, str, str]]:
+    data = load_checks(engine)
+    for check in data["checks"]:
+        if check["class"] != "GameParser" or check["status"] != "spec_check":
+            continue
+        for words, find in PARSER_CHECKS.items():
+            if words in check["message"]:
+                said = engine_text(check.get("engineSays", check["message"]))
+                source = check.get("engineSaysIn", f"{check['class']}.{check['method']}")
+                for path, says in find(spec, data):
+                    yield path, says, f'"{said}" ({source})'
+
+
+def check_engine_rules(spec: Spec, tree: Any, target: str) -> list[Diagnostic]:
+    """Every engine check of the `target` engines that the spec's attachments fail."""
+    found: dict[tuple[Path, str, str], list[str]] = {}
+    for engine in TARGET_ENGINES[target]:
+        for path, says, quoted in _parser_checks(spec, engine):
+            found.setdefault((path, says, quoted), []).append(engine)
+        properties = game_properties(spec, engine)
+        for path, cls, kind, options in attachments_of(spec):
+            checks = rule_checks(engine, cls)
+            if not checks:
+                continue
+            name = str(path[-1]) if path[-2:-1] == ("attachments",) else MAIN_ATTACHMENT.get(kind, ("", ""))[0]
+            attachment = _read(engine, cls, name, options, properties)
+            for check in checks:
+                blamed = failing(check["rule"], attachment)
+                if blamed is None:
+                    continue
+                where = (*path, blamed) if blamed else path
+                says = check["rule"]["says"].format(option=blamed or "this attachment")
+                quoted = f'"{engine_text(check["message"])}" ({check["class"]}.{check["method"]})'
+                found.setdefault((where, says, quoted), []).append(engine)
+    problems = []
+    for (where, says, quoted), engines in found.items():
+        refuse = f"TripleA {' and '.join(engines)} refuse{'s' if len(engines) == 1 else ''} the game"
+        mark = locate(tree, where, key=where[-1] not in ("max_run_count", "class"))
+        problems.append(Diagnostic(f"{says}; {refuse}: {quoted}", mark, key_path(where)))
+    return problems
