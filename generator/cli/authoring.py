@@ -271,7 +271,7 @@ def new(name: str, base: str, folder: Path | None, install_spec: str | None, rul
     CI installs), a .gitignore, a README to start from and the CI workflow; its variants extend
     the ones triplea-forge ships, so nothing else is copied.
     """
-    from generator.release.scaffold import ScaffoldError, new_variant, scaffold_repository
+    from generator.release.scaffold import ScaffoldError, new_variant, next_steps, scaffold_repository
     from generator.release.workflow import CiUsageError
     from generator.spec.resolve import Rules
 
@@ -280,16 +280,15 @@ def new(name: str, base: str, folder: Path | None, install_spec: str | None, rul
         known = sorted({*rules.variants(), *rules.base_variants()})
         raise click.BadParameter(f"no variant named '{base}' (there are: {', '.join(known)})", param_hint="--extends")
     try:
+        notes: list[str] = []
         if folder is None:
             written = [new_variant(rules_dir, name, base)]
-            note = None
         else:
-            written, note = scaffold_repository(folder, name, base, install_spec)
+            written, notes = scaffold_repository(folder, name, base, install_spec)
     except (ScaffoldError, CiUsageError) as exc:
         raise click.ClickException(str(exc)) from exc
     for path in written:
         click.echo(f"wrote {_display(path)}")
-    if note:
+    for note in notes:
         click.echo(f"note: {note}", err=True)
-    start = f"cd {_display(folder)} && " if folder is not None else ""
-    click.echo(f"next: {start}triplea-forge build {name if folder is None else ''}".rstrip())
+    click.echo(f"next: {next_steps(name, None if folder is None else _display(folder))}")

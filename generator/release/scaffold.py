@@ -8,11 +8,14 @@ file; a mod repository is only made in a folder that is new or empty.
 
 from __future__ import annotations
 
-import subprocess
+import shlex
+import shutil
+import sys
 from importlib import metadata
 from pathlib import Path
 
 from generator.paths import plain_name_problem
+from generator.release.mod_repo import checkout_pin, first_commit
 from generator.release.workflow import write_workflow
 from generator.spec.dump import SCHEMA_COMMENT
 from generator.spec.schema import schema_text
@@ -42,28 +45,13 @@ def _checkout() -> Path | None:
 def default_pin() -> tuple[str, str | None]:
     """What CI should `pip install` to get this very triplea-forge, and a note when it may not reach it.
 
-    From a checkout: its `origin` at the current commit, or (no remote) the checkout itself by
-    path, which only this machine can reach. From an installed package: its version.
+    From a checkout: its origin's https URL at the current commit, or (no remote) the checkout
+    itself by path (release.mod_repo). From an installed package: its version.
     """
     checkout = _checkout()
     if checkout is None:
         return f"triplea-forge=={metadata.version('triplea-forge')}", None
-
-    def git(*args: str) -> str:
-        proc = subprocess.run(["git", "-C", str(checkout), *args], capture_output=True, text=True, check=False)
-        return proc.stdout.strip() if proc.returncode == 0 else ""
-
-    commit = git("rev-parse", "HEAD")
-    origin = git("remote", "get-url", "origin")
-    at = f"@{commit}" if commit else ""
-    if origin:
-        url = origin if "://" in origin else "ssh://" + origin.replace(":", "/", 1)
-        return f"triplea-forge @ git+{url}{at}", None
-    note = (
-        f"{PIN_FILE} pins triplea-forge to {checkout}, which a CI machine cannot reach: "
-        "edit it, or give --install 'triplea-forge @ git+https://...'"
-    )
-    return f"triplea-forge @ git+file://{checkout}{at}", note
+    return checkout_pin(checkout)
 
 
 def variant_text(name: str, base: str, own_map: bool) -> str:
@@ -106,8 +94,9 @@ in `.github/workflows/` checks every push and publishes the package on every tag
 """
 
 
-def scaffold_repository(folder: Path, name: str, base: str, install: str | None) -> tuple[list[Path], str | None]:
-    """A mod repository in `folder` (new or empty); the files written, and a note for the user."""
+def scaffold_repository(folder: Path, name: str, base: str, install: str | None) -> tuple[list[Path], list[str]]:
+    """A mod repository in `folder` (new or empty), a git repository with its first commit; the
+    files written, and notes for the user."""
     problem = plain_name_problem(name, "variant name")
     if problem:
         raise ScaffoldError(problem)
@@ -128,4 +117,18 @@ def scaffold_repository(folder: Path, name: str, base: str, install: str | None)
         path.write_text(text, encoding="utf-8")
         written.append(path)
     written.append(write_workflow(folder, folder / "rules", None, force=False))
-    return written, note
+    committed = first_commit(folder, f"{name}: a new mod extending {base} (triplea-forge new)")
+    return written, [n for n in (note, committed) if n]
+
+
+def next_steps(name: str, shown_folder: str | None) -> str:
+    """The commands to run next, as they work when pasted: a mod repository installs its own pin
+    into its own venv; a variant here is built by the triplea-forge running now."""
+    if shown_folder is not None:
+        return (
+            f"cd {shlex.quote(shown_folder)} && python3 -m venv .venv && .venv/bin/pip install -r {PIN_FILE} "
+            "&& .venv/bin/triplea-forge build"
+        )
+    # On PATH, or else as this very interpreter runs it (a venv not activated).
+    program = "triplea-forge" if shutil.which("triplea-forge") else f"{shlex.quote(sys.executable)} -m generator"
+    return f"{program} build {shlex.quote(name)}"

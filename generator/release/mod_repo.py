@@ -1,0 +1,79 @@
+"""What makes a new mod folder a repository a mod maker can use at once: its pin and its git history.
+
+The pin (`requirements.txt`) must be a line Debian's pip 23 installs: `git+ssh:///path` and
+`git+file://` are refused there, so a checkout with a remote is pinned by that remote's https URL
+(what a CI machine can clone without keys) and a checkout without one by `triplea-forge @
+file:///path`, which pip builds from the folder as it is. The folder becomes a git repository with
+a first commit, because `diff --from` and the CI's pull request summary read its history.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+from pathlib import Path
+from urllib.parse import urlsplit
+
+FALLBACK_IDENTITY = ("triplea-forge", "triplea-forge@localhost")
+# `user@host:path` (scp-like syntax git takes for ssh), the host without a scheme.
+_SCP_LIKE = re.compile(r"^(?:[^@/:]+@)?(?P<host>[^/:]+):(?P<path>(?!/).+)$")
+
+
+def _git(folder: Path, *args: str, identity: tuple[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    who = ["-c", f"user.name={identity[0]}", "-c", f"user.email={identity[1]}"] if identity else []
+    return subprocess.run(["git", *who, "-C", str(folder), *args], capture_output=True, text=True, check=False)
+
+
+def https_url(origin: str) -> str | None:
+    """The https URL a CI machine clones `origin` by, or None when it is a path on this machine."""
+    if origin.startswith(("https://", "http://")):
+        return origin
+    scp = _SCP_LIKE.match(origin)
+    if "://" not in origin and scp is not None:
+        return f"https://{scp['host']}/{scp['path']}"
+    parts = urlsplit(origin)
+    if parts.scheme in ("ssh", "git", "git+ssh", "ssh+git") and parts.hostname:
+        return f"https://{parts.hostname}{parts.path}"
+    return None
+
+
+def checkout_pin(checkout: Path) -> tuple[str, str | None]:
+    """The requirement line that installs `checkout`'s triplea-forge, and a note when only this
+    machine can install it (or when its commit is not on its remote yet)."""
+    commit = _git(checkout, "rev-parse", "HEAD").stdout.strip()
+    origin = _git(checkout, "remote", "get-url", "origin").stdout.strip()
+    url = https_url(origin) if origin else None
+    if url is not None:
+        pin = f"triplea-forge @ git+{url}" + (f"@{commit}" if commit else "")
+        pushed = commit and _git(checkout, "branch", "-r", "--contains", commit).stdout.strip()
+        if commit and not pushed:
+            return pin, f"commit {commit[:12]} of {checkout} is not on origin yet: push it before the mod's CI runs"
+        return pin, None
+    note = (
+        f"requirements.txt installs triplea-forge from {checkout}, which only this machine can reach; "
+        "for CI, edit it or give --install 'triplea-forge @ git+https://...'"
+    )
+    return f"triplea-forge @ {checkout.resolve().as_uri()}", note
+
+
+def first_commit(folder: Path, message: str) -> str | None:
+    """Make `folder` a git repository holding everything in it as its first commit; a note when
+    that could not be done as asked (no git; no user.name/email: then it is made as triplea-forge)."""
+    try:
+        made = _git(folder, "init", "-q")
+    except FileNotFoundError:
+        return f"git is not installed: {folder} is not a git repository yet (git init; git add -A; git commit)"
+    if made.returncode != 0:
+        return f"git init failed in {folder}: {made.stderr.strip()}; the files are written"
+    _git(folder, "add", "-A")
+    known = all(_git(folder, "config", key).stdout.strip() for key in ("user.name", "user.email"))
+    identity = None if known else FALLBACK_IDENTITY
+    committed = _git(folder, "commit", "-q", "-m", message, identity=identity)
+    if committed.returncode != 0:
+        return f"git commit failed in {folder}: {committed.stderr.strip()}; the files are written and staged"
+    if identity is not None:
+        return (
+            f"git has no user.email here: the first commit is made as {identity[0]} <{identity[1]}>; "
+            "set yours with git config --global user.name/user.email"
+        )
+    return None

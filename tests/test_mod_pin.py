@@ -1,0 +1,116 @@
+"""`new NAME --in FOLDER` as a new user runs it from a clone installed with Debian's Python.
+
+The folder is a git repository with a first commit (the CI's diff and `diff --from` read its
+history); its `requirements.txt` is a line Debian's pip 23 installs; the "next:" line works when
+pasted into a shell as printed.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from generator.release.mod_repo import https_url
+from tests.conftest import ROOT, run_cli
+
+PIN_NOTE = (
+    f"note: requirements.txt installs triplea-forge from {ROOT}, which only this machine can reach; for CI, edit "
+    "it or give --install 'triplea-forge @ git+https://...'"
+)
+
+
+def _home(tmp_path: Path, identity: bool) -> dict[str, str]:
+    home = tmp_path / "home"
+    home.mkdir()
+    if identity:
+        (home / ".gitconfig").write_text("[user]\n\tname = Mod Maker\n\temail = maker@example.org\n")
+    return {"HOME": str(home), "GIT_CONFIG_NOSYSTEM": "1", "TRIPLEA_MAPS": str(tmp_path / "maps")}
+
+
+def _git(folder: Path, *args: str) -> str:
+    return subprocess.run(["git", "-C", str(folder), *args], capture_output=True, text=True, check=True).stdout
+
+
+def test_new_makes_a_git_repository_with_a_first_commit(tmp_path: Path) -> None:
+    env = _home(tmp_path, identity=True)
+    result = run_cli("new", "mymod", "--in", "mymod", cwd=tmp_path, env=env)
+    assert result.code == 0, result.err
+    assert result.err.splitlines() == [PIN_NOTE]
+    mod = tmp_path / "mymod"
+    assert _git(mod, "log", "--format=%an <%ae>|%s") == (
+        "Mod Maker <maker@example.org>|mymod: a new mod extending lhtr (triplea-forge new)\n"
+    )
+    assert _git(mod, "status", "--porcelain") == ""  # every file written is in the commit
+    assert sorted(_git(mod, "ls-files").split()) == [
+        ".github/workflows/triplea-forge.yml", ".gitignore", "README.md", "requirements.txt",
+        "rules/mymod/game.yaml", "spec.schema.json",
+    ]  # fmt: skip
+
+
+def test_without_a_git_identity_the_first_commit_is_made_and_said(tmp_path: Path) -> None:
+    env = {**_home(tmp_path, identity=False), "GIT_AUTHOR_NAME": "", "GIT_COMMITTER_NAME": ""}
+    env = {k: v for k, v in env.items() if v}
+    clean = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
+    proc = subprocess.run(
+        [sys.executable, "-m", "generator", "new", "mymod", "--in", "mymod"],
+        cwd=tmp_path, env={**clean, **env}, capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr.splitlines() == [
+        PIN_NOTE,
+        "note: git has no user.email here: the first commit is made as triplea-forge <triplea-forge@localhost>; set "
+        "yours with git config --global user.name/user.email",
+    ]
+    assert _git(tmp_path / "mymod", "log", "--format=%an <%ae>") == "triplea-forge <triplea-forge@localhost>\n"
+
+
+def test_a_checkout_without_a_remote_is_pinned_by_a_file_url(tmp_path: Path) -> None:
+    result = run_cli("new", "mymod", "--in", "mymod", cwd=tmp_path, env=_home(tmp_path, identity=True))
+    assert result.code == 0, result.err
+    pin = (tmp_path / "mymod" / "requirements.txt").read_text(encoding="utf-8").splitlines()[-1]
+    assert pin == f"triplea-forge @ file://{ROOT}"
+    assert result.out.splitlines()[-1] == (
+        "next: cd mymod && python3 -m venv .venv && .venv/bin/pip install -r requirements.txt "
+        "&& .venv/bin/triplea-forge build"
+    )
+
+
+@pytest.mark.parametrize(
+    ("origin", "expected"),
+    [
+        ("https://github.com/me/triplea-forge.git", "https://github.com/me/triplea-forge.git"),
+        ("git@github.com:me/triplea-forge.git", "https://github.com/me/triplea-forge.git"),
+        ("ssh://git@github.com/me/triplea-forge", "https://github.com/me/triplea-forge"),
+        ("ssh://git@example.org:2222/me/tf.git", "https://example.org/me/tf.git"),
+        ("git://example.org/tf.git", "https://example.org/tf.git"),
+        ("/srv/git/triplea-forge", None),
+        ("../triplea-forge", None),
+        ("file:///srv/git/triplea-forge", None),
+    ],
+)
+def test_a_remote_is_pinned_by_the_https_url_ci_clones(origin: str, expected: str | None) -> None:
+    assert https_url(origin) == expected
+
+
+def test_the_next_line_works_as_printed_with_the_venv_pip(tmp_path: Path) -> None:
+    """The pin installs with the pip a fresh `python3 -m venv` has (Debian's 23.x here), and the
+    commands printed after "next:" build the new mod."""
+    env = _home(tmp_path, identity=True)
+    result = run_cli("new", "mymod", "--in", "mymod", cwd=tmp_path, env=env)
+    assert result.code == 0, result.err
+    line = result.out.splitlines()[-1]
+    assert line.startswith("next: ")
+    proc = subprocess.run(
+        ["bash", "-eo", "pipefail", "-c", line.removeprefix("next: ")],
+        cwd=tmp_path, env={**os.environ, **env}, capture_output=True, text=True, timeout=900, check=False,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    pip = subprocess.run(
+        [str(tmp_path / "mymod" / ".venv" / "bin" / "pip"), "--version"], capture_output=True, text=True, check=True
+    )
+    assert pip.stdout.startswith("pip 23.")
+    assert (tmp_path / "mymod" / "output" / "games" / "mymod.xml").is_file()
