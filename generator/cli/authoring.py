@@ -76,6 +76,8 @@ def build_variants(
         # Same inputs, same code, and every file it made is unchanged on disk: nothing to do.
         for warning in done["warnings"]:
             click.echo(warning, err=True)
+        for line in done.get("boards", []):
+            click.echo(line)
         made = len(done["files"])
         click.echo(f"{out}/ is up to date ({made} files)" if check else f"0 files written, {made} unchanged")
         return
@@ -87,6 +89,9 @@ def build_variants(
         raise click.ClickException(f"no variants found in {_display(rules_dir)}/ (expected <variant>/*.yaml)")
     files, problems = build_outputs(rules, list(variants), target, maps, jobs)
     _report(problems, strict)
+    boards = maps.board_lines()
+    for line in boards:
+        click.echo(line)
     stamps = {name: maps.stamp(name) for name in maps.consulted()}
     warnings = [str(w) for w in sorted(set(problems), key=Diagnostic.sort_key)]
     key = buildcache.fingerprint(rules_dir, template_dir(), options, read=rules.digests)  # as read
@@ -100,11 +105,11 @@ def build_variants(
             click.echo(f"stale: {out}/{rel} (no variant makes it; a build removes it)", err=True)
         if stale or leftovers:
             sys.exit(1)
-        buildcache.remember(key, files, warnings, stamps)
+        buildcache.remember(key, files, warnings, stamps, boards)
         click.echo(f"{out}/ is up to date ({len(files)} files)")
         return
     written = write_files(output_dir, files, remove=leftovers)
-    buildcache.remember(key, files, warnings, stamps)
+    buildcache.remember(key, files, warnings, stamps, boards)
     for rel in written:
         click.echo(f"wrote {out}/{rel}")
     for rel in leftovers:
@@ -177,6 +182,8 @@ def validate(
     for outcome in compile_variants(rules, variants, target or "portable", maps, jobs):
         problems += outcome.problems
     _report(problems, strict)
+    for line in maps.board_lines():
+        click.echo(line)
     click.echo(f"{len(items)} checked{f' for {target}' if target else ''}: no errors")
 
 

@@ -93,11 +93,20 @@ def recall(key: str, output_dir: Path, stamp: Callable[[str], str] | None = None
     return record
 
 
-def remember(key: str, files: Mapping[str, bytes], warnings: list[str], maps: Mapping[str, str] | None = None) -> None:
+def remember(
+    key: str,
+    files: Mapping[str, bytes],
+    warnings: list[str],
+    maps: Mapping[str, str] | None = None,
+    boards: list[str] | None = None,
+) -> None:
+    """Record a build: its files' digests, what it warned, the maps it read and the boards it said
+    it used (a build answered from the cache says them again)."""
     record = {
         "files": {rel: hashlib.sha256(data).hexdigest() for rel, data in sorted(files.items())},
         "warnings": warnings,
         "maps": dict(maps or {}),
+        "boards": list(boards or []),
     }
     try:
         folder = cache_dir("builds")

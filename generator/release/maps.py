@@ -15,10 +15,9 @@ from contextlib import contextmanager
 from pathlib import Path, PurePosixPath
 from tempfile import TemporaryDirectory
 
-import yaml
-
-from generator.emit.build import Compiled, load_spec
-from generator.installed_map import MapLookup, default_maps_folder
+from generator.checks.board import map_names
+from generator.emit.build import Compiled
+from generator.installed_map import MapLookup, default_maps_folder, given_map_name
 from generator.spec.resolve import Rules
 
 MAX_UNPACKED = 2 * 1024 * 1024 * 1024  # the biggest real maps are a few hundred MB
@@ -41,15 +40,7 @@ def installed(map_name: str) -> Path | None:
 
 def own_name(base: Path) -> str:
     """The map name a base map folder gives itself (its map.yml), else the folder's name."""
-    for listing in (base / "map.yml", base / "map" / "map.yml"):
-        if listing.is_file():
-            try:
-                data = yaml.safe_load(listing.read_text(encoding="utf-8"))
-            except (yaml.YAMLError, OSError, UnicodeDecodeError):
-                break
-            if isinstance(data, dict) and isinstance(data.get("map_name"), str):
-                return str(data["map_name"])
-    return base.name.removesuffix("-master")
+    return given_map_name(base)
 
 
 @contextmanager
@@ -81,10 +72,6 @@ def opened(base: Path) -> Iterator[Path]:
 
 
 def made_on(rules: Rules, compiled: Compiled) -> str:
-    """The map a variant was made on: its own, or (a mod with a map name of its own, installed
-    beside the base map) that of the first ancestor with another map name."""
-    for ancestor in compiled.resolved.chain[1:]:
-        parent, _ = load_spec(rules, ancestor)
-        if parent is not None and parent.spec.game.map != compiled.spec.game.map:
-            return parent.spec.game.map
-    return compiled.spec.game.map
+    """The map a variant was made on, to get it from TripleA's maps: the last map its chain of
+    variants names (a mod with a map name of its own extends a variant on an official map)."""
+    return map_names(rules, compiled.resolved, compiled.spec.game.map)[-1]
