@@ -256,3 +256,13 @@ def test_ctrl_c_mid_download_leaves_no_half_map(server: str, tmp_path: Path) -> 
     assert proc.returncode == 130
     assert err.splitlines()[-1] == "stall: interrupted; nothing installed"
     assert _left(tmp_path) == []
+
+
+def test_a_map_installed_already_needs_no_network(tmp_path: Path) -> None:
+    """A CI run whose maps folder is cached, or a laptop offline: `map get` is a no-op, exit 0."""
+    (tmp_path / "maps").mkdir()
+    (tmp_path / "maps" / "tiny_map").symlink_to(TINY_MAP)
+    env = {"TRIPLEA_MAP_INDEX": "http://127.0.0.1:9/index.yaml", "TRIPLEA_MAPS": str(tmp_path / "maps")}
+    result = run_cli("map", "get", "Tiny Map", cwd=tmp_path, env=env)
+    assert result.code == 0, result.err
+    assert result.out == "tiny_map: installed already at maps/tiny_map (--force gets it again)\n"

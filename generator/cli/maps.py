@@ -68,18 +68,29 @@ def list_maps(index: str | None, into: Path | None) -> None:
 @INTO_OPTION
 def get(names: tuple[str, ...], force: bool, index: str | None, into: Path | None) -> None:
     """Download and install NAMES (a map's name as `map list` shows it, or its title) where TripleA keeps maps."""
-    from generator.installed_map import MapLookup, default_maps_folder
+    from generator.installed_map import MapLookup, default_maps_folder, normalized_map_name
     from generator.release import map_download as md
 
     folder = into or default_maps_folder()
+    lookup = MapLookup(search=[folder])
+    # A map installed already needs no index: a CI run with its maps cached works offline.
+    missing = [name for name in names if force or lookup.find(name) is None]
+    for name in names:
+        if name not in missing:
+            found = lookup.find(name)
+            assert found is not None
+            shown = normalized_map_name(name)
+            click.echo(f"{shown}: installed already at {_display(found.location)} (--force gets it again)")
+    if not missing:
+        return
     try:
         entries = md.fetch_index(md.index_url(index))
-        wanted = [md.find_entry(entries, name) for name in names]
+        wanted = [md.find_entry(entries, name) for name in missing]
     except md.MapDownloadError as exc:
         raise click.ClickException(str(exc)) from exc
     for entry in wanted:
-        found = MapLookup(search=[folder]).find(entry.name)
-        if found is not None and not force:
+        found = lookup.find(entry.name)
+        if found is not None and not force:  # given by its title, installed by its folder name
             click.echo(f"{entry.folder_name}: installed already at {_display(found.location)} (--force gets it again)")
             continue
         path = _install(entry, folder, force)
