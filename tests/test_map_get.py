@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import io
 import os
+import shutil
 import signal
 import stat
 import subprocess
@@ -260,8 +261,7 @@ def test_ctrl_c_mid_download_leaves_no_half_map(server: str, tmp_path: Path) -> 
 
 def test_a_map_installed_already_needs_no_network(tmp_path: Path) -> None:
     """A CI run whose maps folder is cached, or a laptop offline: `map get` is a no-op, exit 0."""
-    (tmp_path / "maps").mkdir()
-    (tmp_path / "maps" / "tiny_map").symlink_to(TINY_MAP)
+    shutil.copytree(TINY_MAP, tmp_path / "maps" / "tiny_map")
     env = {"TRIPLEA_MAP_INDEX": "http://127.0.0.1:9/index.yaml", "TRIPLEA_MAPS": str(tmp_path / "maps")}
     result = run_cli("map", "get", "Tiny Map", cwd=tmp_path, env=env)
     assert result.code == 0, result.err
