@@ -15,7 +15,8 @@ from pathlib import Path
 import pytest
 
 from generator.release.mod_repo import https_url
-from tests.conftest import ROOT, run_cli
+from tests.conftest import BASE_MAP, ROOT, run_cli
+from tests.map_server import serving_maps
 
 PIN_NOTE = (
     f"note: requirements.txt installs triplea-forge from {ROOT}, which only this machine can reach; for CI, edit "
@@ -75,7 +76,7 @@ def test_a_checkout_without_a_remote_is_pinned_by_a_file_url(tmp_path: Path) -> 
     assert pin == f"triplea-forge @ file://{ROOT}"
     assert result.out.splitlines()[-1] == (
         "next: cd mymod && python3 -m venv .venv && .venv/bin/pip install -r requirements.txt "
-        "&& .venv/bin/triplea-forge build"
+        "&& .venv/bin/triplea-forge map get world_war_ii_revised && .venv/bin/triplea-forge build"
     )
 
 
@@ -97,20 +98,55 @@ def test_a_remote_is_pinned_by_the_https_url_ci_clones(origin: str, expected: st
 
 
 def test_the_next_line_works_as_printed_with_the_venv_pip(tmp_path: Path) -> None:
-    """The pin installs with the pip a fresh `python3 -m venv` has (Debian's 23.x here), and the
-    commands printed after "next:" build the new mod."""
+    """The pin installs with the pip a fresh `python3 -m venv` has (Debian's 23.x here); the
+    commands printed after "next:" install it, get the base map (from a local map index) and
+    build; the new mod's validate then checks its board: a misspelled territory and a unit
+    without a picture fail under the mod's own map name."""
     env = _home(tmp_path, identity=True)
     result = run_cli("new", "mymod", "--in", "mymod", cwd=tmp_path, env=env)
     assert result.code == 0, result.err
     line = result.out.splitlines()[-1]
-    assert line.startswith("next: ")
-    proc = subprocess.run(
-        ["bash", "-eo", "pipefail", "-c", line.removeprefix("next: ")],
-        cwd=tmp_path, env={**os.environ, **env}, capture_output=True, text=True, timeout=900, check=False,
-    )  # fmt: skip
-    assert proc.returncode == 0, proc.stdout + proc.stderr
-    pip = subprocess.run(
-        [str(tmp_path / "mymod" / ".venv" / "bin" / "pip"), "--version"], capture_output=True, text=True, check=True
+    assert line == (
+        "next: cd mymod && python3 -m venv .venv && .venv/bin/pip install -r requirements.txt "
+        "&& .venv/bin/triplea-forge map get world_war_ii_revised && .venv/bin/triplea-forge build"
     )
+    with serving_maps({"World War II Revised": BASE_MAP}) as index:
+        env["TRIPLEA_MAP_INDEX"] = index
+        proc = subprocess.run(
+            ["bash", "-eo", "pipefail", "-c", line.removeprefix("next: ")],
+            cwd=tmp_path, env={**os.environ, **env}, capture_output=True, text=True, timeout=900, check=False,
+        )  # fmt: skip
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    mod = tmp_path / "mymod"
+    maps = tmp_path / "maps"
+    assert "world_war_ii_revised v1: installed at " in proc.stdout
+    assert (maps / "world_war_ii_revised" / "map" / "polygons.txt").is_file()
+    board = (
+        f"board: map 'world_war_ii_revised' at {maps}/world_war_ii_revised, for mymod (its map 'mymod' is not "
+        "installed)"
+    )
+    assert board in proc.stdout.splitlines()
+    pip = subprocess.run([str(mod / ".venv" / "bin" / "pip"), "--version"], capture_output=True, text=True, check=True)
     assert pip.stdout.startswith("pip 23.")
-    assert (tmp_path / "mymod" / "output" / "games" / "mymod.xml").is_file()
+    assert (mod / "output" / "games" / "mymod.xml").is_file()
+    game = mod / "rules" / "mymod" / "game.yaml"
+    game.write_text(
+        game.read_text(encoding="utf-8")
+        + "territories:\n  Germny: {production: 3}\n  Germany: {units: {Germans: {zeppelin: 1}}}\n"
+        + "units:\n  zeppelin: {movement: 3, attack: 1, defense: 1, isAir: true}\n",
+        encoding="utf-8",
+    )
+    validated = subprocess.run(
+        [str(mod / ".venv" / "bin" / "triplea-forge"), "validate"],
+        cwd=mod, env={**os.environ, **env}, capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert validated.returncode == 1
+    errors = validated.stderr.splitlines()
+    assert errors[0].startswith(
+        "rules/mymod/game.yaml:7:3: territories.Germny: no territory 'Germny' on the map 'world_war_ii_revised' "
+    ), validated.stderr
+    assert errors[1].startswith(
+        "rules/mymod/game.yaml:10:3: units.zeppelin: no picture of zeppelin for Germans: units/<player>/zeppelin.png "
+        "is in neither the map 'world_war_ii_revised' nor the engine's stock art"
+    ), validated.stderr
+    assert errors[2:] == ["2 errors found."]

@@ -298,4 +298,4 @@ def new(name: str, base: str, folder: Path | None, install_spec: str | None, rul
         click.echo(f"wrote {_display(path)}")
     for note in notes:
         click.echo(f"note: {note}", err=True)
-    click.echo(f"next: {next_steps(name, None if folder is None else _display(folder))}")
+    click.echo(f"next: {next_steps(name, None if folder is None else _display(folder), base)}")

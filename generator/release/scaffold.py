@@ -14,10 +14,12 @@ import sys
 from importlib import metadata
 from pathlib import Path
 
-from generator.paths import plain_name_problem
+from generator.checks.board import map_names
+from generator.paths import base_rules_dir, plain_name_problem
 from generator.release.mod_repo import checkout_pin, first_commit
 from generator.release.workflow import write_workflow
 from generator.spec.dump import SCHEMA_COMMENT
+from generator.spec.resolve import BASE_DISPLAY, Rules, resolve
 from generator.spec.schema import schema_text
 
 PIN_FILE = "requirements.txt"
@@ -75,22 +77,39 @@ def new_variant(rules_dir: Path, name: str, base: str) -> Path:
     return path
 
 
-def _readme(name: str, base: str) -> str:
+def base_map_of(base: str) -> str:
+    """The official map a mod extending `base` (a variant triplea-forge ships) is played on until
+    it is released: the last map `base`'s chain names (checks.board.map_names)."""
+    rules = Rules(base_rules_dir(), BASE_DISPLAY)
+    resolved, _ = resolve(rules, base)
+    game = resolved.tree.get("game") if resolved is not None else None
+    own = game.get("map") if isinstance(game, dict) else None
+    if resolved is None or not isinstance(own, str):
+        return "world_war_ii_revised"  # the map of every variant triplea-forge ships
+    return map_names(rules, resolved, own)[-1]
+
+
+def _readme(name: str, base: str, base_map: str) -> str:
     return f"""# {name}
 
 A TripleA mod: a variant of `{base}`, written as YAML specs and built with triplea-forge.
 
 ```sh
 python3 -m venv .venv && .venv/bin/pip install -r {PIN_FILE}
+.venv/bin/triplea-forge map get {base_map}   # the base map, into ~/triplea/downloadedMaps
 .venv/bin/triplea-forge build          # rules/ -> output/ (commit output/ too)
+.venv/bin/triplea-forge validate       # every territory and unit picture against the map
 .venv/bin/triplea-forge check          # every game played by the engine's AIs
 .venv/bin/triplea-forge watch          # rebuild and re-check on every save
-.venv/bin/triplea-forge package --base-map ~/triplea/downloadedMaps/world_war_ii_revised
+.venv/bin/triplea-forge play {name} --ai   # play it in TripleA
+.venv/bin/triplea-forge package        # dist/{name}-master.zip, for players' downloadedMaps
 ```
 
 `rules/{name}/game.yaml` holds what this mod changes; `extends: {base}` brings the rest from the
-variants triplea-forge ships. `{PIN_FILE}` pins the triplea-forge CI builds it with. The workflow
-in `.github/workflows/` checks every push and publishes the package on every tag.
+variants triplea-forge ships. Until the mod is released under its own map name (`{name}`), it is
+checked and played on `{base_map}`. `{PIN_FILE}` pins the triplea-forge CI builds it with. The
+workflow in `.github/workflows/` checks every push against the base map and publishes the package
+on every tag.
 """
 
 
@@ -107,7 +126,7 @@ def scaffold_repository(folder: Path, name: str, base: str, install: str | None)
         f"rules/{name}/game.yaml": variant_text(name, base, own_map=True),
         PIN_FILE: f"# The triplea-forge this mod is built with; its CI installs exactly this.\n{pin}\n",
         ".gitignore": GITIGNORE,
-        "README.md": _readme(name, base),
+        "README.md": _readme(name, base, base_map_of(base)),
         "spec.schema.json": schema_text(),
     }
     written = []
@@ -121,13 +140,13 @@ def scaffold_repository(folder: Path, name: str, base: str, install: str | None)
     return written, [n for n in (note, committed) if n]
 
 
-def next_steps(name: str, shown_folder: str | None) -> str:
+def next_steps(name: str, shown_folder: str | None, base: str) -> str:
     """The commands to run next, as they work when pasted: a mod repository installs its own pin
-    into its own venv; a variant here is built by the triplea-forge running now."""
+    into its own venv and gets its base map; a variant here is built by the triplea-forge running now."""
     if shown_folder is not None:
         return (
             f"cd {shlex.quote(shown_folder)} && python3 -m venv .venv && .venv/bin/pip install -r {PIN_FILE} "
-            "&& .venv/bin/triplea-forge build"
+            f"&& .venv/bin/triplea-forge map get {shlex.quote(base_map_of(base))} && .venv/bin/triplea-forge build"
         )
     # On PATH, or else as this very interpreter runs it (a venv not activated).
     program = "triplea-forge" if shutil.which("triplea-forge") else f"{shlex.quote(sys.executable)} -m generator"
