@@ -8,6 +8,7 @@ pasted into a shell as printed.
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -73,7 +74,9 @@ def test_a_checkout_without_a_remote_is_pinned_by_a_file_url(tmp_path: Path) -> 
     result = run_cli("new", "mymod", "--in", "mymod", cwd=tmp_path, env=_home(tmp_path, identity=True))
     assert result.code == 0, result.err
     pin = (tmp_path / "mymod" / "requirements.txt").read_text(encoding="utf-8").splitlines()[-1]
-    assert pin == f"triplea-forge @ file://{ROOT}"
+    # The revision in the query gives each state of the checkout a wheel of its own in pip's cache.
+    commit = _git(ROOT, "rev-parse", "HEAD").strip()
+    assert re.fullmatch(rf"triplea-forge @ file://{ROOT}\?rev={commit}(\.dirty-[0-9a-f]{{12}})?", pin), pin
     assert result.out.splitlines()[-1] == (
         "next: cd mymod && python3 -m venv .venv && .venv/bin/pip install -r requirements.txt "
         "&& .venv/bin/triplea-forge map get world_war_ii_revised && .venv/bin/triplea-forge build"

@@ -18,7 +18,7 @@ import pytest
 import yaml
 from markdown_it import MarkdownIt
 
-from tests.conftest import BASE_MAP, ROOT, run_cli
+from tests.conftest import BASE_MAP, run_cli
 from tests.map_server import serving_maps
 
 pytestmark = pytest.mark.engine
@@ -33,8 +33,9 @@ def _git(folder: Path, *args: str) -> None:
 @pytest.fixture(scope="module")
 def mod(tmp_path_factory: pytest.TempPathFactory) -> Path:
     top = tmp_path_factory.mktemp("mod")
-    # Pinned to this working tree, so the test installs exactly the code under test.
-    result = run_cli("new", "mymod", "--in", "mod", "--install", f"triplea-forge @ file://{ROOT}", cwd=top)
+    # Pinned to this working tree by default (its revision in the pin), so the test installs exactly
+    # the code under test, not a wheel pip kept from an older one.
+    result = run_cli("new", "mymod", "--in", "mod", cwd=top)
     assert result.code == 0, result.err
     return top / "mod"
 

@@ -54,8 +54,9 @@ def _folder_of(resolved: ResolvedSpec, rules: Rules) -> Callable[[Mark | None], 
         if mark is None:
             return None
         for variant in resolved.chain:
-            if mark.file.startswith(f"{rules.display_root}/{variant}/"):
-                return rules.staged.get(variant, rules.root / variant)
+            folder, display_root = rules.folder(variant)
+            if mark.file.startswith(f"{display_root}/{variant}/"):
+                return folder
         return None
 
     return folder_of

@@ -3,12 +3,14 @@
 The pin (`requirements.txt`) must be a line Debian's pip 23 installs: `git+ssh:///path` and
 `git+file://` are refused there, so a checkout with a remote is pinned by that remote's https URL
 (what a CI machine can clone without keys) and a checkout without one by `triplea-forge @
-file:///path`, which pip builds from the folder as it is. The folder becomes a git repository with
-a first commit, because `diff --from` and the CI's pull request summary read its history.
+file:///path?rev=...`, which pip builds from the folder as it is (the query: see _revision). The
+folder becomes a git repository with a first commit, because `diff --from` and the CI's pull
+request summary read its history.
 """
 
 from __future__ import annotations
 
+import hashlib
 import re
 import subprocess
 from pathlib import Path
@@ -53,7 +55,24 @@ def checkout_pin(checkout: Path) -> tuple[str, str | None]:
         f"requirements.txt installs triplea-forge from {checkout}, which only this machine can reach; "
         "for CI, edit it or give --install 'triplea-forge @ git+https://...'"
     )
-    return f"triplea-forge @ {checkout.resolve().as_uri()}", note
+    return f"triplea-forge @ {checkout.resolve().as_uri()}?rev={_revision(checkout, commit)}", note
+
+
+def _revision(checkout: Path, commit: str) -> str:
+    """What the checkout holds: its commit, and a digest of its uncommitted changes if any.
+
+    pip keeps the wheel it built from a `file://` folder under the URL (when the folder's name
+    looks like `name-version`, as `triplea-forge` does), so a pin by path alone would install that
+    old wheel after the checkout changed; a query naming the revision (which pip ignores when it
+    reads the folder) gives each revision a wheel of its own.
+    """
+    changes = hashlib.sha256(_git(checkout, "diff", "HEAD", "--binary").stdout.encode())
+    untracked = _git(checkout, "ls-files", "--others", "--exclude-standard", "-z").stdout.split("\0")
+    for rel in sorted(filter(None, untracked)):
+        path = checkout / rel
+        changes.update(rel.encode() + b"\0" + (path.read_bytes() if path.is_file() else b""))
+    dirty = bool(_git(checkout, "status", "--porcelain").stdout.strip())
+    return (commit or "none") + (f".dirty-{changes.hexdigest()[:12]}" if dirty else "")
 
 
 def first_commit(folder: Path, message: str) -> str | None:

@@ -19,7 +19,7 @@ from generator.paths import base_rules_dir, plain_name_problem
 from generator.release.mod_repo import checkout_pin, first_commit
 from generator.release.workflow import write_workflow
 from generator.spec.dump import SCHEMA_COMMENT
-from generator.spec.resolve import BASE_DISPLAY, Rules, resolve
+from generator.spec.resolve import Rules, resolve
 from generator.spec.schema import schema_text
 
 PIN_FILE = "requirements.txt"
@@ -80,7 +80,7 @@ def new_variant(rules_dir: Path, name: str, base: str) -> Path:
 def base_map_of(base: str) -> str:
     """The official map a mod extending `base` (a variant triplea-forge ships) is played on until
     it is released: the last map `base`'s chain names (checks.board.map_names)."""
-    rules = Rules(base_rules_dir(), BASE_DISPLAY)
+    rules = Rules(base_rules_dir(), str(base_rules_dir()))
     resolved, _ = resolve(rules, base)
     game = resolved.tree.get("game") if resolved is not None else None
     own = game.get("map") if isinstance(game, dict) else None
