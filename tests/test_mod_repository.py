@@ -61,7 +61,7 @@ def test_new_makes_a_repository_that_builds_checks_and_packages_on_its_own(mod: 
 
 def test_the_workflow_runs_in_a_fresh_clone(mod: Path, tmp_path: Path) -> None:
     assert run_cli("build", cwd=mod).code == 0
-    _git(mod, "init", "-q", "-b", "main")
+    _git(mod, "branch", "-M", "main")  # `new` made the repository and its first commit
     _git(mod, "add", "-A")
     _git(mod, "commit", "-q", "-m", "mymod")
     clone = tmp_path / "clone"
