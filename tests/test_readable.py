@@ -35,3 +35,36 @@ def test_diff_text_has_no_line_over_160_characters() -> None:
         lines = result.out.splitlines()
         assert max(len(line) for line in lines) <= 160, (old, new)
         assert not any("<p>" in line or "<br>" in line for line in lines)  # notes as the text players read
+
+
+def _record(variant: str, seed: int, winner: str | None) -> dict[str, object]:
+    figures = {"income": 30 + seed, "pus": 10, "tuv": 200 + seed, "territories": 9, "victoryCities": 4, "units": 20}
+    players = {"Germans": figures, "Russians": figures}
+    return {
+        "variant": variant, "seed": seed, "seconds": 1.0, "gameOver": winner is not None, "winningSide": winner,
+        "sides": {"Germans": "Axis", "Russians": "Allies"}, "actionsTaken": [],
+        "perRound": [{"round": 0, "players": players}, {"round": 1, "players": players}],
+    }  # fmt: skip
+
+
+def test_the_balance_table_fits_80_columns_without_wrapping_a_cell() -> None:
+    """(The study itself needs the engine: test_balance; here its report, from made-up games.)"""
+    from rich.console import Console
+
+    from generator.balance.render import terminal
+    from generator.balance.summary import summarize
+
+    summaries = [
+        summarize(name, [_record(name, s, w) for s, w in enumerate(winners)], 1)
+        for name, winners in (("revised-baseline", ["Axis", None, "Allies"]), ("my-long-mod-name", ["Axis"] * 3))
+    ]
+    console = Console(width=80, record=True, color_system=None)
+    terminal(summaries, console)
+    lines = console.export_text().splitlines()
+    assert max(len(line) for line in lines) <= 80
+    start = lines.index("Axis win rate")
+    assert lines[start + 1].split() == ["revised-baseline", "33%", "(6%..79%)"]
+    assert lines[start + 3].startswith("  my-long-mod-name - revised-baseline  ")
+    wide = Console(width=200, record=True, color_system=None)
+    terminal(summaries, wide)
+    assert "┃ figure" in wide.export_text()  # room enough: the table
