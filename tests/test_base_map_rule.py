@@ -139,6 +139,11 @@ def test_without_any_map_both_names_are_said_with_how_to_get_it(mod: Path) -> No
         f"Error: no base map: neither map 'mymod' nor its base map 'world_war_ii_revised' is in {maps}; give "
         "--base-map, or get it: triplea-forge map get world_war_ii_revised"
     )
+    write_tree(mod, {"rules/mymod2/game.yaml": MOD.replace("My Mod", "My Mod 2")})
+    picture = _cli(mod, "diff", "mymod", "mymod2", "--picture", "diff.png")
+    assert picture.code == 1  # the picture cannot be drawn; the text diff is still there
+    assert picture.out.splitlines()[0] == "mymod → mymod2: 1 change (1 setting)"
+    assert picture.err.startswith("Error: --picture: neither map 'mymod' nor its base map 'world_war_ii_revised'")
     preview = _cli(mod, "preview", "mymod", "-o", "start.png")
     assert preview.code == 1
     assert preview.err == (
