@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -22,7 +21,6 @@ from generator.cli.group import (
 from generator.diagnostics import Diagnostic, Severity
 
 if TYPE_CHECKING:
-    from generator.emit.build import Compiled
     from generator.spec.resolve import Rules
 
 
@@ -226,7 +224,12 @@ def package(
         raise click.ClickException(f"a package holds one map's games, these variants use several: {uses}; "
                                    "package them apart (`triplea-forge package VARIANT...`)")  # fmt: skip
     if base_map is None:
-        base_map = _installed_board(rules, compiled)
+        try:  # the variants' board, by the rule every command follows (checks.board.find_board)
+            base_map, said = maps.installed_board(rules, compiled)
+        except maps.BaseMapError as exc:
+            raise click.UsageError(str(exc)) from exc
+        for line in said:
+            click.echo(line)
     try:
         with maps.opened(base_map) as base:
             if lookup is None:
@@ -247,25 +250,6 @@ def package(
         raise click.ClickException(str(exc)) from exc
     click.echo(f"wrote {_display(folder)}/ ({len(built.files)} files)")
     click.echo(f"wrote {_display(archive)}")
-
-
-def _installed_board(rules: Rules, compiled: Mapping[str, Compiled]) -> Path:
-    """The package's base map when none is given: the board of its variants, by the rule every
-    command follows (checks.board.find_board), in the player's maps folder."""
-    from generator.checks.board import board_missing, find_board, get_hint, map_names
-    from generator.installed_map import MapLookup
-    from generator.release import maps
-
-    lookup = MapLookup(search=maps.maps_folders())
-    boards = {name: find_board(item.spec, item.resolved, rules, lookup) for name, item in sorted(compiled.items())}
-    first = next(iter(sorted(compiled.items())))[1]
-    found = boards[first.name]
-    if found is None:
-        names = map_names(rules, first.resolved, first.spec.game.map)
-        raise click.UsageError(f"no base map: {board_missing(names, lookup)}; {get_hint(names)}")
-    for line in lookup.board_lines():
-        click.echo(line)
-    return found.location
 
 
 @cli.command(name="init-ci")

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import shutil
 import zipfile
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path, PurePosixPath
 from tempfile import TemporaryDirectory
 
-from generator.checks.board import map_names
+from generator.checks.board import board_missing, find_board, get_hint, map_names
 from generator.emit.build import Compiled
 from generator.installed_map import MapLookup, default_maps_folder, given_map_name
 from generator.spec.resolve import Rules
@@ -75,3 +75,16 @@ def made_on(rules: Rules, compiled: Compiled) -> str:
     """The map a variant was made on, to get it from TripleA's maps: the last map its chain of
     variants names (a mod with a map name of its own extends a variant on an official map)."""
     return map_names(rules, compiled.resolved, compiled.spec.game.map)[-1]
+
+
+def installed_board(rules: Rules, compiled: Mapping[str, Compiled]) -> tuple[Path, list[str]]:
+    """The package's base map when none is given: its variants' board in the player's maps
+    folder, found as every command finds it (checks.board.find_board); and the lines saying so."""
+    lookup = MapLookup(search=maps_folders())
+    boards = {name: find_board(item.spec, item.resolved, rules, lookup) for name, item in sorted(compiled.items())}
+    first = compiled[min(compiled)]
+    found = boards[first.name]
+    if found is None:
+        names = map_names(rules, first.resolved, first.spec.game.map)
+        raise BaseMapError(f"no base map: {board_missing(names, lookup)}; {get_hint(names)}")
+    return found.location, lookup.board_lines()
