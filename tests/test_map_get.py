@@ -266,3 +266,25 @@ def test_a_map_installed_already_needs_no_network(tmp_path: Path) -> None:
     result = run_cli("map", "get", "Tiny Map", cwd=tmp_path, env=env)
     assert result.code == 0, result.err
     assert result.out == "tiny_map: installed already at maps/tiny_map (--force gets it again)\n"
+
+
+def test_the_official_index_format_is_read(server: str, tmp_path: Path) -> None:
+    """An entry as TripleA's triplea_maps.yaml writes it (category, picture, an HTML description
+    block), from a file:// index; a page that is not an index is said to be one."""
+    index = tmp_path / "triplea_maps.yaml"
+    index.write_text(
+        "# comments, as in TripleA's file\n"
+        "- mapName: World War II Revised\n  mapCategory: BEST\n"
+        f"  url: {server}/good.zip\n  version: 1\n  img: {server}/preview.png\n"
+        "  description: |\n    <br>A revised edition of World War II.\n    <br>Includes: LHTR\n",
+        encoding="utf-8",
+    )
+    env = {"TRIPLEA_MAPS": str(tmp_path / "maps")}
+    result = run_cli("map", "get", "world_war_ii_revised", "--index", index.as_uri(), cwd=tmp_path, env=env)
+    assert result.code == 0, result.err
+    assert result.out == "world_war_ii_revised v1: installed at maps/world_war_ii_revised\n"
+    page = tmp_path / "page.yaml"
+    page.write_text("<html>a login page</html>\n", encoding="utf-8")
+    refused = run_cli("map", "list", "--index", page.as_uri(), cwd=tmp_path, env=env)
+    assert refused.code == 1
+    assert refused.err == f"Error: {page.as_uri()}: a map index is a YAML list of maps, this is not one\n"

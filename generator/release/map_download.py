@@ -99,7 +99,7 @@ def fetch_index(url: str) -> list[IndexEntry]:
     if len(data) > MAX_INDEX_BYTES:
         raise MapDownloadError(f"{url}: the map index is over {MAX_INDEX_BYTES >> 20} MB; refusing it")
     tree, problems = load_text(data.decode("utf-8", "replace"), url)
-    if tree is None or problems:
+    if tree is None:  # a problem that leaves a tree (a key twice...) is no reason to refuse the index
         raise MapDownloadError(f"{url}: not a readable map index ({problems[0].message if problems else 'empty'})")
     if not isinstance(tree, list):
         raise MapDownloadError(f"{url}: a map index is a YAML list of maps, this is not one")
