@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from generator.release.mod_repo import https_url
+from generator.release.mod_repo import https_url, installed_pin
 from tests.conftest import BASE_MAP, ROOT, run_cli
 from tests.map_server import serving_maps
 
@@ -153,3 +153,28 @@ def test_the_next_line_works_as_printed_with_the_venv_pip(tmp_path: Path) -> Non
         "is in neither the map 'world_war_ii_revised' nor the engine's stock art"
     ), validated.stderr
     assert errors[2:] == ["2 errors found."]
+    # A mod started from the mod's own venv (triplea-forge installed as a package) pins the same
+    # source pip installed it from, not a version no index has.
+    again = subprocess.run(
+        [str(mod / ".venv" / "bin" / "triplea-forge"), "new", "other", "--in", str(tmp_path / "other")],
+        cwd=mod, env={**os.environ, **env}, capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert again.returncode == 0, again.stderr
+    pin = (mod / "requirements.txt").read_text(encoding="utf-8").splitlines()[-1]
+    assert (tmp_path / "other" / "requirements.txt").read_text(encoding="utf-8").splitlines()[-1] == pin
+
+
+@pytest.mark.parametrize(
+    ("direct_url", "expected"),
+    [
+        (None, "triplea-forge==0.1.0"),
+        ('{"url": "file:///srv/tf?rev=abc", "dir_info": {}}', "triplea-forge @ file:///srv/tf?rev=abc"),
+        (
+            '{"url": "https://github.com/me/tf.git", "vcs_info": {"vcs": "git", "commit_id": "0123abc"}}',
+            "triplea-forge @ git+https://github.com/me/tf.git@0123abc",
+        ),
+        ("not json", "triplea-forge==0.1.0"),
+    ],
+)
+def test_an_installed_package_is_pinned_where_pip_got_it(direct_url: str | None, expected: str) -> None:
+    assert installed_pin(direct_url, "0.1.0")[0] == expected

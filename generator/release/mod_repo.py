@@ -11,6 +11,7 @@ request summary read its history.
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 import subprocess
 from pathlib import Path
@@ -96,3 +97,23 @@ def first_commit(folder: Path, message: str) -> str | None:
             "set yours with git config --global user.name/user.email"
         )
     return None
+
+
+def installed_pin(direct_url: str | None, version: str) -> tuple[str, str | None]:
+    """The pin of a triplea-forge installed as a package: the source pip recorded it was installed
+    from (PEP 610 `direct_url.json`: a git URL at its commit, or a folder), else its version."""
+    try:
+        recorded = json.loads(direct_url) if direct_url else None
+    except ValueError:
+        recorded = None
+    url = recorded.get("url") if isinstance(recorded, dict) else None
+    if not isinstance(url, str) or not url:
+        return f"triplea-forge=={version}", None
+    vcs = recorded.get("vcs_info") if isinstance(recorded, dict) else None
+    if isinstance(vcs, dict) and vcs.get("vcs") == "git":
+        commit = vcs.get("commit_id")
+        return f"triplea-forge @ git+{url}" + (f"@{commit}" if isinstance(commit, str) else ""), None
+    if url.startswith("file:"):
+        note = f"requirements.txt installs triplea-forge from {url}, which only this machine can reach"
+        return f"triplea-forge @ {url}", note
+    return f"triplea-forge @ {url}", None

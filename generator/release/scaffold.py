@@ -16,7 +16,7 @@ from pathlib import Path
 
 from generator.checks.board import map_names
 from generator.paths import base_rules_dir, plain_name_problem
-from generator.release.mod_repo import checkout_pin, first_commit
+from generator.release.mod_repo import checkout_pin, first_commit, installed_pin
 from generator.release.workflow import write_workflow
 from generator.spec.dump import SCHEMA_COMMENT
 from generator.spec.resolve import Rules, resolve
@@ -48,11 +48,13 @@ def default_pin() -> tuple[str, str | None]:
     """What CI should `pip install` to get this very triplea-forge, and a note when it may not reach it.
 
     From a checkout: its origin's https URL at the current commit, or (no remote) the checkout
-    itself by path (release.mod_repo). From an installed package: its version.
+    itself by path (release.mod_repo). From an installed package: where pip installed it from,
+    else its version.
     """
     checkout = _checkout()
     if checkout is None:
-        return f"triplea-forge=={metadata.version('triplea-forge')}", None
+        installed = metadata.distribution("triplea-forge")
+        return installed_pin(installed.read_text("direct_url.json"), installed.version)
     return checkout_pin(checkout)
 
 
