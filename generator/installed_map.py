@@ -17,6 +17,8 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 
+import yaml
+
 from generator.paths import UnreadableFile, read_regular_file
 
 DEFAULT_JAR = Path("/usr/share/games/triplea/bin/triplea.jar")
@@ -37,6 +39,19 @@ def default_maps_folder() -> Path:
     """Where both engines keep downloaded maps: $TRIPLEA_MAPS, else ~/triplea/downloadedMaps."""
     given = os.environ.get("TRIPLEA_MAPS")
     return Path(given) if given else Path.home() / "triplea" / "downloadedMaps"
+
+
+def given_map_name(location: Path) -> str:
+    """The name a map folder or zip gives itself: its map.yml's `map_name`, else its file name
+    (without `.zip` and the `-master` of a 1.9 download)."""
+    for listing in (location / "map.yml", location / "map" / "map.yml"):
+        try:
+            data = yaml.safe_load(read_regular_file(listing, 1 << 20)) if listing.is_file() else None
+        except (UnreadableFile, yaml.YAMLError):
+            data = None
+        if isinstance(data, dict) and isinstance(data.get("map_name"), str) and data["map_name"]:
+            return str(data["map_name"])
+    return location.name.removesuffix(".zip").removesuffix("-master")
 
 
 def stock_units_folder() -> Path | None:
@@ -183,6 +198,16 @@ class InstalledMap:
             self._zip.close()
 
 
+@dataclass(frozen=True)
+class BoardUsed:
+    """The map a variant was checked or played on: its own (`game.map`) or its base variant's."""
+
+    variant: str
+    map_name: str  # the map used
+    location: str
+    own: str  # the map the variant names
+
+
 @dataclass
 class MapLookup:
     """Finds each variant's map once: `--base-map` first, then the player's downloadedMaps folder."""
@@ -191,16 +216,41 @@ class MapLookup:
     search: list[Path] = field(default_factory=lambda: [default_maps_folder()])
     _found: dict[str, InstalledMap | None] = field(default_factory=dict)
     _consulted_elsewhere: set[str] = field(default_factory=set)  # by workers of a parallel build
+    boards: dict[str, BoardUsed] = field(default_factory=dict)  # by variant, as found by find_board
 
     def find(self, map_name: str) -> InstalledMap | None:
         if map_name not in self._found:
             self._found[map_name] = self._locate(map_name)
         return self._found[map_name]
 
+    def find_board(self, variant: str, names: list[str]) -> InstalledMap | None:
+        """The first of `names` (the variant's own map, then its ancestors' maps) installed."""
+        for name in names:
+            found = self.find(name)
+            if found is not None:
+                own = names[0] if self.base_map is None else found.name
+                self.boards[variant] = BoardUsed(variant, found.name, str(found.location), own)
+                return found
+        return None
+
+    def board_lines(self) -> list[str]:
+        """One line per map used, naming the variants checked on it (what a command prints)."""
+        by_map: dict[tuple[str, str], list[BoardUsed]] = {}
+        for used in self.boards.values():
+            by_map.setdefault((used.map_name, used.location), []).append(used)
+        lines = []
+        for (name, location), uses in sorted(by_map.items()):
+            variants = ", ".join(
+                u.variant if u.own == name else f"{u.variant} (its map '{u.own}' is not installed)"
+                for u in sorted(uses, key=lambda u: u.variant)
+            )
+            lines.append(f"board: map '{name}' at {location}, for {variants}")
+        return lines
+
     def _locate(self, map_name: str) -> InstalledMap | None:
         if self.base_map is not None:
-            # The map given is the map: its own name may differ from the game's (a renamed copy).
-            given = InstalledMap(map_name, self.base_map)
+            # The map given is the map, by the name it gives itself (a mod's game names its own).
+            given = InstalledMap(given_map_name(self.base_map), self.base_map)
             return given if given.valid else None
         short = normalized_map_name(map_name)
         for folder in self.search:
@@ -216,9 +266,11 @@ class MapLookup:
         """The map names looked up so far (here, or by the workers of a parallel build)."""
         return sorted(self._found.keys() | self._consulted_elsewhere)
 
-    def note_consulted(self, names: list[str]) -> None:
-        """Maps a worker process looked up with a copy of this lookup: they count as consulted."""
+    def note_consulted(self, names: list[str], boards: dict[str, BoardUsed] | None = None) -> None:
+        """Maps a worker process looked up with a copy of this lookup: they count as consulted,
+        and the boards it found are the ones its variants used."""
         self._consulted_elsewhere.update(names)
+        self.boards.update(boards or {})
 
     def stamp(self, map_name: str) -> str:
         """What a board check of `map_name` reads: where the map is, the content of its board files,

@@ -99,8 +99,8 @@ def test_without_the_map_a_warning_says_nothing_was_checked(project: Path) -> No
         "rules/broken/game.yaml:3:10: warning: territories.Alpah: 'Alpah' borders nothing and is not a sea zone, so "
         "nothing can ever move in or out (did you mean 'Alpha'?)",
         f"rules/tiny/game.yaml:2:45: warning: game.map: map 'tiny_map' not found in {home}/triplea/downloadedMaps: "
-        "territories and unit pictures were not checked against the board (give --base-map, or install the map in "
-        "TripleA)",
+        "territories and unit pictures were not checked against the board (give --base-map, or get it: triplea-forge "
+        "map get tiny_map)",
     ]
     assert _cli(project, "validate", "broken", "--strict").code == 1  # strict: nothing may go unchecked
 

@@ -54,9 +54,11 @@ Game properties (12)
 
 
 # The notes grew from one sentence to LHTR's summary: the words that changed, every one of them.
+# The notes are HTML: the report word-diffs the text players read, folded onto lines of at most
+# 160 characters.
 NOTES_WORDS = (
     "A [-revised version-] {+WW2V2 Revised mod that follows the popular LHTR rules. (Larry Harris Tournament"
-    ' Rules) <br> <br>NOTE: If playing with tech, do NOT research "Industrial Technology", as technically that'
+    ' Rules) NOTE: If playing with tech, do NOT research "Industrial Technology", as technically that'
     " is not one+} of the [-basic rule set.-] {+techs for this game,"
 )
 
@@ -64,12 +66,16 @@ NOTES_WORDS = (
 def test_official_ww2v2_to_lhtr_lists_exactly_their_differences() -> None:
     result = run_cli("diff", "ww2v2.xml", "lhtr.xml", cwd=OFFICIAL_GAMES)
     assert (result.code, result.err) == (0, "")
-    notes = result.out.splitlines()[4]
-    assert notes.startswith(f"  ~ notes: {NOTES_WORDS}") and notes.endswith("* No Industrial Technology tech <br>+}")
-    assert "\N{HORIZONTAL ELLIPSIS}" not in notes  # the two texts share nothing more: nothing left out
-    assert result.out == WW2V2_TO_LHTR.replace("{NOTES}", notes.removeprefix("  ~ notes: "))
+    lines = result.out.splitlines()
+    end = lines.index("Turn order and steps (5)") - 1
+    assert all(len(line) <= 160 for line in lines) and all(line.startswith("      ") for line in lines[5:end])
+    notes = " ".join(line.strip() for line in lines[4:end])
+    assert notes.startswith(f"~ notes: {NOTES_WORDS}") and notes.endswith("* No Industrial Technology tech+}")
+    assert "<br>" not in notes and "\N{HORIZONTAL ELLIPSIS}" not in notes  # the text, nothing left out
+    folded = "\n".join(lines[4:end]).removeprefix("  ~ notes: ")
+    assert result.out == WW2V2_TO_LHTR.replace("{NOTES}", folded)
     brief = run_cli("diff", "ww2v2.xml", "lhtr.xml", "--brief", cwd=OFFICIAL_GAMES)
-    assert brief.out == WW2V2_TO_LHTR.replace("{NOTES}", "reworded (40 → 1455 characters)")
+    assert brief.out == WW2V2_TO_LHTR.replace("{NOTES}", "reworded (40 → 1400 characters)")
 
 
 def test_rules_variants_revised_to_lhtr_read_as_the_official_games() -> None:
@@ -176,7 +182,8 @@ def _revised_board() -> dict[str, Any]:
 
 BOARD_TEXT = """\
 old → new: 24 changes (1 setting, 2 units, 1 production rule, 1 frontier, 13 territories, 1 connection, 1 placement, \
-1 step, 1 property, 1 condition, 1 ledger entry)
+1 step, 1 property, 1 condition,
+  1 ledger entry)
 
 Game (1)
   ~ Turn order: Reds, Blues → Blues, Reds, Blues
@@ -253,7 +260,8 @@ def test_markdown_is_a_pull_request_comment(tmp_path: Path) -> None:
     result = run_cli("diff", "old", "new", "--format", "markdown", cwd=tmp_path)
     assert result.code == 0, result.err
     lines = result.out.splitlines()
-    counts = BOARD_TEXT.splitlines()[0].removeprefix("old → new: ")
+    summary = BOARD_TEXT[: BOARD_TEXT.index("\n\n")].replace("\n ", "")  # Markdown does not fold it
+    counts = summary.removeprefix("old → new: ")
     assert lines[:3] == ["### triplea-forge diff: `old` → `new`", "", f"**{counts}**"]
     assert lines[3:11] == [
         "",

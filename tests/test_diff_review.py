@@ -94,14 +94,14 @@ def test_a_text_set_or_unset_is_shown_whole(tmp_path: Path) -> None:
     result = run_cli("diff", "old", "new", cwd=tmp_path)
     assert (result.code, result.err) == (0, "")
     assert result.out.splitlines()[3:] == [
-        "  ~ notes: <p>Two armies, one [-border.</p>-] {+border, three rivers.</p>+}",
+        "  ~ notes: Two armies, one [-border.-] {+border, three rivers.+}",  # the text players read
         "",
         "Rule ledger (1)",
         "  ~ r-1: rationale added: Armies march on foot.; reading removed (was: Walk means one territory.)",
     ]
     brief = run_cli("diff", "old", "new", "--brief", cwd=tmp_path)
     assert brief.out.splitlines()[3:] == [
-        "  ~ notes: reworded (30 → 44 characters)",
+        "  ~ notes: reworded (23 → 37 characters)",
         "",
         "Rule ledger (1)",
         "  ~ r-1: rationale added; reading removed",

@@ -336,6 +336,10 @@ def test_play_starts_the_client_on_the_game_with_the_computer_for_the_others(
     play = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         assert play.stdout is not None
+        board = play.stdout.readline()  # which map the game is played on, as every command says
+        assert board == f"board: map 'world_war_ii_revised' at {BASE_MAP}, for lhtr\n", board + (
+            play.stderr.read() if play.stderr else ""
+        )
         first = play.stdout.readline()
         assert first.startswith("packaged lhtr into a TripleA home at "), first + (
             play.stderr.read() if play.stderr else ""

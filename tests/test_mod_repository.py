@@ -18,7 +18,8 @@ import pytest
 import yaml
 from markdown_it import MarkdownIt
 
-from tests.conftest import BASE_MAP, ROOT, run_cli
+from tests.conftest import BASE_MAP, run_cli
+from tests.map_server import serving_maps
 
 pytestmark = pytest.mark.engine
 
@@ -32,14 +33,15 @@ def _git(folder: Path, *args: str) -> None:
 @pytest.fixture(scope="module")
 def mod(tmp_path_factory: pytest.TempPathFactory) -> Path:
     top = tmp_path_factory.mktemp("mod")
-    # Pinned to this working tree, so the test installs exactly the code under test.
-    result = run_cli("new", "mymod", "--in", "mod", "--install", f"triplea-forge @ file://{ROOT}", cwd=top)
+    # Pinned to this working tree by default (its revision in the pin), so the test installs exactly
+    # the code under test, not a wheel pip kept from an older one.
+    result = run_cli("new", "mymod", "--in", "mod", cwd=top)
     assert result.code == 0, result.err
     return top / "mod"
 
 
 def test_new_makes_a_repository_that_builds_checks_and_packages_on_its_own(mod: Path) -> None:
-    names = sorted(p.relative_to(mod).as_posix() for p in mod.rglob("*") if p.is_file())
+    names = sorted(p.relative_to(mod).as_posix() for p in mod.rglob("*") if p.is_file() and ".git" not in p.parts)
     assert names == [
         ".github/workflows/triplea-forge.yml", ".gitignore", "README.md", "requirements.txt",
         "rules/mymod/game.yaml", "spec.schema.json",
@@ -59,7 +61,7 @@ def test_new_makes_a_repository_that_builds_checks_and_packages_on_its_own(mod: 
 
 def test_the_workflow_runs_in_a_fresh_clone(mod: Path, tmp_path: Path) -> None:
     assert run_cli("build", cwd=mod).code == 0
-    _git(mod, "init", "-q", "-b", "main")
+    _git(mod, "branch", "-M", "main")  # `new` made the repository and its first commit
     _git(mod, "add", "-A")
     _git(mod, "commit", "-q", "-m", "mymod")
     clone = tmp_path / "clone"
@@ -81,22 +83,26 @@ def test_the_workflow_runs_in_a_fresh_clone(mod: Path, tmp_path: Path) -> None:
     env = {
         **os.environ, "GITHUB_PATH": str(github_path), "GITHUB_STEP_SUMMARY": str(summary),
         "GITHUB_WORKSPACE": str(clone), "RUNNER_TEMP": str(tmp_path), "DEBIAN_FRONTEND": "noninteractive",
+        "TRIPLEA_MAPS": str(tmp_path / "maps"),  # the runner's own, where its `map get` step installs
     }  # fmt: skip
     ran = []
-    for step in workflow["jobs"]["check"]["steps"]:
-        if "run" not in step or step.get("id", "").startswith("cache-"):
-            continue
-        if step.get("if") == "github.event_name == 'pull_request'":
-            env["BASE_REF"] = "main"  # as a pull request against main
-        step_env = {k: re.sub(r"\$\{\{.*?\}\}", "main", str(v)) for k, v in step.get("env", {}).items()}
-        path = [line for line in github_path.read_text().splitlines() if line]
-        env_now = {**env, **step_env, "PATH": os.pathsep.join([*reversed(path), os.environ["PATH"]])}
-        proc = subprocess.run(
-            ["bash", "--noprofile", "--norc", "-eo", "pipefail", "-c", step["run"]],
-            cwd=clone, env=env_now, capture_output=True, text=True, timeout=1200,
-        )  # fmt: skip
-        assert proc.returncode == 0, f"step {step.get('name', step['run'][:40])!r}:\n{proc.stdout}\n{proc.stderr}"
-        ran.append(step.get("name", step["run"]))
+    with serving_maps({"World War II Revised": BASE_MAP}) as index:  # the map index, on 127.0.0.1
+        env["TRIPLEA_MAP_INDEX"] = index
+        for step in workflow["jobs"]["check"]["steps"]:
+            if "run" not in step or step.get("id", "").startswith("cache-"):
+                continue
+            if step.get("if") == "github.event_name == 'pull_request'":
+                env["BASE_REF"] = "main"  # as a pull request against main
+            step_env = {k: re.sub(r"\$\{\{.*?\}\}", "main", str(v)) for k, v in step.get("env", {}).items()}
+            path = [line for line in github_path.read_text().splitlines() if line]
+            env_now = {**env, **step_env, "PATH": os.pathsep.join([*reversed(path), os.environ["PATH"]])}
+            proc = subprocess.run(
+                ["bash", "--noprofile", "--norc", "-eo", "pipefail", "-c", step["run"]],
+                cwd=clone, env=env_now, capture_output=True, text=True, timeout=1200,
+            )  # fmt: skip
+            assert proc.returncode == 0, f"step {step.get('name', step['run'][:40])!r}:\n{proc.stdout}\n{proc.stderr}"
+            ran.append(step.get("name", step["run"]))
+    assert (tmp_path / "maps" / "world_war_ii_revised" / "map" / "polygons.txt").is_file()
     assert "Games play in the real engine" in ran and "Rule changes against the base branch" in ran
     text = summary.read_text(encoding="utf-8")
     head = "## Rule changes against main\n### triplea-forge diff: `mymod@origin/main` → `mymod (working tree)`"

@@ -332,12 +332,12 @@ def test_base_map_as_a_master_zip_or_from_the_players_maps_folder(project: Path,
         capture_output=True, text=True,
     )  # fmt: skip
     assert proc.returncode == 0, proc.stderr
-    assert f"base map: {archive}" in proc.stdout
+    assert f"board: map '{MAP}' at {archive}, for mymod, revised\n" in proc.stdout
     assert (project / "found" / ZIP).read_bytes() == (project / "from-zip" / ZIP).read_bytes()
     env["TRIPLEA_MAPS"] = str(tmp_path / "empty")
     missing = subprocess.run([sys.executable, "-m", "generator", "package"], cwd=project, env=env, capture_output=True,
                              text=True)  # fmt: skip
-    assert missing.returncode == 2 and "no base map: 'world_war_ii_revised' is not in" in missing.stderr
+    assert missing.returncode == 2 and "no base map: map 'world_war_ii_revised' not found in" in missing.stderr
 
 
 def test_several_maps_are_an_error_not_a_crash(project: Path) -> None:

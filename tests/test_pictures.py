@@ -25,7 +25,7 @@ def test_preview_draws_the_starting_board(tmp_path: Path) -> None:
     out = tmp_path / "expansion.png"
     result = run_cli("preview", "expansion", "-o", str(out), "--base-map", str(BASE_MAP), cwd=ROOT)
     assert result.code == 0, result.err
-    assert result.out == f"wrote {out}\n"
+    assert result.out == f"board: map 'world_war_ii_revised' at {BASE_MAP}, for expansion\nwrote {out}\n"
     image = Image.open(out)
     assert image.format == "PNG" and image.width == 1800 and 1100 < image.height < 1400
     assert not image.info  # no time, text or profile: the same board gives the same bytes
@@ -47,7 +47,10 @@ def test_preview_needs_the_map(tmp_path: Path) -> None:
     home.mkdir()
     result = run_cli("preview", "lhtr", "-o", str(tmp_path / "x.png"), cwd=ROOT, env={"HOME": str(home)})
     assert result.code == 1
-    assert result.err == "Error: map 'world_war_ii_revised' not found: give --base-map (its folder or zip)\n"
+    assert result.err == (
+        f"Error: map 'world_war_ii_revised' not found in {home}/triplea/downloadedMaps: give --base-map, or get it: "
+        "triplea-forge map get world_war_ii_revised\n"
+    )
     assert not (tmp_path / "x.png").exists()
 
 

@@ -43,15 +43,26 @@ def _cells(row: Row) -> list[str]:
 
 
 def terminal(summaries: Sequence[VariantSummary], console: Console) -> None:
+    """The comparison as a table, or, where the table would not fit the terminal (80 columns),
+    one block per figure with a line per variant: no value is wrapped inside a cell."""
     table = Table(title="Balance", show_lines=False)
-    for name in _header(summaries):
-        table.add_column(name)
+    header = _header(summaries)
+    for name in header:
+        table.add_column(name, no_wrap=True)
     for row in rows(summaries):
         table.add_row(*_cells(row))
     for summary in summaries:
-        console.print(headline(summary))
-    console.print(table)
-    console.print(NOTE)
+        console.print(headline(summary), markup=False, highlight=False)
+    if console.measure(table, options=console.options.update_width(10_000)).maximum <= console.width:
+        console.print(table)
+    else:
+        console.print("Balance", markup=False, highlight=False)
+        width = max(len(name) for name in header[1:])
+        for row in rows(summaries):
+            console.print(row.label, markup=False, highlight=False, style="bold")
+            for name, value in zip(header[1:], _cells(row)[1:], strict=True):
+                console.print(f"  {name:<{width}}  {value}", markup=False, highlight=False)
+    console.print(NOTE, markup=False, highlight=False)
 
 
 def markdown(summaries: Sequence[VariantSummary], charts: Sequence[str] = ()) -> str:

@@ -18,7 +18,7 @@ from generator.diagnostics import Diagnostic, Mark, Severity, did_you_mean, key_
 from generator.installed_map import InstalledMap, MapLookup, default_maps_folder
 from generator.spec.locate import locate
 from generator.spec.model import Spec
-from generator.spec.resolve import ResolvedSpec, Rules
+from generator.spec.resolve import ResolvedSpec, Rules, resolve
 
 # The board files every territory needs, and what each gives the client.
 _BOARD_FILES = (("polygons.txt", "its shape"), ("centers.txt", "its centre"), ("place.txt", "where units stand"))
@@ -54,8 +54,9 @@ def _folder_of(resolved: ResolvedSpec, rules: Rules) -> Callable[[Mark | None], 
         if mark is None:
             return None
         for variant in resolved.chain:
-            if mark.file.startswith(f"{rules.display_root}/{variant}/"):
-                return rules.staged.get(variant, rules.root / variant)
+            folder, display_root = rules.folder(variant)
+            if mark.file.startswith(f"{display_root}/{variant}/"):
+                return folder
         return None
 
     return folder_of
@@ -67,15 +68,58 @@ def art_plan(spec: Spec, resolved: ResolvedSpec, rules: Rules, installed: Instal
     return plan_unit_art(spec, resolved.tree, installed, maps.stock, folder_of, rules.root, reads=rules.other_reads)
 
 
+def map_names(rules: Rules, resolved: ResolvedSpec, own: str) -> list[str]:
+    """The maps a variant's board may be, in order: the map it names (`own`, its game.map), then
+    the map each of its ancestors names (a mod's own map name is installed only once released;
+    until then its board is its base variant's map, plus its own map_files)."""
+    names = [own]
+    for ancestor in resolved.chain[1:]:
+        tree = rules.raw(ancestor)[0]
+        game = tree.get("game") if tree is not None else None
+        named = game.get("map") if isinstance(game, dict) else None
+        if isinstance(named, str) and named and named not in names:
+            names.append(named)
+    return names
+
+
+def find_board(spec: Spec, resolved: ResolvedSpec, rules: Rules, maps: MapLookup) -> InstalledMap | None:
+    """The one rule every command finds a variant's board by: the map it names if installed, else
+    its base variant's (see map_names); `maps.boards` then says which was used."""
+    return maps.find_board(resolved.name, map_names(rules, resolved, spec.game.map))
+
+
+def find_named_board(
+    rules: Rules, variant: str | None, own: str, maps: MapLookup
+) -> tuple[InstalledMap | None, list[str]]:
+    """find_board for a variant known by name only (a side of a diff): the same rule when `rules`
+    holds it, else the map `own` alone (a game XML names no base variant). The names looked for too."""
+    resolved = resolve(rules, variant)[0] if variant is not None and rules.exists(variant) else None
+    names = map_names(rules, resolved, own) if resolved is not None else [own]
+    return maps.find_board(variant or own, names), names
+
+
+def board_missing(names: list[str], maps: MapLookup) -> str:
+    """Why no board was found, naming every map looked for and where, and how to get one."""
+    looked = maps.base_map or (maps.search[0] if maps.search else default_maps_folder())
+    if len(names) == 1:
+        return f"map '{names[0]}' not found in {looked}"
+    bases = " nor ".join(f"'{n}'" for n in names[1:])
+    return f"neither map '{names[0]}' nor its base map {bases} is in {looked}"
+
+
+def get_hint(names: list[str]) -> str:
+    return f"give --base-map, or get it: triplea-forge map get {names[-1]}"
+
+
 def check_board(spec: Spec, resolved: ResolvedSpec, rules: Rules, maps: MapLookup) -> list[Diagnostic]:
-    """Territories and unit pictures against the variant's map; a warning when the map is unknown."""
-    installed = maps.find(spec.game.map)
+    """Territories and unit pictures against the variant's board; a warning when no map is installed."""
+    installed = find_board(spec, resolved, rules, maps)
     where = locate(resolved.tree, ["game", "map"])
     if installed is None:
-        looked = maps.base_map or (maps.search[0] if maps.search else default_maps_folder())
+        names = map_names(rules, resolved, spec.game.map)
         message = (
-            f"map '{spec.game.map}' not found in {looked}: territories and unit pictures were not checked "
-            "against the board (give --base-map, or install the map in TripleA)"
+            f"{board_missing(names, maps)}: territories and unit pictures were not checked against the board "
+            f"({get_hint(names)})"
         )
         return [Diagnostic(message, where, "game.map", Severity.WARNING)]
     problems = check_territories(spec, resolved.tree, installed)

@@ -1,11 +1,10 @@
 """The `triplea-forge` command: wires the pipeline stages together, nothing more.
 
-Reads the command line; `group` holds the click group and its options, and importing `authoring`
-(build, validate, schema, import), `release` (check, package, ...), `balance`, `playtest` (preview, play) and
-`watch` registers them, each importing its stages only when it runs, so the tool starts fast.
+Importing `authoring`, `release`, `balance`, `playtest`, `watch` and `maps` (map get, map list) registers
+their commands on the click group of `group`; each imports its stages only when it runs (a fast start).
 """
 
-from generator.cli import authoring, balance, playtest, release, watch
+from generator.cli import authoring, balance, maps, playtest, release, watch
 from generator.cli.group import cli
 
-__all__ = ["authoring", "balance", "cli", "playtest", "release", "watch"]
+__all__ = ["authoring", "balance", "cli", "maps", "playtest", "release", "watch"]

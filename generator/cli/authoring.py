@@ -83,6 +83,8 @@ def build_variants(
         # Same inputs, same code, and every file it made is unchanged on disk: nothing to do.
         for warning in done["warnings"]:
             click.echo(warning, err=True)
+        for line in done.get("boards", []):
+            click.echo(line)
         made = len(done["files"])
         click.echo(f"{out}/ is up to date ({made} files)" if check else f"0 files written, {made} unchanged")
         return
@@ -94,6 +96,9 @@ def build_variants(
         raise click.ClickException(f"no variants found in {_display(rules_dir)}/ (expected <variant>/*.yaml)")
     files, problems = build_outputs(rules, list(variants), target, maps, jobs)
     _report(problems, strict)
+    boards = maps.board_lines()
+    for line in boards:
+        click.echo(line)
     stamps = {name: maps.stamp(name) for name in maps.consulted()}
     warnings = [str(w) for w in sorted(set(problems), key=Diagnostic.sort_key)]
     key = buildcache.fingerprint(rules_dir, template_dir(), options, read=rules.digests)  # as read
@@ -112,11 +117,11 @@ def build_variants(
             click.echo(f"stale: {out}/{rel} (no variant makes it; a build removes it)", err=True)
         if stale or leftovers:
             sys.exit(1)
-        buildcache.remember(key, files, warnings, stamps, reads)
+        buildcache.remember(key, files, warnings, stamps, reads, boards)
         click.echo(f"{out}/ is up to date ({len(files)} files)")
         return
     written, removed = write_outputs(output_dir, files, keep, out)
-    buildcache.remember(key, files, warnings, stamps, reads)
+    buildcache.remember(key, files, warnings, stamps, reads, boards)
     for rel in written:
         click.echo(f"wrote {out}/{rel}")
     for rel in removed:
@@ -203,6 +208,8 @@ def validate(
     for outcome in compile_variants(rules, variants, target or "portable", maps, jobs):
         problems += outcome.problems
     _report(problems, strict)
+    for line in maps.board_lines():
+        click.echo(line)
     click.echo(f"{len(items)} checked{f' for {target}' if target else ''}: no errors")
 
 
@@ -313,7 +320,7 @@ def new(name: str, base: str, folder: Path | None, install_spec: str | None, rul
     CI installs), a .gitignore, a README to start from and the CI workflow; its variants extend
     the ones triplea-forge ships, so nothing else is copied.
     """
-    from generator.release.scaffold import ScaffoldError, new_variant, scaffold_repository
+    from generator.release.scaffold import ScaffoldError, new_variant, next_steps, scaffold_repository
     from generator.release.workflow import CiUsageError
     from generator.spec.resolve import Rules
 
@@ -322,16 +329,15 @@ def new(name: str, base: str, folder: Path | None, install_spec: str | None, rul
         known = sorted({*rules.variants(), *rules.base_variants()})
         raise click.BadParameter(f"no variant named '{base}' (there are: {', '.join(known)})", param_hint="--extends")
     try:
+        notes: list[str] = []
         if folder is None:
             written = [new_variant(rules_dir, name, base)]
-            note = None
         else:
-            written, note = scaffold_repository(folder, name, base, install_spec)
+            written, notes = scaffold_repository(folder, name, base, install_spec)
     except (ScaffoldError, CiUsageError) as exc:
         raise click.ClickException(str(exc)) from exc
     for path in written:
         click.echo(f"wrote {_display(path)}")
-    if note:
+    for note in notes:
         click.echo(f"note: {note}", err=True)
-    start = f"cd {_display(folder)} && " if folder is not None else ""
-    click.echo(f"next: {start}triplea-forge build {name if folder is None else ''}".rstrip())
+    click.echo(f"next: {next_steps(name, None if folder is None else _display(folder), base)}")

@@ -30,6 +30,7 @@ def preview(variant: str, out: Path, force: bool, base_map: Path | None, rules_d
     values and unit counts where they fit, and a legend of the players. The map is --base-map or
     the one game.map names in ~/triplea/downloadedMaps. The package ships the same picture.
     """
+    from generator.checks.board import board_missing, find_board, get_hint, map_names
     from generator.cli.outputs import PICTURE, check_output_file, write_output
     from generator.emit.build import load_spec
     from generator.installed_map import MapLookup
@@ -38,12 +39,16 @@ def preview(variant: str, out: Path, force: bool, base_map: Path | None, rules_d
 
     check_output_file(out, PICTURE, force, "-o")
     maps = MapLookup(base_map=base_map)
-    loaded, problems = load_spec(Rules(rules_dir, _display(rules_dir)), variant, maps=maps)
-    installed = maps.find(loaded.spec.game.map) if loaded is not None else None
+    rules = Rules(rules_dir, _display(rules_dir))
+    loaded, problems = load_spec(rules, variant, maps=maps)
+    installed = find_board(loaded.spec, loaded.resolved, rules, maps) if loaded is not None else None
     if loaded is not None and installed is None:  # the error says it all: no warning that it is not checked
-        raise click.ClickException(f"map '{loaded.spec.game.map}' not found: give --base-map (its folder or zip)")
+        names = map_names(rules, loaded.resolved, loaded.spec.game.map)
+        raise click.ClickException(f"{board_missing(names, maps)}: {get_hint(names)}")
     _report(problems)
     assert loaded is not None and installed is not None
+    for line in maps.board_lines():
+        click.echo(line, err=str(out) == "-")  # -o - : the picture alone goes to the standard output
     if write_output(out, draw(loaded.spec, installed)):
         click.echo(f"wrote {_display(out)}")
 
@@ -76,9 +81,12 @@ def play(variant: str, ai: bool, player: str | None, base_map: Path | None, targ
     work = playtest.temporary_folder()
     try:
         rules = Rules(rules_dir, _display(rules_dir))
-        prepared, problems = playtest.prepare(rules, variant, target, MapLookup(base_map=base_map), work, ai, player)
+        maps = MapLookup(base_map=base_map)
+        prepared, problems = playtest.prepare(rules, variant, target, maps, work, ai, player)
         _report(problems)
         assert prepared is not None
+        for line in maps.board_lines():
+            click.echo(line)
         click.echo(f"packaged {variant} into a TripleA home at {work / 'home'}")
         code = playtest.run(prepared, work, click.echo)
     except playtest.PlayError as exc:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
@@ -18,6 +19,9 @@ from generator.cli.group import (
     cli,
 )
 from generator.diagnostics import Diagnostic, Severity
+
+if TYPE_CHECKING:
+    from generator.spec.resolve import Rules
 
 
 class EngineUnusable(click.ClickException):
@@ -226,12 +230,12 @@ def package(
         raise click.ClickException(f"a package holds one map's games, these variants use several: {uses}; "
                                    "package them apart (`triplea-forge package VARIANT...`)")  # fmt: skip
     if base_map is None:
-        made = maps.made_on(rules, next(iter(compiled.values())))
-        base_map = maps.installed(made)
-        if base_map is None:
-            where = ", ".join(_display(f) for f in maps.maps_folders())
-            raise click.UsageError(f"no base map: '{made}' is not in {where}; give --base-map FOLDER or ZIP")
-        click.echo(f"base map: {base_map}")
+        try:  # the variants' board, by the rule every command follows (checks.board.find_board)
+            base_map, said = maps.installed_board(rules, compiled)
+        except maps.BaseMapError as exc:
+            raise click.UsageError(str(exc)) from exc
+        for line in said:
+            click.echo(line)
     try:
         with maps.opened(base_map) as base:
             if lookup is None:
@@ -421,19 +425,23 @@ def diff(
             result = diff_sides(sides[0], sides[1], Rules(rules_dir, _display(rules_dir)), shown)
     except DiffError as exc:
         raise click.ClickException(str(exc)) from exc
-    if picture is not None:
-        _diff_picture(result, picture, base_map)
     if fmt == "json":
         click.echo(json_text(result), nl=False)
     elif fmt == "markdown":
         click.echo(markdown(result, brief), nl=False)
     else:
         print_text(result, brief)
+    if picture is not None:  # after the text: a picture that cannot be drawn loses nothing else
+        new_variant = sides[-1] if not sides[-1].lower().endswith(".xml") else None
+        _diff_picture(result, picture, base_map, Rules(rules_dir, _display(rules_dir)), new_variant)
     if exit_code and result.changes:
         sys.exit(1)
 
 
-def _diff_picture(result: object, picture: Path, base_map: Path | None) -> None:
+def _diff_picture(result: object, picture: Path, base_map: Path | None, rules: Rules, variant: str | None) -> None:
+    """NEW's board with the changes drawn, on the board `variant` has by the one rule of every
+    command (checks.board), or the map NEW's game names (a game XML)."""
+    from generator.checks.board import board_missing, find_named_board, get_hint
     from generator.diff.compare import Diff
     from generator.emit.write import write_file
     from generator.installed_map import MapLookup
@@ -442,9 +450,12 @@ def _diff_picture(result: object, picture: Path, base_map: Path | None) -> None:
 
     assert isinstance(result, Diff) and result.specs is not None
     old, new = result.specs
-    installed = MapLookup(base_map=base_map).find(new.game.map)
+    maps = MapLookup(base_map=base_map)
+    installed, names = find_named_board(rules, variant, new.game.map, maps)
     if installed is None:
-        raise click.ClickException(f"--picture: map '{new.game.map}' not found: give --base-map (its folder or zip)")
+        raise click.ClickException(f"--picture: {board_missing(names, maps)}: {get_hint(names)}")
+    for line in maps.board_lines():
+        click.echo(line, err=True)
     title = f"{result.old.label} -> {result.new.label}: where the board differs"
     write_file(picture, png_bytes(diff_picture(old, new, installed, title)))
     click.echo(f"wrote {_display(picture)}", err=True)

@@ -17,7 +17,7 @@ from typing import Any
 
 import click
 
-from generator.cli.group import OUTPUT_OPTION, RULES_OPTION, TARGET_OPTION, _display, cli
+from generator.cli.group import BOARD_OPTION, OUTPUT_OPTION, RULES_OPTION, TARGET_OPTION, _display, cli
 from generator.diagnostics import Diagnostic, Severity
 
 Snapshot = dict[Path, tuple[int, int]]
@@ -50,10 +50,14 @@ def changed_folders(before: Snapshot, after: Snapshot) -> set[str]:
 class Watcher:
     """The warm state between saves: the rules, each variant's last good spec and chain."""
 
-    def __init__(self, rules_dir: Path, output_dir: Path, target: str, only: tuple[str, ...]) -> None:
+    def __init__(
+        self, rules_dir: Path, output_dir: Path, target: str, only: tuple[str, ...], base_map: Path | None = None
+    ) -> None:
+        from generator.installed_map import MapLookup
         from generator.spec.resolve import Rules
 
         self.rules = Rules(rules_dir, _display(rules_dir))
+        self.maps = MapLookup(base_map=base_map)  # each variant's board, found once as `build` finds it
         self.output_dir = output_dir
         self.target = target
         self.only = only
@@ -82,7 +86,7 @@ class Watcher:
             say(f"  {variant}: removed")
         for variant in self.affected(folders):
             started = time.perf_counter()
-            compiled, problems = compile_variant(self.rules, variant, self.target)
+            compiled, problems = compile_variant(self.rules, variant, self.target, self.maps)
             took = time.perf_counter() - started
             errors = [p for p in problems if p.severity is Severity.ERROR]
             if compiled is not None:
@@ -136,10 +140,17 @@ class Watcher:
 )
 @click.option("--stop-after", "cycles", default=0, type=click.IntRange(min=0), help="Stop after N rebuilds (0: never).")
 @TARGET_OPTION
+@BOARD_OPTION
 @RULES_OPTION
 @OUTPUT_OPTION
 def watch(
-    variants: tuple[str, ...], interval: float, cycles: int, target: str, rules_dir: Path, output_dir: Path
+    variants: tuple[str, ...],
+    interval: float,
+    cycles: int,
+    target: str,
+    base_map: Path | None,
+    rules_dir: Path,
+    output_dir: Path,
 ) -> None:
     """Rebuild and re-check VARIANTS (default: all) on every save; Ctrl-C stops.
 
@@ -149,7 +160,7 @@ def watch(
     from generator.cli.authoring import refuse_spec_output
 
     refuse_spec_output(output_dir, rules_dir)
-    watcher = Watcher(rules_dir, output_dir, target, variants)
+    watcher = Watcher(rules_dir, output_dir, target, variants, base_map)
 
     def say(text: str) -> None:
         click.echo(text)
@@ -157,6 +168,8 @@ def watch(
     last = snapshot(rules_dir)
     say(f"watching {_display(rules_dir)}/ (Ctrl-C stops)")
     watcher.rebuild({v.parent.name for v in last}, say)
+    for line in watcher.maps.board_lines():
+        say(line)
     done = 0
     try:
         while not cycles or done < cycles:

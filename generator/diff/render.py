@@ -19,6 +19,7 @@ from typing import Any
 
 from generator.diff.compare import Change, Diff, FieldChange
 from generator.diff.facts import DOMAIN, ORDERED_FIELDS, Domain, Value
+from generator.diff.fold import fold, readable
 from generator.diff.words import as_markdown, as_text, word_diff
 
 ARROW = "\N{RIGHTWARDS ARROW}"
@@ -104,6 +105,7 @@ def phrase(domain: Domain, change: FieldChange, md: bool = False, brief: bool = 
         return f"{name} {_list_change(name, _items(old), _items(new))}"
     label = "" if name == "value" else f"{name} "
     if prose and isinstance(old, str) and isinstance(new, str):
+        old, new = readable(old), readable(new)  # notes are HTML: the words players read
         if brief:
             return f"{label}reworded ({len(old)} {ARROW} {len(new)} characters)"
         pieces = word_diff(old, new)
@@ -284,13 +286,13 @@ def summary(diff: Diff) -> str:
 
 def plain_lines(diff: Diff, brief: bool = False) -> list[str]:
     """The text report without colour: what the terminal view shows."""
-    out = [summary(diff)]
+    out = fold("", summary(diff), "  ", at=", ")
     signs = {"added": "+", "removed": "-"}
     for domain, changes in _grouped(diff):
         out += ["", f"{domain.title} ({len(changes)})"]
         for ln in domain_lines(domain, changes, brief):
-            out.append(f"  {signs.get(ln.kind, '~')} {ln.text}")
-            out += [f"      {item}" for item in ln.items]
+            out += fold(f"  {signs.get(ln.kind, '~')} ", ln.text, "      ")
+            out += [piece for item in ln.items for piece in fold("      ", item, "        ")]
     return out
 
 
@@ -301,19 +303,22 @@ def print_text(diff: Diff, brief: bool = False) -> None:
 
     console = Console(highlight=False, soft_wrap=True)
     colours = {"added": ("+", "green"), "removed": ("-", "red")}
-    console.print(Text(summary(diff), style="bold"))
+    for piece in fold("", summary(diff), "  ", at=", "):
+        console.print(Text(piece, style="bold"))
     for domain, changes in _grouped(diff):
         console.print()
         console.print(Text(f"{domain.title} ({len(changes)})", style="bold underline"))
         for ln in domain_lines(domain, changes, brief):
             sign, colour = colours.get(ln.kind, ("~", "yellow"))
+            first, *more = fold(f"  {sign} ", ln.text, "      ")
             text = Text()
-            text.append(f"  {sign} ", style=colour)
-            text.append(ln.key, style="bold")
-            text.append(ln.rest)
+            text.append(first[:4], style=colour)
+            key = ln.key if first[4:].startswith(ln.key) else ""
+            text.append(key, style="bold")
+            text.append(first[4 + len(key) :])
             console.print(text)
-            for item in ln.items:
-                console.print(Text(f"      {item}"))
+            for piece in more + [p for item in ln.items for p in fold("      ", item, "        ")]:
+                console.print(Text(piece))
 
 
 _MD_SPECIAL = re.compile(r"([\\`*_\[\]<>|#~])")

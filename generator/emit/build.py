@@ -82,7 +82,7 @@ def _checked(
     problems += [p for p in found if p.mark not in already]
     # With structural errors, the later checks still run on a repaired copy, so references and
     # silent mistakes elsewhere are found in the same run; the repaired places say nothing more.
-    checked, repaired = (spec, []) if spec is not None else salvage(resolved.tree)
+    checked, repaired = (spec, []) if spec is not None else salvage(resolved.tree, resolved.replaced)
     if checked is None:
         return None, problems, resolved.tree
     target = checked.game.target or target  # a variant made for one engine is checked for that one

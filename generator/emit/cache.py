@@ -133,13 +133,16 @@ def remember(
     warnings: list[str],
     maps: Mapping[str, str] | None = None,
     reads: Mapping[str, str] | None = None,
+    boards: list[str] | None = None,
 ) -> None:
-    """Record a finished build: what it made, what it printed, the maps and other files it read."""
+    """Record a finished build: what it made, what it printed, the maps and other files it read,
+    and the boards it said it used (a build answered from the cache says them again)."""
     record = {
         "files": {rel: hashlib.sha256(data).hexdigest() for rel, data in sorted(files.items())},
         "warnings": warnings,
         "maps": dict(maps or {}),
         "reads": dict(reads or {}),
+        "boards": list(boards or []),
     }
     try:
         folder = cache_dir("builds")

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
+from rich import box
 from rich.console import Console
 from rich.table import Table
 
@@ -147,22 +148,52 @@ HEADERS = ("section", "engine", *GRADES, "rules", "proven in the engine")
 PROVEN_KEY = "proven in the engine: exact + approximate rules whose grade an engine scenario or dump shows"
 
 
+# A terminal too narrow for the full table (80 columns) gets counts only, under short headers
+# explained by this legend: nothing wraps inside a cell and nothing is cut off.
+COMPACT_HEADERS = ("section", "eng", "exact", "appr", "notes", "all", "proven")
+COMPACT_KEY = (
+    "appr = approximate, notes = notes-only, all = rules in the section, proven = exact + approximate "
+    "rules an engine scenario or dump shows, of the enforced ones (shares: a wider terminal or --format markdown)"
+)
+
+
+def _compact_cells(tally: Tally) -> list[str]:
+    proven = f"{tally.enforced_proven}/{tally.enforced}" if tally.enforced else "-"
+    return [str(tally.counts[g]) for g in GRADES] + [str(tally.total), proven]
+
+
+def _table(report: Coverage, compact: bool) -> Table:
+    title = f"rule coverage: {report.variant} ({report.rules} rules)"
+    table = Table(title=title, box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False) if compact else Table(title=title)
+    for header in COMPACT_HEADERS if compact else HEADERS:
+        justify = "left" if header in ("section", "engine", "eng") else "right"
+        table.add_column(header, justify=justify, no_wrap=True)  # type: ignore[arg-type]
+    previous = None
+    rows = list(_rows(report))
+    for index, (title, engine, cells) in enumerate(rows):
+        last = index == len(rows) - 1 or rows[index + 1][0] != title
+        label = title if title != previous else ""
+        style = "bold" if title == "All rules" else None
+        shown = _compact_cells(_tally_of(report, title, engine)) if compact else cells
+        table.add_row(label, engine, *shown, style=style, end_section=last and not compact)
+        previous = title
+    return table
+
+
+def _tally_of(report: Coverage, title: str, engine: str) -> Tally:
+    if title == "All rules":
+        return report.total[engine]
+    return next(s.by_engine[engine] for s in report.sections if s.title == title)
+
+
 def render_table(reports: Sequence[Coverage], console: Console) -> None:
-    """Terminal tables, one per variant, then the rules whose grade differs on 2.x."""
+    """Terminal tables, one per variant, then the rules whose grade differs on 2.x; the compact
+    table where the full one would not fit the terminal."""
     for report in reports:
-        table = Table(title=f"rule coverage: {report.variant} ({report.rules} rules)")
-        for header in HEADERS:
-            table.add_column(header, justify="left" if header in ("section", "engine") else "right", no_wrap=True)
-        previous = None
-        rows = list(_rows(report))
-        for index, (title, engine, cells) in enumerate(rows):
-            last = index == len(rows) - 1 or rows[index + 1][0] != title
-            label = title if title != previous else ""
-            style = "bold" if title == "All rules" else None
-            table.add_row(label, engine, *cells, style=style, end_section=last)
-            previous = title
-        console.print(table)
-        console.print(PROVEN_KEY, markup=False, highlight=False)
+        table = _table(report, compact=False)
+        compact = console.measure(table, options=console.options.update_width(10_000)).maximum > console.width
+        console.print(_table(report, compact=True) if compact else table)
+        console.print(COMPACT_KEY if compact else PROVEN_KEY, markup=False, highlight=False)
         for engine in ENGINES:
             console.print(proven_line(report, engine), markup=False, highlight=False)
         for rule_id, before, after in report.raised:

@@ -23,7 +23,7 @@ from pathlib import Path
 
 from generator.diagnostics import Diagnostic, Severity
 from generator.emit.build import compile_variant, load_spec, map_yml
-from generator.installed_map import MapLookup
+from generator.installed_map import BoardUsed, MapLookup
 from generator.paths import spec_files
 from generator.spec.model import GameInfo
 from generator.spec.resolve import Rules
@@ -103,13 +103,16 @@ def _own_bytes(rules: Rules, name: str) -> int:
     return sum(p.stat().st_size for p in spec_files(folder)) if folder.is_dir() else 0
 
 
-def _compile_group(names: list[str]) -> tuple[list[Outcome], dict[Path, str], dict[Path, str], list[str]]:
+def _compile_group(
+    names: list[str],
+) -> tuple[list[Outcome], dict[Path, str], dict[Path, str], list[str], dict[str, BoardUsed]]:
     """In a worker: the family's outcomes, and what the worker read doing them (its copy of the
     Rules and the map lookup are lost when it ends)."""
     outcomes = [_compile(name) for name in names]
     assert _work is not None
     rules, _, maps = _work
-    return outcomes, dict(rules.digests), dict(rules.other_reads), maps.consulted() if maps is not None else []
+    consulted, boards = (maps.consulted(), maps.boards) if maps is not None else ([], {})
+    return outcomes, dict(rules.digests), dict(rules.other_reads), consulted, boards
 
 
 def compile_variants(
@@ -130,12 +133,12 @@ def compile_variants(
     finally:
         _work = None
     done: dict[str, Outcome] = {}
-    for outcomes, digests, other_reads, consulted in finished:  # what the workers read, this build read
+    for outcomes, digests, other_reads, consulted, boards in finished:  # what the workers read, this build read
         done.update((o.name, o) for o in outcomes)
         rules.digests.update(digests)
         rules.other_reads.update(other_reads)
         if maps is not None:
-            maps.note_consulted(consulted)
+            maps.note_consulted(consulted, boards)
     return [done[name] for name in names]
 
 

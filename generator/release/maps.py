@@ -10,15 +10,14 @@ from __future__ import annotations
 
 import shutil
 import zipfile
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path, PurePosixPath
 from tempfile import TemporaryDirectory
 
-import yaml
-
-from generator.emit.build import Compiled, load_spec
-from generator.installed_map import MapLookup, default_maps_folder
+from generator.checks.board import board_missing, find_board, get_hint, map_names
+from generator.emit.build import Compiled
+from generator.installed_map import MapLookup, default_maps_folder, given_map_name
 from generator.spec.resolve import Rules
 
 MAX_UNPACKED = 2 * 1024 * 1024 * 1024  # the biggest real maps are a few hundred MB
@@ -41,15 +40,7 @@ def installed(map_name: str) -> Path | None:
 
 def own_name(base: Path) -> str:
     """The map name a base map folder gives itself (its map.yml), else the folder's name."""
-    for listing in (base / "map.yml", base / "map" / "map.yml"):
-        if listing.is_file():
-            try:
-                data = yaml.safe_load(listing.read_text(encoding="utf-8"))
-            except (yaml.YAMLError, OSError, UnicodeDecodeError):
-                break
-            if isinstance(data, dict) and isinstance(data.get("map_name"), str):
-                return str(data["map_name"])
-    return base.name.removesuffix("-master")
+    return given_map_name(base)
 
 
 @contextmanager
@@ -93,10 +84,19 @@ def opened(base: Path) -> Iterator[Path]:
 
 
 def made_on(rules: Rules, compiled: Compiled) -> str:
-    """The map a variant was made on: its own, or (a mod with a map name of its own, installed
-    beside the base map) that of the first ancestor with another map name."""
-    for ancestor in compiled.resolved.chain[1:]:
-        parent, _ = load_spec(rules, ancestor)
-        if parent is not None and parent.spec.game.map != compiled.spec.game.map:
-            return parent.spec.game.map
-    return compiled.spec.game.map
+    """The map a variant was made on, to get it from TripleA's maps: the last map its chain of
+    variants names (a mod with a map name of its own extends a variant on an official map)."""
+    return map_names(rules, compiled.resolved, compiled.spec.game.map)[-1]
+
+
+def installed_board(rules: Rules, compiled: Mapping[str, Compiled]) -> tuple[Path, list[str]]:
+    """The package's base map when none is given: its variants' board in the player's maps
+    folder, found as every command finds it (checks.board.find_board); and the lines saying so."""
+    lookup = MapLookup(search=maps_folders())
+    boards = {name: find_board(item.spec, item.resolved, rules, lookup) for name, item in sorted(compiled.items())}
+    first = compiled[min(compiled)]
+    found = boards[first.name]
+    if found is None:
+        names = map_names(rules, first.resolved, first.spec.game.map)
+        raise BaseMapError(f"no base map: {board_missing(names, lookup)}; {get_hint(names)}")
+    return found.location, lookup.board_lines()

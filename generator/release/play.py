@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import FrameType
 
+from generator.checks.board import board_missing, find_board, get_hint, map_names
 from generator.diagnostics import Diagnostic
 from generator.engine import client as real_client
 from generator.installed_map import MapLookup
@@ -61,12 +62,10 @@ def prepare(
         raise PlayError(f"{variant} is made for TripleA 2.x (game.target); the installed client is 1.9")
     if player is not None and player not in spec.players:
         raise PlayError(f"no player '{player}' in {variant} (players: {', '.join(spec.players)})")
-    installed = maps.find(spec.game.map)
+    installed = find_board(spec, compiled[variant].resolved, rules, maps)
     if installed is None:
-        raise PlayError(
-            f"map '{spec.game.map}' not found in {maps.search[0] if maps.search else 'downloadedMaps'}: "
-            "give --base-map (the map's folder or zip)"
-        )
+        names = map_names(rules, compiled[variant].resolved, spec.game.map)
+        raise PlayError(f"{board_missing(names, maps)}: {get_hint(names)}")
     try:
         base = installed.as_folder(work / "base")
     except OSError as exc:  # a zip holding a file and a folder of one name, a full disk...

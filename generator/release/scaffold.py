@@ -8,15 +8,18 @@ file; a mod repository is only made in a folder that is new or empty.
 
 from __future__ import annotations
 
+import shlex
 import shutil
-import subprocess
+import sys
 from importlib import metadata
 from pathlib import Path
 
-from generator.paths import output_folder_problem, plain_name_problem
+from generator.checks.board import map_names
+from generator.paths import base_rules_dir, output_folder_problem, plain_name_problem
+from generator.release.mod_repo import checkout_pin, first_commit, installed_pin
 from generator.release.workflow import write_workflow
 from generator.spec.dump import SCHEMA_COMMENT
-from generator.spec.resolve import Rules, extends_cycle
+from generator.spec.resolve import Rules, extends_cycle, resolve
 from generator.spec.schema import schema_text
 
 PIN_FILE = "requirements.txt"
@@ -44,28 +47,15 @@ def _checkout() -> Path | None:
 def default_pin() -> tuple[str, str | None]:
     """What CI should `pip install` to get this very triplea-forge, and a note when it may not reach it.
 
-    From a checkout: its `origin` at the current commit, or (no remote) the checkout itself by
-    path, which only this machine can reach. From an installed package: its version.
+    From a checkout: its origin's https URL at the current commit, or (no remote) the checkout
+    itself by path (release.mod_repo). From an installed package: where pip installed it from,
+    else its version.
     """
     checkout = _checkout()
     if checkout is None:
-        return f"triplea-forge=={metadata.version('triplea-forge')}", None
-
-    def git(*args: str) -> str:
-        proc = subprocess.run(["git", "-C", str(checkout), *args], capture_output=True, text=True, check=False)
-        return proc.stdout.strip() if proc.returncode == 0 else ""
-
-    commit = git("rev-parse", "HEAD")
-    origin = git("remote", "get-url", "origin")
-    at = f"@{commit}" if commit else ""
-    if origin:
-        url = origin if "://" in origin else "ssh://" + origin.replace(":", "/", 1)
-        return f"triplea-forge @ git+{url}{at}", None
-    note = (
-        f"{PIN_FILE} pins triplea-forge to {checkout}, which a CI machine cannot reach: "
-        "edit it, or give --install 'triplea-forge @ git+https://...'"
-    )
-    return f"triplea-forge @ git+file://{checkout}{at}", note
+        installed = metadata.distribution("triplea-forge")
+        return installed_pin(installed.read_text("direct_url.json"), installed.version)
+    return checkout_pin(checkout)
 
 
 def variant_text(name: str, base: str, own_map: bool) -> str:
@@ -114,27 +104,45 @@ def new_variant(rules_dir: Path, name: str, base: str) -> Path:
     return path
 
 
-def _readme(name: str, base: str) -> str:
+def base_map_of(base: str) -> str:
+    """The official map a mod extending `base` (a variant triplea-forge ships) is played on until
+    it is released: the last map `base`'s chain names (checks.board.map_names)."""
+    rules = Rules(base_rules_dir(), str(base_rules_dir()))
+    resolved, _ = resolve(rules, base)
+    game = resolved.tree.get("game") if resolved is not None else None
+    own = game.get("map") if isinstance(game, dict) else None
+    if resolved is None or not isinstance(own, str):
+        return "world_war_ii_revised"  # the map of every variant triplea-forge ships
+    return map_names(rules, resolved, own)[-1]
+
+
+def _readme(name: str, base: str, base_map: str) -> str:
     return f"""# {name}
 
 A TripleA mod: a variant of `{base}`, written as YAML specs and built with triplea-forge.
 
 ```sh
 python3 -m venv .venv && .venv/bin/pip install -r {PIN_FILE}
+.venv/bin/triplea-forge map get {base_map}   # the base map, into ~/triplea/downloadedMaps
 .venv/bin/triplea-forge build          # rules/ -> output/ (commit output/ too)
+.venv/bin/triplea-forge validate       # every territory and unit picture against the map
 .venv/bin/triplea-forge check          # every game played by the engine's AIs
 .venv/bin/triplea-forge watch          # rebuild and re-check on every save
-.venv/bin/triplea-forge package --base-map ~/triplea/downloadedMaps/world_war_ii_revised
+.venv/bin/triplea-forge play {name} --ai   # play it in TripleA
+.venv/bin/triplea-forge package        # dist/{name}-master.zip, for players' downloadedMaps
 ```
 
 `rules/{name}/game.yaml` holds what this mod changes; `extends: {base}` brings the rest from the
-variants triplea-forge ships. `{PIN_FILE}` pins the triplea-forge CI builds it with. The workflow
-in `.github/workflows/` checks every push and publishes the package on every tag.
+variants triplea-forge ships. Until the mod is released under its own map name (`{name}`), it is
+checked and played on `{base_map}`. `{PIN_FILE}` pins the triplea-forge CI builds it with. The
+workflow in `.github/workflows/` checks every push against the base map and publishes the package
+on every tag.
 """
 
 
-def scaffold_repository(folder: Path, name: str, base: str, install: str | None) -> tuple[list[Path], str | None]:
-    """A mod repository in `folder` (new or empty); the files written, and a note for the user."""
+def scaffold_repository(folder: Path, name: str, base: str, install: str | None) -> tuple[list[Path], list[str]]:
+    """A mod repository in `folder` (new or empty), a git repository with its first commit; the
+    files written, and notes for the user."""
     problem = plain_name_problem(name, "variant name")
     if problem:
         raise ScaffoldError(problem)
@@ -149,7 +157,7 @@ def scaffold_repository(folder: Path, name: str, base: str, install: str | None)
         f"rules/{name}/game.yaml": variant_text(name, base, own_map=True),
         PIN_FILE: f"# The triplea-forge this mod is built with; its CI installs exactly this.\n{pin}\n",
         ".gitignore": GITIGNORE,
-        "README.md": _readme(name, base),
+        "README.md": _readme(name, base, base_map_of(base)),
         "spec.schema.json": schema_text(),
     }
     made = next((f for f in (*reversed(folder.parents), folder) if not f.exists()), None)  # first folder we make
@@ -166,7 +174,8 @@ def scaffold_repository(folder: Path, name: str, base: str, install: str | None)
         if isinstance(exc, OSError):
             raise ScaffoldError(f"cannot write {exc.filename or folder}: {exc.strerror or exc}") from exc
         raise
-    return written, note
+    committed = first_commit(folder, f"{name}: a new mod extending {base} (triplea-forge new)")
+    return written, [n for n in (note, committed) if n]
 
 
 def _remove_made(folder: Path, made: Path | None) -> None:
@@ -180,3 +189,16 @@ def _remove_made(folder: Path, made: Path | None) -> None:
             shutil.rmtree(child, ignore_errors=True)
         else:
             child.unlink(missing_ok=True)
+
+
+def next_steps(name: str, shown_folder: str | None, base: str) -> str:
+    """The commands to run next, as they work when pasted: a mod repository installs its own pin
+    into its own venv and gets its base map; a variant here is built by the triplea-forge running now."""
+    if shown_folder is not None:
+        return (
+            f"cd {shlex.quote(shown_folder)} && python3 -m venv .venv && .venv/bin/pip install -r {PIN_FILE} "
+            f"&& .venv/bin/triplea-forge map get {shlex.quote(base_map_of(base))} && .venv/bin/triplea-forge build"
+        )
+    # On PATH, or else as this very interpreter runs it (a venv not activated).
+    program = "triplea-forge" if shutil.which("triplea-forge") else f"{shlex.quote(sys.executable)} -m generator"
+    return f"{program} build {shlex.quote(name)}"

@@ -91,7 +91,55 @@ def _translate(exc: ValidationError, tree: Any) -> list[Diagnostic]:
         if any(isinstance(part, str) and re.search(r":\S", part) for part in loc):
             message += " (a space is needed after the ':' of a key: `infantry: {attack: 1}`)"
         found.setdefault((path, message), Diagnostic(message, mark, path))
-    return list(found.values())
+    return _fold_misindented(list(found.values()), errors, tree)
+
+
+def _fold_misindented(found: list[Diagnostic], errors: list[tuple[list[Any], Any]], tree: Any) -> list[Diagnostic]:
+    """One mistake, one error: a key left empty (`resources:`) followed by keys unknown at its level
+    (`PUs:` at the same column) is one line indented too little, not an empty value and unknown keys."""
+    unknown = {tuple(loc) for loc, error in errors if error["type"] == "extra_forbidden"}
+    for loc, error in errors:
+        if error.get("input", ...) is not None or not loc or not isinstance(loc[-1], str):
+            continue
+        holder = _at(tree, loc[:-1])
+        marks = getattr(holder, "key_marks", None)
+        empty = marks.get(loc[-1]) if isinstance(marks, dict) else None
+        if empty is None or not isinstance(marks, dict):
+            continue
+        after = sorted(
+            ((mark.line, key) for key, mark in marks.items() if mark.file == empty.file and mark.line > empty.line),
+        )
+        meant = []
+        for _, key in after:  # the keys right after it that are unknown at its level
+            if (*loc[:-1], key) not in unknown or marks[key].col != empty.col:
+                break
+            meant.append(key)
+        if not meant:
+            continue
+        named = ", ".join(f"'{k}'" for k in meant)
+        one = len(meant) == 1
+        subject, verb, what = ("it", "looks", "it") if one else ("they", "look", "them")
+        message = (
+            f"unknown key{'' if one else 's'} {named} at this level; {subject} {verb} meant under '{loc[-1]}:' "
+            f"(line {empty.line}), which has nothing under it: indent {what} under '{loc[-1]}'"
+        )
+        gone = {key_path(loc), *(key_path([*loc[:-1], k]) for k in meant)}
+        first = marks[meant[0]]
+        found = [d for d in found if d.key_path not in gone]
+        found.append(Diagnostic(message, first, key_path([*loc[:-1], meant[0]])))
+    return found
+
+
+def _at(tree: Any, loc: list[Any]) -> Any:
+    node = tree
+    for part in loc:
+        if (isinstance(node, dict) and part in node) or (
+            isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node)
+        ):
+            node = node[part]
+        else:
+            return None
+    return node
 
 
 def keys_only(loc: tuple[str | int, ...]) -> list[str | int]:

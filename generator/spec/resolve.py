@@ -28,9 +28,19 @@ class ResolvedSpec:
     tree: SpecMap
     chain: list[str]  # the variant first, then its ancestors
     files: list[str] = field(default_factory=list)
+    # What a child replaced of its ancestors' tree, by key path: when the child's value is wrong,
+    # the checks go on with what it would have inherited (spec.salvage), so one mistake in a mod
+    # is one error at its line, not one at every inherited line that used the value it replaced.
+    replaced: dict[tuple[str, ...], Any] = field(default_factory=dict)
 
 
-BASE_DISPLAY = "triplea-forge/rules"  # how files of the tool's own variants are named in messages
+def shown_path(path: Path) -> str:
+    """A folder as messages name it: relative to the working folder when inside it, else absolute
+    (a file named in a message must be one the user can open)."""
+    try:
+        return str(path.resolve().relative_to(Path.cwd().resolve()))
+    except (ValueError, OSError):
+        return str(path.resolve())
 
 
 class Rules:
@@ -53,6 +63,8 @@ class Rules:
         shipped = bases if bases is not None else base_rules_dir()
         same = shipped.is_dir() and root.is_dir() and shipped.resolve() == root.resolve()
         self.bases: Path | None = None if same or not shipped.is_dir() else shipped
+        # Files of the shipped variants are named by where they are on disk.
+        self.bases_display = shown_path(self.bases) if self.bases is not None else ""
         # Variants read from another folder under their final name (an import being verified).
         self.staged = dict(staged or {})
         self._raw: dict[str, tuple[SpecMap | None, list[str], list[Diagnostic]]] = {}
@@ -100,7 +112,7 @@ class Rules:
         """Where a variant's files are, and the root its files are shown under in messages."""
         folder = self.staged.get(name, self.root / name)
         if name not in self.staged and not folder.is_dir() and self.bases is not None:
-            return self.bases / name, BASE_DISPLAY
+            return self.bases / name, self.bases_display
         return folder, self.display_root
 
     def declared_parent(self, name: str) -> str | None:
@@ -207,14 +219,22 @@ def resolve(rules: Rules, name: str) -> tuple[ResolvedSpec | None, list[Diagnost
         via = (tree.value_marks.get("extends"), current)
         current = parent
     merged = trees[-1]
+    replaced: dict[tuple[str, ...], Any] = {}
     for child in reversed(trees[:-1]):
-        merged = merge(merged, child, (), problems)
+        merged = merge(merged, child, (), problems, replaced)
     _reject_leftover_deletes(merged, (), problems)
-    return ResolvedSpec(name, merged, chain, files), problems
+    return ResolvedSpec(name, merged, chain, files, replaced), problems
 
 
-def merge(parent: SpecMap, child: SpecMap, path: tuple[str, ...], problems: list[Diagnostic]) -> SpecMap:
-    """Child over parent, following the module's merge rules."""
+def merge(
+    parent: SpecMap,
+    child: SpecMap,
+    path: tuple[str, ...],
+    problems: list[Diagnostic],
+    replaced: dict[tuple[str, ...], Any] | None = None,
+) -> SpecMap:
+    """Child over parent, following the module's merge rules; what the child replaces whole
+    goes into `replaced`, by key path."""
     out = SpecMap()
     out.mark = child.mark or parent.mark
     for key, value in parent.items():
@@ -223,9 +243,11 @@ def merge(parent: SpecMap, child: SpecMap, path: tuple[str, ...], problems: list
             if new is DELETE:
                 continue
             if isinstance(new, SpecMap) and isinstance(value, SpecMap):
-                out[key] = merge(value, new, (*path, key), problems)
+                out[key] = merge(value, new, (*path, key), problems, replaced)
             else:
                 out[key] = new
+                if replaced is not None:
+                    replaced[(*path, key)] = value
             out.key_marks[key] = child.key_marks[key]
             out.value_marks[key] = child.value_marks[key]
         else:

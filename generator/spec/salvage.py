@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import types
 import typing
+from collections.abc import Mapping
 from typing import Any, Literal
 
 from pydantic import BaseModel, ValidationError
@@ -103,11 +104,17 @@ def _coerced(value: Any, annotation: Any) -> Any:
     return None
 
 
-def _repair(tree: dict[str, Any], loc: Path, kind: str) -> bool:
-    """Repair the place the model named; False when it cannot be repaired."""
+def _repair(tree: dict[str, Any], loc: Path, kind: str, inherited: Mapping[Path, Any]) -> bool:
+    """Repair the place the model named; False when it cannot be repaired. A value that replaced
+    an inherited one gets that back: the rest of the game goes on as the ancestors made it."""
     if not loc:
         return False
     parent, key = _parent(tree, loc), loc[-1]
+    for depth in range(len(loc), 0, -1):
+        holder = _parent(tree, loc[:depth])
+        if loc[:depth] in inherited and isinstance(holder, dict) and loc[depth - 1] in holder:
+            holder[loc[depth - 1]] = _plain(inherited[loc[:depth]])
+            return True
     annotation, has_default = _field(loc)
     if isinstance(parent, list) and isinstance(key, int) and 0 <= key < len(parent):
         parent[key] = None if annotation is None else _simplest(annotation)
@@ -128,9 +135,11 @@ def _repair(tree: dict[str, Any], loc: Path, kind: str) -> bool:
     return True
 
 
-def salvage(tree: Any) -> tuple[Spec | None, list[Path]]:
-    """A Spec from a repaired copy of `tree`, and the key paths that were repaired."""
+def salvage(tree: Any, inherited: Mapping[tuple[str, ...], Any] | None = None) -> tuple[Spec | None, list[Path]]:
+    """A Spec from a repaired copy of `tree`, and the key paths that were repaired; `inherited`:
+    what the variant's ancestors had at the places it replaced (resolve.ResolvedSpec.replaced)."""
     copy = _plain(tree)
+    known: dict[Path, Any] = {tuple(k): v for k, v in (inherited or {}).items()}
     repaired: list[Path] = []
     for _ in range(_ROUNDS):
         try:
@@ -143,7 +152,7 @@ def salvage(tree: Any) -> tuple[Spec | None, list[Path]]:
             loc = tuple(keys_only(error["loc"]))
             if loc in repaired:
                 continue
-            if _repair(copy, loc, error["type"]):
+            if _repair(copy, loc, error["type"], known):
                 repaired.append(loc)
                 progress = True
         if not progress:

@@ -1,0 +1,63 @@
+"""One mistake, one error, at its real file and line: never a cascade into the variants a mod
+extends, never a file name that is not on disk.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import BASE_MAP, ROOT, run_cli, write_tree
+
+HEAD = 'extends: lhtr\ngame: {name: My Mod, version: "0.1", map: mymod}\n'
+
+
+def _validate(tmp_path: Path, spec: str) -> list[str]:
+    write_tree(tmp_path / "mod", {"rules/mymod/game.yaml": spec})
+    (tmp_path / "maps").mkdir()
+    (tmp_path / "maps" / "world_war_ii_revised").symlink_to(BASE_MAP)  # the mod's board, installed
+    result = run_cli("validate", cwd=tmp_path / "mod", env={"TRIPLEA_MAPS": str(tmp_path / "maps")})
+    assert result.code == 1, result.err
+    return result.err.splitlines()
+
+
+@pytest.mark.parametrize(
+    ("spec", "expected"),
+    [
+        (
+            HEAD + "resources:\nPUs: {}\n",
+            "rules/mymod/game.yaml:4:1: PUs: unknown key 'PUs' at this level; it looks meant under 'resources:' "
+            "(line 3), which has nothing under it: indent it under 'resources'",
+        ),
+        (
+            HEAD + "units:\ninfantry: {attack: 2}\nartillery: {attack: 3}\n",
+            "rules/mymod/game.yaml:4:1: infantry: unknown keys 'infantry', 'artillery' at this level; they look meant "
+            "under 'units:' (line 3), which has nothing under it: indent them under 'units'",
+        ),
+    ],
+)
+def test_a_line_indented_too_little_is_one_error(tmp_path: Path, spec: str, expected: str) -> None:
+    assert _validate(tmp_path, spec) == [expected, "1 error found."]
+
+
+def test_a_wrong_value_over_an_inherited_one_is_one_error(tmp_path: Path) -> None:
+    """The checks go on with what the mod would inherit: no error at every line of lhtr or revised
+    that used what the mod's wrong value replaced."""
+    errors = _validate(tmp_path, HEAD + "resources: 5\n")
+    assert errors == [
+        "rules/mymod/game.yaml:3:12: resources: expected a mapping of names to entries, got 5",
+        "1 error found.",
+    ]
+
+
+def test_every_file_a_message_names_is_on_disk(tmp_path: Path) -> None:
+    """A problem inside a variant triplea-forge ships is named by that file's real path."""
+    errors = _validate(tmp_path, HEAD + "units:\n  infantry: !delete\n")
+    files = {re.match(r"([^:]+):\d+:\d+: ", line)[1] for line in errors[:-1] if re.match(r"[^:]+:\d+:\d+: ", line)}
+    assert files, errors
+    for name in files:
+        path = Path(name) if Path(name).is_absolute() else tmp_path / "mod" / name
+        assert path.is_file(), name
+    assert any(name.startswith(str(ROOT / "rules")) for name in files), files
