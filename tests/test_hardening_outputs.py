@@ -130,7 +130,7 @@ def test_a_picture_outside_the_variant_folders_is_part_of_the_build_record(proje
     shutil.copy(TINY_MAP / "map" / "units" / "Reds" / "infantry.png", art / "infantry.png")
     write_tree(project, {"rules/drawn/game.yaml": "extends: tiny\nunits:\n  infantry: {image: ../art/infantry.png}\n"})
     assert _run("build", cwd=project).code == 0
-    assert _run("build", "--check", cwd=project).out == "output/ is up to date (5 files)\n"
+    assert _run("build", "--check", cwd=project).out.splitlines()[-1] == "output/ is up to date (5 files)"
     (art / "infantry.png").write_bytes(b"a picture no more")
     for args in (["build", "--check"], ["build"]):
         result = _run(*args, cwd=project)
