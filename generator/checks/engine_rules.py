@@ -22,7 +22,7 @@ from typing import Any
 from generator.catalog import load_catalog, resolve_option
 from generator.catalog.checks import Condition, load_checks, rule_checks, shortcuts
 from generator.checks.options import TARGET_ENGINES, attachments_of
-from generator.diagnostics import Diagnostic, did_you_mean, key_path
+from generator.diagnostics import Diagnostic, Severity, did_you_mean, key_path
 from generator.spec.locate import locate
 from generator.spec.model import ATTACHMENT_PACKAGE, DELEGATE_PACKAGE, MAIN_ATTACHMENT, Property, Spec, option_writes
 
@@ -95,7 +95,8 @@ def _read(engine: str, cls: str, name: str, options: dict[str, Any], properties:
         found.direct.add(option)
         for other, set_to in shortcuts(engine, cls).get(option, {}).get(text.lower(), {}).items():
             found.values[other], found.set_by[other] = set_to, str(key)
-            found.direct.discard(other)
+            if other != option:  # `isMarine: true` sets isMarine itself (to 1): still written directly
+                found.direct.discard(other)
     return found
 
 
@@ -249,3 +250,10 @@ def check_engine_rules(spec: Spec, tree: Any, target: str) -> list[Diagnostic]:
         mark = locate(tree, where, key=where[-1] not in ("max_run_count", "class"))
         problems.append(Diagnostic(f"{says}; {refuse}: {quoted}", mark, key_path(where)))
     return problems
+
+
+def not_said(found: list[Diagnostic], said: list[Diagnostic]) -> list[Diagnostic]:
+    """The engine's refusals at options no error of `said` is at: a value outside the option's own
+    range is one problem, said once by the option check, not again as the engine's rule."""
+    taken = {p.mark for p in said if p.severity is Severity.ERROR and p.mark is not None}
+    return [p for p in found if p.mark not in taken]

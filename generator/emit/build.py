@@ -12,7 +12,7 @@ import yaml
 
 from generator.checks.board import check_board
 from generator.checks.dtd import check_xml_against_dtd
-from generator.checks.engine_rules import check_engine_rules
+from generator.checks.engine_rules import check_engine_rules, not_said
 from generator.checks.names import check_names
 from generator.checks.options import TARGET_ENGINES, check_options
 from generator.checks.properties import check_properties
@@ -95,7 +95,9 @@ def _checked(
     said |= {p.mark for p in named}
     problems += named
     later = list(check_spec(checked, resolved.tree, target, name, names=False))
-    for check in (check_options, check_engine_rules, check_properties, check_sanity):
+    later += check_options(checked, resolved.tree, target)
+    later += not_said(check_engine_rules(checked, resolved.tree, target), later)
+    for check in (check_properties, check_sanity):
         later += check(checked, resolved.tree, target)
     if maps is not None:
         board = check_board(checked, resolved, rules, maps)

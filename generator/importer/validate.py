@@ -12,7 +12,7 @@ from typing import Any
 
 from generator.checks.board import check_territories
 from generator.checks.dtd import check_xml_against_dtd
-from generator.checks.engine_rules import check_engine_rules
+from generator.checks.engine_rules import check_engine_rules, not_said
 from generator.checks.options import TARGET_ENGINES, check_options, engine_meant
 from generator.checks.properties import check_properties
 from generator.checks.references import check_spec
@@ -68,7 +68,7 @@ def validate_xml_file(
     if spec is not None:
         problems += check_spec(spec, tree, target)
         problems += check_options(spec, tree, target)
-        problems += check_engine_rules(spec, tree, target)
+        problems += not_said(check_engine_rules(spec, tree, target), problems)
         problems += check_properties(spec, tree, target)
         problems += check_sanity(spec, tree, target)
         if maps is not None and (installed := maps.find(spec.game.map)) is not None:
