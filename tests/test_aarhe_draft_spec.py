@@ -236,7 +236,8 @@ def test_diff_names_the_drafts_differences() -> None:
     # The full rules' opening turn and turn order give way to the draft's LHTR order (rule patterns).
     assert "  - Opening removed (was ledger aarhe-seq-01, players Russians russianOpening, " in out
     assert "  + Draft added: ledger aarhe-seq-03, players Russians russian, Germans german, British british, " in out
-    assert "Russians (opening turn), Germans, Japanese, Italians, Russians, British, Americans → " in out
+    flat = " ".join(out.split())  # the text folds its lines at 160 characters: read across the folds
+    assert "Russians (opening turn), Germans, Japanese, Italians, Russians, British, Americans → " in flat
     assert "95 ledger entries removed" in out and "aarhe1-vc-01 added" in out
 
 

@@ -58,7 +58,15 @@ def load_spec(
     def parent_problems(parent: str) -> list[Diagnostic]:
         return _checked(rules, parent, target, maps)[1]
 
-    return compiled, in_child(problems, rules, name, tree, parent_problems, depends)
+    return compiled, _consequences_unsaid(in_child(problems, rules, name, tree, parent_problems, depends))
+
+
+def _consequences_unsaid(problems: list[Diagnostic]) -> list[Diagnostic]:
+    """Without the warnings said of a place that an error is said of: the error is the mistake, the
+    warnings its echoes (a fighter made a sea unit is refused by the engine; that it is "a sea unit
+    placed on land" in every territory it starts in says nothing more until it is fixed)."""
+    wrong = {p.key_path for p in problems if p.severity is Severity.ERROR and p.key_path}
+    return [p for p in problems if p.severity is not Severity.WARNING or p.key_path not in wrong]
 
 
 def _checked(
