@@ -14,7 +14,9 @@ from typing import Any
 
 import pytest
 
-from generator.balance.stats import newcombe, quartiles, welch, wilson
+from generator.balance import render
+from generator.balance.stats import mean_interval, newcombe, paired, quartiles, t_quantile, welch, wilson
+from generator.balance.summary import prices, rows, summarize
 from tests.conftest import ROOT, Result, run_cli
 
 
@@ -36,11 +38,79 @@ def test_newcombe_difference_matches_the_published_values() -> None:
     assert not newcombe(5, 10, 6, 10).significant
 
 
+# Four games' Germans income, the case of issue 31: z gave ±5.8 where t(3) gives ±9.5.
+INCOME_A = [30.0, 42.0, 36.0, 48.0]
+INCOME_B = [33.0, 45.0, 41.0, 50.0, 28.0]
+
+
+def test_t_quantiles_match_the_printed_table() -> None:
+    # Student t, two-sided 95 % (any statistics table): df 1, 3, 10, 30.
+    assert [round(t_quantile(df), 3) for df in (1, 3, 10, 30)] == [12.706, 3.182, 2.228, 2.042]
+
+
+def test_every_interval_matches_a_reference_computation() -> None:
+    from scipy import stats as reference
+
+    interval = mean_interval(INCOME_A)
+    expected = reference.t.interval(0.95, 3, loc=39.0, scale=reference.sem(INCOME_A))
+    assert (round(interval.low, 6), round(interval.high, 6)) == tuple(round(x, 6) for x in expected)
+    assert (interval.value, round(interval.half_width, 2)) == (39.0, 12.33)  # s = √60 = 7.746, se = 3.873, t(3) = 3.182
+    welch_ci = reference.ttest_ind(INCOME_B, INCOME_A, equal_var=False).confidence_interval(0.95)
+    interval = welch(INCOME_A, INCOME_B)
+    assert (round(interval.low, 6), round(interval.high, 6)) == (round(welch_ci.low, 6), round(welch_ci.high, 6))
+    paired_ci = reference.ttest_rel(INCOME_B[:4], INCOME_A).confidence_interval(0.95)
+    interval = paired(INCOME_A, INCOME_B[:4])
+    assert (round(interval.low, 6), round(interval.high, 6)) == (round(paired_ci.low, 6), round(paired_ci.high, 6))
+    # Pairing: the seeds' shared dice make the per-seed differences vary less than the games.
+    assert interval.half_width < welch(INCOME_A, INCOME_B[:4]).half_width
+
+
 def test_welch_and_quartiles() -> None:
     interval = welch([10, 12, 14], [20, 22, 24])
     assert interval.value == 10 and interval.significant
-    assert round(interval.half_width, 3) == round(1.959963984540054 * (4 / 3 + 4 / 3) ** 0.5, 3)
+    # df = 4 (equal variances and sizes): t(4) = 2.776 times the standard error.
+    assert round(interval.half_width, 3) == round(2.7764451051977987 * (4 / 3 + 4 / 3) ** 0.5, 3)
+    assert welch([10], [20, 22]).half_width == float("inf")  # one game: no spread known
     assert quartiles([1, 2, 3, 4]) == (1.75, 2.5, 3.25)
+
+
+def _record(variant: str, seed: int, income: int, units: dict[str, int], costs: dict[str, int]) -> dict[str, Any]:
+    def players(tuv_units: dict[str, int]) -> dict[str, Any]:
+        return {
+            "Germans": {
+                "income": income, "pus": 0, "tuv": sum(n * costs[u] for u, n in tuv_units.items()),
+                "territories": 10, "victoryCities": 2, "units": sum(tuv_units.values()), "unitTypes": tuv_units,
+            }
+        }  # fmt: skip
+
+    return {
+        "variant": variant, "seed": seed, "ai": "fast", "actions": "rules", "rounds": 1, "roundsCompleted": 1,
+        "gameOver": False, "winners": [], "winningSide": None, "sides": {"Germans": "Axis"}, "seconds": 1.0,
+        "errors": [], "perRound": [{"round": 0, "players": players(units)}, {"round": 1, "players": players(units)}],
+        "unitCosts": {"Germans": costs}, "actionsOpen": {}, "actionsTaken": [],
+    }  # fmt: skip
+
+
+def test_the_report_prices_tuv_once_and_shows_every_error_and_action() -> None:
+    base = [_record("lhtr", s, 30 + s, {"infantry": 10, "armour": 2}, {"infantry": 3, "armour": 5}) for s in (1, 2)]
+    # The same armies, armour cheaper in the variant: the same TUV at the baseline's prices.
+    other = [_record("aare", s, 31 + s, {"infantry": 10, "armour": 2}, {"infantry": 3, "armour": 4}) for s in (1, 2)]
+    other[1]["errors"] = ["delegate purchase refused purchase: Not enough resources"]
+    other[0]["actionsOpen"] = {"userActionAttachmentGermanyBlitz": 2}
+    other[0]["actionsTaken"] = [{"round": 1, "player": "Germans", "action": "userActionAttachmentGermanyBlitz"}]
+    failed = dict(_record("aare", 3, 0, {}, {}), perRound=[], errors=["the JVM died"])
+    price_list = prices(base)
+    summaries = [summarize("lhtr", base, 1, price_list), summarize("aare", [*other, failed], 1, price_list)]
+    table = {row.label: row for row in rows(summaries)}
+    assert table["Germans TUV, round 1"].values == ("40.0 (±0.0)", "40.0 (±0.0)")
+    assert table["Germans income, round 1"].values == ("31.5 (±6.4)", "32.5 (±6.4)")
+    text = render.markdown(summaries)
+    assert "- aare: 3 games, 1 rounds, 0 won, 2 unfinished, 1 failed, 2 with errors; 3 s of play" in text
+    assert "| Germans income, round 1 | 31.5 (±6.4) | 32.5 (±6.4) | +1.0 (±0.0) * |" in text
+    assert "- aare seed 2: delegate purchase refused purchase: Not enough resources\n- aare seed 3: the JVM died" in text
+    assert "| aare | GermanyBlitz | 2 | 1 |" in text
+    page = render.page(summaries, {})
+    assert "<li>aare seed 3: the JVM died</li>" in page and "<td>GermanyBlitz</td><td>2</td><td>1</td>" in page
 
 
 def _study(tmp: Path, *args: str) -> tuple[Result, list[dict[str, Any]]]:

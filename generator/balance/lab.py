@@ -75,6 +75,8 @@ def failed_record(game: Game, settings: Settings, problem: str) -> Record:
         "seconds": 0.0,
         "errors": [problem],
         "perRound": [],
+        "unitCosts": {},
+        "actionsOpen": {},
         "actionsTaken": [],
     }
 

@@ -18,18 +18,43 @@ from generator.paths import open_output
 CHARTS = (("income", "Income (PUs per turn)"), ("tuv", "Total unit value (PUs)"))
 NOTE = (
     "Rates: share and 95 % interval; a leader is the side with more victory cities or unit value "
-    "after the last round (ties counted apart). Income and TUV: median (quartiles) over the games. "
-    "Intervals are 95 %: Wilson for a rate, Newcombe for the difference of two rates, Welch (normal "
-    "approximation, optimistic for few games) for a difference of means; * marks a difference whose "
-    "interval leaves out zero. The first variant is the baseline."
+    "after the last round (ties counted apart). Income and TUV after the last round: mean (± half-width "
+    "of its Student t interval) over the games that reached it; TUV is priced with the baseline's unit "
+    "costs for every variant. Intervals are 95 %: Wilson for a rate, Newcombe for the difference of two "
+    "rates; a difference of income or TUV is the mean of the differences of the games played with the "
+    "same seed in both variants (paired t interval), or Welch's t interval where fewer than two seeds "
+    "pair up; * marks a difference whose interval leaves out zero. The first variant is the baseline. "
+    "Failed games (no report) and games with errors are listed below the table."
 )
 
 
 def headline(summary: VariantSummary, workers_note: str = "") -> str:
     return (
         f"{summary.variant}: {summary.games} games, {summary.rounds} rounds, {summary.finished} won, "
-        f"{summary.unfinished} unfinished, {summary.failed} failed; {summary.seconds:.0f} s of play{workers_note}"
+        f"{summary.unfinished} unfinished, {summary.failed} failed, {summary.with_errors} with errors; "
+        f"{summary.seconds:.0f} s of play{workers_note}"
     )
+
+
+def problems(summaries: Sequence[VariantSummary]) -> list[str]:
+    """One line per error of a game: 'aare seed 9: delegate purchase refused ...' (repeats counted)."""
+    out = []
+    for summary in summaries:
+        counted: dict[tuple[int, str], int] = {}
+        for seed, error in summary.problems:
+            counted[(seed, error)] = counted.get((seed, error), 0) + 1
+        for (seed, error), n in counted.items():
+            out.append(f"{summary.variant} seed {seed}: {error}" + (f" ({n} times)" if n > 1 else ""))
+    return out
+
+
+def action_rows(summaries: Sequence[VariantSummary]) -> list[tuple[str, str, int, int]]:
+    """(variant, action, turns open, turns taken) for every action open or taken in a game."""
+    return [
+        (s.variant, short(name), s.actions_open[name], s.actions_taken[name])
+        for s in summaries
+        for name in sorted(set(s.actions_open) | set(s.actions_taken))
+    ]
 
 
 def _header(summaries: Sequence[VariantSummary]) -> list[str]:
@@ -52,6 +77,19 @@ def terminal(summaries: Sequence[VariantSummary], console: Console) -> None:
         console.print(headline(summary))
     console.print(table)
     console.print(NOTE)
+    errors = problems(summaries)
+    if errors:
+        console.print("Errors:", markup=False)
+        for line in errors:
+            console.print(f"  {line}", markup=False, highlight=False)
+    taken = action_rows(summaries)
+    if taken:
+        actions = Table(title="Actions (turns open, turns taken)")
+        for name in ("variant", "action", "open", "taken"):
+            actions.add_column(name)
+        for variant, action, opened, chosen in taken:
+            actions.add_row(variant, action, str(opened), str(chosen))
+        console.print(actions)
 
 
 def markdown(summaries: Sequence[VariantSummary], charts: Sequence[str] = ()) -> str:
@@ -67,10 +105,14 @@ def markdown(summaries: Sequence[VariantSummary], charts: Sequence[str] = ()) ->
 
 def _actions_markdown(summaries: Sequence[VariantSummary]) -> list[str]:
     out = []
-    for summary in summaries:
-        if summary.actions:
-            taken = ", ".join(f"{short(name)} ({count})" for name, count in sorted(summary.actions.items()))
-            out += [f"Actions taken in {summary.variant} (games): {taken}", ""]
+    errors = problems(summaries)
+    if errors:
+        out += ["## Errors", "", *[f"- {line}" for line in errors], ""]
+    taken = action_rows(summaries)
+    if taken:
+        out += ["## Actions: turns open, turns taken", "", "| variant | action | open | taken |", "|---|---|---|---|"]
+        out += [f"| {variant} | {action} | {opened} | {chosen} |" for variant, action, opened, chosen in taken]
+        out += [""]
     return out
 
 
@@ -136,7 +178,18 @@ def page(summaries: Sequence[VariantSummary], pictures: dict[str, bytes]) -> str
         f"</figure>"
         for name, data in pictures.items()
     )
-    actions = "".join(f"<p>{html.escape(line)}</p>" for line in _actions_markdown(summaries) if line)
+    errors = "".join(f"<li>{html.escape(line)}</li>" for line in problems(summaries))
+    errors_part = f'<h2>Errors</h2><ul id="errors">{errors}</ul>' if errors else ""
+    action_cells = "".join(
+        f"<tr><td>{html.escape(v)}</td><td>{html.escape(a)}</td><td>{o}</td><td>{t}</td></tr>"
+        for v, a, o, t in action_rows(summaries)
+    )
+    actions = (
+        '<h2>Actions</h2><table id="actions"><thead><tr><th>variant</th><th>action</th><th>turns open</th>'
+        f"<th>turns taken</th></tr></thead><tbody>{action_cells}</tbody></table>"
+        if action_cells
+        else ""
+    )
     heads = "".join(f"<li>{html.escape(headline(s))}</li>" for s in summaries)
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>Balance study</title>
@@ -153,6 +206,7 @@ img {{ max-width: 100%; }}
 <ul id="variants">{heads}</ul>
 <table id="figures"><thead><tr>{header}</tr></thead><tbody>{"".join(body)}</tbody></table>
 <p>{html.escape(NOTE)}</p>
+{errors_part}
 {actions}
 {images}
 </body></html>

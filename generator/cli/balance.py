@@ -74,7 +74,7 @@ def balance(
 
     from generator.balance import lab, records, render
     from generator.balance.cluster import ClusterError, play_ray
-    from generator.balance.summary import summarize
+    from generator.balance.summary import prices, summarize
     from generator.cli.authoring import build_variants
     from generator.engine.harness import EngineError, find_engine
     from generator.paths import UnwritableFile, open_output, output_file_problem, output_folder_problem, variant_folders
@@ -127,7 +127,9 @@ def balance(
         raise EngineUnusable(str(exc)) from exc
     # Streamed in the order games finished (an interrupted study keeps what it played); kept in
     # the plan's order (variant by seed), so the same study gives the same file on one worker or many.
-    summaries = [summarize(v, [r for r in played if r["variant"] == v], rounds) for v, _ in chosen]
+    # TUV at one price list for every variant: the baseline's (the first variant named).
+    price_list = prices([r for r in played if r["variant"] == chosen[0][0]])
+    summaries = [summarize(v, [r for r in played if r["variant"] == v], rounds, price_list) for v, _ in chosen]
     try:
         records.write(out / "games.jsonl", played)
         render.terminal(summaries, Console())
