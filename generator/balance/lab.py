@@ -42,7 +42,7 @@ class Game:
 class Settings:
     rounds: int
     ai: str = "fast"
-    actions: str = "random"
+    actions: str = "rules"
     # The same seed plays the same game, AIs' choices included (harness.REPRODUCIBLE_JVM_OPTIONS).
     reproducible: bool = False
 

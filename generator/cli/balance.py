@@ -7,7 +7,16 @@ from pathlib import Path
 
 import click
 
-from generator.cli.group import OUTPUT_OPTION, REPRODUCIBLE_OPTION, RULES_OPTION, _display, cli
+from generator.cli.group import (
+    ACTION_POLICIES,
+    CHOICE_RATE_OPTION,
+    OUTPUT_OPTION,
+    REPRODUCIBLE_OPTION,
+    RULES_OPTION,
+    _display,
+    action_policy,
+    cli,
+)
 from generator.cli.release import EngineUnusable
 from generator.diagnostics import Diagnostic, ForgeError
 
@@ -25,11 +34,13 @@ from generator.diagnostics import Diagnostic, ForgeError
 )
 @click.option(
     "--actions",
-    type=click.Choice(["none", "random", "cover", "all-early"]),
-    default="random",
+    type=click.Choice(ACTION_POLICIES),
+    default="rules",
     show_default=True,
-    help="How the AIs take the variant's user and political actions (the 1.9 AIs take none themselves).",
+    help="How the AIs take the variant's user and political actions (the 1.9 AIs take none themselves): "
+    "rules plays them as their rules make sense (see README, balance); random flips a coin per open action.",
 )
+@CHOICE_RATE_OPTION
 @click.option("--seed", default=1, show_default=True, type=int, help="Seed of the first game (seeds S..S+N-1).")
 @click.option(
     "--workers", "-w", default=None, type=click.IntRange(min=1), help="Local JVMs side by side (default: cores)."
@@ -56,6 +67,7 @@ def balance(
     rounds: int,
     ai: str,
     actions: str,
+    choice_rate: float,
     reproducible: bool,
     seed: int,
     workers: int | None,
@@ -97,7 +109,8 @@ def balance(
     build_variants(tuple(dict.fromkeys(variants)), False, False, "portable", rules_dir, output_dir)
     chosen = [(v, output_dir / "games" / f"{v}.xml") for v in dict.fromkeys(variants)]
     plan = lab.plan(chosen, games, seed)
-    settings = lab.Settings(rounds=rounds, ai=ai, actions=actions, reproducible=reproducible)
+    policy = action_policy(actions, choice_rate)
+    settings = lab.Settings(rounds=rounds, ai=ai, actions=policy, reproducible=reproducible)
     try:
         stream = io.TextIOWrapper(open_output(out / "games.jsonl"), encoding="utf-8")
     except UnwritableFile as exc:

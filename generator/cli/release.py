@@ -8,13 +8,16 @@ from pathlib import Path
 import click
 
 from generator.cli.group import (
+    ACTION_POLICIES,
     BOARD_OPTION,
+    CHOICE_RATE_OPTION,
     OUTPUT_OPTION,
     REPRODUCIBLE_OPTION,
     RULES_OPTION,
     TARGET_OPTION,
     _display,
     _report,
+    action_policy,
     cli,
 )
 from generator.diagnostics import Diagnostic, Severity
@@ -53,13 +56,15 @@ class EngineUnusable(click.ClickException):
 )
 @click.option(
     "--actions",
-    type=click.Choice(["none", "random", "cover", "all-early"]),
-    default="cover",
+    type=click.Choice(ACTION_POLICIES),
+    default="rules",
     show_default=True,
     help="How the AIs take the variant's user and political actions (the 1.9 AIs take none themselves): "
-    "cover takes each action once in the run's games, as soon as it is open; an action whose trigger throws "
-    "fails the game.",
+    "rules takes gains whenever open, price advantages before a purchase, scorched earth only when threatened, "
+    "choices at --choice-rate; cover takes each action once in the run's games, as soon as it is open; "
+    "random flips a coin per open action; an action whose trigger throws fails the game.",
 )
+@CHOICE_RATE_OPTION
 @click.option(
     "--report",
     "report_path",
@@ -86,6 +91,7 @@ def check(
     seed: int,
     games: int,
     actions: str,
+    choice_rate: float,
     reproducible: bool,
     report_path: Path | None,
     jobs: int,
@@ -125,7 +131,7 @@ def check(
             rounds=rounds,
             ai=ai,
             seed=seed,
-            actions=actions,
+            actions=action_policy(actions, choice_rate),
             reproducible=reproducible,
             games=games,
             jobs=jobs,

@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 import games.strategy.engine.data.GameData;
 import games.strategy.engine.data.GameStep;
@@ -35,23 +36,48 @@ import games.strategy.triplea.delegate.UserActionDelegate;
  * action the moment it is open if this run (this JVM, this file) has never taken it, in shuffled
  * order, and never again after: over a few games of one file every action is taken once, as
  * check needs (a treaty Russia ended in one game is Japan's to end in the next).
+ * "rules" (or "rules:P") plays the actions as their rules make sense for the player (ActionKinds):
+ * gains with no cost (income, free units) whenever open; price advantages only when a purchase
+ * that can use them is still ahead this round; self-harming actions (scorching one's own complex)
+ * only with an enemy unit next to what they destroy; one-time choices (declarations, treaty
+ * breaks, actions that cost PUs) with probability P per step they are open (default 1: at the
+ * first opportunity), in shuffled order. Gains go first, then prices, then the rest.
  * The same seed takes the same decisions as long as the game state is the same. The engine
  * lists open actions in hash order, so they are sorted by name before the shuffle.
+ * Every policy but "none" logs which actions were open at each step (actionsOpen).
  */
 final class ActionPolicy {
-  static final List<String> NAMES = List.of("none", "random", "cover", "all-early");
+  static final List<String> NAMES = List.of("none", "random", "cover", "all-early", "rules");
   // Every attempt re-reads what is open (an action can close others); this bounds a step.
   private static final int MAX_ATTEMPTS_PER_STEP = 100;
   // For "cover": per game file, how often each action was taken in this JVM's earlier games.
   private static final Map<String, Map<String, Integer>> TAKEN_IN_RUN = new HashMap<>();
 
   private final String policy;
+  private final double choiceRate;
   private final Random random;
   private final Map<String, Integer> takenInRun;
   final List<String> taken = new ArrayList<>();
+  final List<String> opened = new ArrayList<>();
+
+  /** A policy name with its parameter ("rules:0.5"): whether it is one this class plays. */
+  static boolean known(final String policy) {
+    final String[] parts = policy.split(":", 2);
+    if (parts.length == 1 || !parts[0].equals("rules")) {
+      return NAMES.contains(policy);
+    }
+    try {
+      final double rate = Double.parseDouble(parts[1]);
+      return rate >= 0 && rate <= 1;
+    } catch (final NumberFormatException e) {
+      return false;
+    }
+  }
 
   ActionPolicy(final String policy, final long seed, final String path) {
-    this.policy = policy;
+    final String[] parts = policy.split(":", 2);
+    this.policy = parts[0];
+    this.choiceRate = parts.length > 1 ? Double.parseDouble(parts[1]) : 1.0;
     // A stream of its own: the dice keep the sequence they have without actions.
     this.random = new Random(seed * 0x9E3779B97F4A7C15L + 0x5DEECE66DL);
     this.takenInRun = TAKEN_IN_RUN.computeIfAbsent(path, k -> new HashMap<>());
@@ -69,6 +95,18 @@ final class ActionPolicy {
       return;
     }
     final Set<String> tried = new HashSet<>();
+    final Set<String> seenOpen = new TreeSet<>();
+    try {
+      play(data, delegate, player, user, tried, seenOpen);
+    } finally {
+      for (final String name : seenOpen) {
+        opened.add(ActionLog.here().putStr("action", name).toString());
+      }
+    }
+  }
+
+  private void play(final GameData data, final IDelegate delegate, final PlayerID player, final boolean user,
+      final Set<String> tried, final Set<String> seenOpen) {
     for (int attempts = 0; attempts < MAX_ATTEMPTS_PER_STEP; attempts++) {
       final List<AbstractUserActionAttachment> open = new ArrayList<>();
       data.acquireReadLock();
@@ -78,17 +116,20 @@ final class ActionPolicy {
       } finally {
         data.releaseReadLock();
       }
+      open.forEach(a -> seenOpen.add(a.getName()));
       open.removeIf(a -> tried.contains(a.getName()));
       open.sort(Comparator.comparing(AbstractUserActionAttachment::getName));
       if (!policy.equals("all-early")) {
         Collections.shuffle(open, random);
       }
+      if (policy.equals("rules")) {
+        // Stable: the shuffled order stays within each kind.
+        open.sort(Comparator.comparing(a -> ActionKinds.of(data, player, a)));
+      }
       AbstractUserActionAttachment chosen = null;
       for (final AbstractUserActionAttachment a : open) {
         tried.add(a.getName());
-        final boolean take = policy.equals("cover") ? !takenInRun.containsKey(a.getName())
-            : policy.equals("all-early") || random.nextBoolean();
-        if (take) {
+        if (takes(data, player, a)) {
           chosen = a;
           break;
         }
@@ -97,6 +138,33 @@ final class ActionPolicy {
         return;
       }
       attempt(data, delegate, player, chosen, user);
+    }
+  }
+
+  private boolean takes(final GameData data, final PlayerID player, final AbstractUserActionAttachment action) {
+    switch (policy) {
+      case "cover":
+        return !takenInRun.containsKey(action.getName());
+      case "all-early":
+        return true;
+      case "rules":
+        data.acquireReadLock();
+        try {
+          switch (ActionKinds.of(data, player, action)) {
+            case GAIN:
+              return true;
+            case PRICE:
+              return ActionKinds.purchaseAhead(data, player, action);
+            case HARM:
+              return ActionKinds.threatened(data, player, action);
+            default:
+              return random.nextDouble() < choiceRate;
+          }
+        } finally {
+          data.releaseReadLock();
+        }
+      default:
+        return random.nextBoolean();
     }
   }
 

@@ -82,7 +82,7 @@ public final class ForgeHarness {
 
   private static void usage() {
     System.err.println("usage: forge.ForgeHarness dump FILE...");
-    System.err.println("       forge.ForgeHarness play [--rounds N] [--ai fast|pro|weak] [--actions none|random|cover|all-early]"
+    System.err.println("       forge.ForgeHarness play [--rounds N] [--ai fast|pro|weak] [--actions none|random|cover|all-early|rules[:P]]"
         + " [--seed S] FILE [--seed S] FILE...");
   }
 
@@ -118,7 +118,7 @@ public final class ForgeHarness {
       usage();
       return 2;
     }
-    if (!PlayRun.AI_TYPES.containsKey(ai) || !ActionPolicy.NAMES.contains(actions) || files.isEmpty()) {
+    if (!PlayRun.AI_TYPES.containsKey(ai) || !ActionPolicy.known(actions) || files.isEmpty()) {
       usage();
       return 2;
     }
