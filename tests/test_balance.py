@@ -10,12 +10,14 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+from statistics import NormalDist
 from typing import Any
 
 import pytest
 
 from generator.balance import render
-from generator.balance.stats import mean_interval, newcombe, paired, quartiles, t_quantile, welch, wilson
+from generator.balance.sequential import look, obrien_fleming
+from generator.balance.stats import mean_interval, newcombe, paired, quartiles, t_quantile, variance, welch, wilson
 from generator.balance.summary import prices, rows, summarize
 from tests.conftest import ROOT, Result, run_cli
 
@@ -228,3 +230,23 @@ def test_an_unknown_variant_is_a_usage_error(tmp_path: Path) -> None:
     result, _ = _study(tmp_path, "lhtr", "lhrt", "--games", "1", "--rounds", "1")
     assert result.code == 2
     assert "no variant lhrt in rules" in result.err
+
+
+def test_obrien_fleming_constants_match_the_published_table() -> None:
+    # Jennison & Turnbull (2000), table 2.3, two-sided alpha = 0.05: C_B(K) for K = 1..5 and 10.
+    assert [round(obrien_fleming(k), 3) for k in (1, 2, 3, 4, 5, 10)] == [1.96, 1.977, 2.004, 2.024, 2.04, 2.087]
+
+
+def test_the_stopping_rule_widens_early_looks_and_decides() -> None:
+    differences = [0.10, 0.12, 0.08, 0.11, 0.09, 0.10]
+    first, last = look(differences, 1, 3, "significant", 0.05), look(differences, 3, 3, "significant", 0.05)
+    # The same data: the first of three looks is held to c·sqrt(3) = 3.47, the last to c = 2.004.
+    assert first.interval.half_width > last.interval.half_width
+    boundary = obrien_fleming(3) * 3**0.5
+    level = 1 - 2 * (1 - NormalDist().cdf(boundary))
+    assert round(first.interval.half_width, 6) == round(t_quantile(5, level) * (variance(differences) / 6) ** 0.5, 6)
+    assert first.decision == "the difference is not zero"
+    noise = [0.01, -0.02, 0.015, -0.01, 0.0, 0.005, -0.005, 0.01]
+    assert look(noise, 1, 4, "significant", 0.05).decision == ""
+    assert look(noise, 1, 4, "bounded", 0.05).decision == "the difference is within ±0.05"
+    assert look(noise, 4, 4, "significant", 0.05).decision == "undecided at the cap"

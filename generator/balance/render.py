@@ -67,7 +67,7 @@ def _cells(row: Row) -> list[str]:
     return [row.label, *row.values, *[difference(d, row.percent) for d in row.differences]]
 
 
-def terminal(summaries: Sequence[VariantSummary], console: Console) -> None:
+def terminal(summaries: Sequence[VariantSummary], console: Console, verdicts: Sequence[str] = ()) -> None:
     table = Table(title="Balance", show_lines=False)
     for name in _header(summaries):
         table.add_column(name)
@@ -75,6 +75,8 @@ def terminal(summaries: Sequence[VariantSummary], console: Console) -> None:
         table.add_row(*_cells(row))
     for summary in summaries:
         console.print(headline(summary))
+    for verdict in verdicts:
+        console.print(verdict, markup=False, highlight=False)
     console.print(table)
     console.print(NOTE)
     errors = problems(summaries)
@@ -92,9 +94,10 @@ def terminal(summaries: Sequence[VariantSummary], console: Console) -> None:
         console.print(actions)
 
 
-def markdown(summaries: Sequence[VariantSummary], charts: Sequence[str] = ()) -> str:
+def markdown(summaries: Sequence[VariantSummary], charts: Sequence[str] = (), verdicts: Sequence[str] = ()) -> str:
     lines = ["# Balance study", ""]
     lines += [f"- {headline(s)}" for s in summaries]
+    lines += [f"- {verdict}" for verdict in verdicts]
     lines += ["", "| " + " | ".join(_header(summaries)) + " |", "|" + "---|" * len(_header(summaries))]
     lines += ["| " + " | ".join(c.replace("|", "\\|") for c in _cells(row)) + " |" for row in rows(summaries)]
     lines += ["", NOTE, ""]
@@ -163,7 +166,7 @@ def charts(summaries: Sequence[VariantSummary]) -> dict[str, bytes]:
     return out
 
 
-def page(summaries: Sequence[VariantSummary], pictures: dict[str, bytes]) -> str:
+def page(summaries: Sequence[VariantSummary], pictures: dict[str, bytes], verdicts: Sequence[str] = ()) -> str:
     """One HTML file with everything inside (charts as data: URLs), to open or attach anywhere."""
     header = "".join(f"<th>{html.escape(h)}</th>" for h in _header(summaries))
     body = []
@@ -190,7 +193,7 @@ def page(summaries: Sequence[VariantSummary], pictures: dict[str, bytes]) -> str
         if action_cells
         else ""
     )
-    heads = "".join(f"<li>{html.escape(headline(s))}</li>" for s in summaries)
+    heads = "".join(f"<li>{html.escape(line)}</li>" for line in [*map(headline, summaries), *verdicts])
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>Balance study</title>
 <style>
@@ -218,7 +221,7 @@ def report_files() -> list[str]:
     return [f"{figure}.png" for figure, _ in CHARTS] + ["report.md", "report.html"]
 
 
-def write_all(summaries: Sequence[VariantSummary], folder: Path) -> list[Path]:
+def write_all(summaries: Sequence[VariantSummary], folder: Path, verdicts: Sequence[str] = ()) -> list[Path]:
     """report.md, report.html and the charts in ``folder``; the paths written.
 
     Each is a regular file or nothing before (paths.open_output): UnwritableFile otherwise.
@@ -226,8 +229,8 @@ def write_all(summaries: Sequence[VariantSummary], folder: Path) -> list[Path]:
     pictures = charts(summaries)
     contents = {
         **pictures,
-        "report.md": markdown(summaries, list(pictures)).encode("utf-8"),
-        "report.html": page(summaries, pictures).encode("utf-8"),
+        "report.md": markdown(summaries, list(pictures), verdicts).encode("utf-8"),
+        "report.html": page(summaries, pictures, verdicts).encode("utf-8"),
     }
     for name, data in contents.items():
         with open_output(folder / name) as out:

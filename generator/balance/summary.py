@@ -230,3 +230,30 @@ def _points(value: float) -> str:
     """Whole percentage points, but a bound just off zero keeps a decimal: on which side of zero
     it falls is the point of showing it."""
     return f"{value:+.1f}" if round(value) == 0 and abs(value) >= 0.05 else f"{value:+.0f}"
+
+
+def side_score(record: Record, side: str, price_list: Prices) -> float | None:
+    """How well `side` did in one game, 0..1: 1 or 0 for a game won, else its share of all unit value
+    on the board after the last round played (at `price_list`); None for a game that never started."""
+    if not record["perRound"]:
+        return None
+    if record["gameOver"] and record["winningSide"]:
+        return 1.0 if record["winningSide"] == side else 0.0
+    own = record.get("unitCosts", {})
+    totals: dict[str, float] = {}
+    for nation, figures in record["perRound"][-1]["players"].items():
+        key = record["sides"].get(nation, nation)
+        totals[key] = totals.get(key, 0.0) + _priced(nation, figures, price_list or own, own)
+    everything = sum(totals.values())
+    return totals.get(side, 0.0) / everything if everything else None
+
+
+def paired_scores(base: Sequence[Record], other: Sequence[Record], side: str, price_list: Prices) -> list[float]:
+    """score(other) - score(base) for every seed both variants played to a score, in seed order."""
+    first = {r["seed"]: side_score(r, side, price_list) for r in base}
+    second = {r["seed"]: side_score(r, side, price_list) for r in other}
+    return [
+        b - a
+        for seed in sorted(first.keys() & second.keys())
+        if (a := first[seed]) is not None and (b := second[seed]) is not None
+    ]

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import io
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -43,6 +46,27 @@ from generator.diagnostics import Diagnostic, ForgeError
 @CHOICE_RATE_OPTION
 @click.option("--seed", default=1, show_default=True, type=int, help="Seed of the first game (seeds S..S+N-1).")
 @click.option(
+    "--until",
+    type=click.Choice(["significant", "bounded"]),
+    default=None,
+    help="Two variants: play batches of GAMES paired games until a group-sequential test (O'Brien-Fleming) "
+    "decides the difference in the first side's score is not zero (significant), or also that it is within "
+    "--margin (bounded), or --max-games is reached.",
+)
+@click.option(
+    "--margin",
+    default=0.05,
+    show_default=True,
+    type=click.FloatRange(min=0, min_open=True),
+    help="With --until bounded: the score difference (a share of unit value, 0..1) counted as no difference.",
+)
+@click.option(
+    "--max-games",
+    default=None,
+    type=click.IntRange(min=1),
+    help="With --until: the cap on games per variant (default 5 batches).",
+)
+@click.option(
     "--workers", "-w", default=None, type=click.IntRange(min=1), help="Local JVMs side by side (default: cores)."
 )
 @click.option(
@@ -70,6 +94,9 @@ def balance(
     choice_rate: float,
     reproducible: bool,
     seed: int,
+    until: str | None,
+    margin: float,
+    max_games: int | None,
     workers: int | None,
     cluster: str | None,
     out: Path,
@@ -85,7 +112,7 @@ def balance(
     from rich.console import Console
 
     from generator.balance import lab, records, render
-    from generator.balance.cluster import ClusterError, play_ray
+    from generator.balance.cluster import ClusterError
     from generator.balance.summary import prices, summarize
     from generator.cli.authoring import build_variants
     from generator.engine.harness import EngineError, find_engine
@@ -108,14 +135,16 @@ def balance(
     # Never play a stale game: the variants are built first, as `check` does.
     build_variants(tuple(dict.fromkeys(variants)), False, False, "portable", rules_dir, output_dir)
     chosen = [(v, output_dir / "games" / f"{v}.xml") for v in dict.fromkeys(variants)]
-    plan = lab.plan(chosen, games, seed)
+    if until and len(chosen) != 2:
+        raise click.UsageError("--until compares two variants: name exactly two")
+    looks = -(-(max_games or 5 * games) // games) if until else 1
     policy = action_policy(actions, choice_rate)
     settings = lab.Settings(rounds=rounds, ai=ai, actions=policy, reproducible=reproducible)
     try:
         stream = io.TextIOWrapper(open_output(out / "games.jsonl"), encoding="utf-8")
     except UnwritableFile as exc:
         raise ForgeError([Diagnostic(str(exc))]) from exc
-    finished = 0
+    finished, planned = 0, 0
 
     def keep(record: records.Record) -> None:
         nonlocal finished
@@ -124,18 +153,26 @@ def balance(
         stream.flush()
         outcome = record["winningSide"] or f"round {record['roundsCompleted']}"
         problem = f", {len(record['errors'])} errors" if record["errors"] else ""
-        click.echo(f"[{finished}/{len(plan)}] {record['variant']} seed {record['seed']}: {outcome}{problem}", err=True)
+        click.echo(f"[{finished}/{planned}] {record['variant']} seed {record['seed']}: {outcome}{problem}", err=True)
 
+    played: list[records.Record] = []
+    wall, verdicts = 0.0, []
     try:
         with stream:
-            if cluster:
-                played, wall, _ = lab.timed(lambda: play_ray(cluster, plan, settings, keep))
-                where = f"on the Ray cluster {cluster}"
-            else:
-                engine = find_engine()
-                count = workers or lab.default_workers()
-                played, wall, _ = lab.timed(lambda: lab.play_local(engine, plan, settings, count, keep))
-                where = f"on {count} local worker{'s' if count > 1 else ''}"
+            engine = None if cluster else find_engine()
+            count = workers or lab.default_workers()
+            where = f"on the Ray cluster {cluster}" if cluster else f"on {count} local worker{'s' if count > 1 else ''}"
+            for look in range(1, looks + 1):
+                plan = lab.plan(chosen, games, seed + (look - 1) * games)
+                planned += len(plan)
+                batch, seconds, _ = lab.timed(partial(_play, plan, settings, keep, cluster, engine, count))
+                played, wall = played + batch, wall + seconds
+                if until:
+                    verdict, stop = _look(played, chosen[0][0], chosen[1][0], look, looks, until, margin)
+                    verdicts = [verdict]
+                    click.echo(verdict, err=True)
+                    if stop:
+                        break
     except (EngineError, ClusterError) as exc:
         raise EngineUnusable(str(exc)) from exc
     # Streamed in the order games finished (an interrupted study keeps what it played); kept in
@@ -145,11 +182,44 @@ def balance(
     summaries = [summarize(v, [r for r in played if r["variant"] == v], rounds, price_list) for v, _ in chosen]
     try:
         records.write(out / "games.jsonl", played)
-        render.terminal(summaries, Console())
-        written = render.write_all(summaries, out)
+        render.terminal(summaries, Console(), verdicts)
+        written = render.write_all(summaries, out, verdicts)
     except UnwritableFile as exc:
         raise ForgeError([Diagnostic(str(exc))]) from exc
     click.echo(
         f"{len(played)} games in {wall:.0f} s {where}; wrote {_display(out / 'games.jsonl')}, "
         + ", ".join(_display(p) for p in written)
     )
+
+
+def _play(
+    plan: list[Any], settings: Any, keep: Callable[[dict[str, Any]], None], cluster: str | None, engine: Any, count: int
+) -> list[dict[str, Any]]:
+    """One batch of games, on the Ray cluster or on local workers."""
+    from generator.balance import lab
+    from generator.balance.cluster import play_ray
+
+    if cluster:
+        return play_ray(cluster, plan, settings, keep)
+    return lab.play_local(engine, plan, settings, count, keep)
+
+
+def _look(
+    played: list[dict[str, Any]], base: str, other: str, look: int, looks: int, until: str, margin: float
+) -> tuple[str, bool]:
+    """The sequential test after a batch: the sentence the study prints and reports, and whether it stops."""
+    from generator.balance.sequential import look as sequential_look
+    from generator.balance.summary import paired_scores, prices
+
+    baseline = [r for r in played if r["variant"] == base]
+    side = sorted({s for r in baseline for s in r["sides"].values()})[:1] or ["-"]
+    differences = paired_scores(baseline, [r for r in played if r["variant"] == other], side[0], prices(baseline))
+    state = sequential_look(differences, look, looks, until, margin)
+    interval = state.interval
+    verdict = f": stop, {state.decision}" if state.decision else ": go on"
+    text = (
+        f"stopping rule ({until}, O'Brien-Fleming, {looks} looks at most), look {look}: {state.pairs} pairs, "
+        f"{side[0]} score {other} - {base} {interval.value:+.3f} "
+        f"(repeated 95 % interval {interval.low:+.3f}..{interval.high:+.3f}){verdict}"
+    )
+    return text, bool(state.decision)

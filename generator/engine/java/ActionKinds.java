@@ -12,14 +12,17 @@ import games.strategy.engine.data.PlayerID;
 import games.strategy.engine.data.ProductionRule;
 import games.strategy.engine.data.Resource;
 import games.strategy.engine.data.Territory;
+import games.strategy.engine.data.Unit;
 import games.strategy.triplea.attachments.AbstractUserActionAttachment;
 import games.strategy.triplea.attachments.TriggerAttachment;
+import games.strategy.triplea.attachments.UnitAttachment;
 import games.strategy.triplea.attachments.UserActionAttachment;
 import games.strategy.triplea.delegate.BidPurchaseDelegate;
 import games.strategy.triplea.delegate.Matches;
 import games.strategy.triplea.delegate.NoPUPurchaseDelegate;
 import games.strategy.triplea.delegate.PurchaseDelegate;
 import games.strategy.util.IntegerMap;
+import games.strategy.util.Match;
 import games.strategy.util.Tuple;
 
 /**
@@ -31,8 +34,8 @@ import games.strategy.util.Tuple;
  * <li>PRICE: it changes the player's production frontier or rules (a price advantage): taken only
  * when a purchase step of the player is still to come this round and the PUs buy at least one
  * unit of a rule it adds.
- * <li>HARM: it removes the player's own units (scorched earth): taken only when an enemy unit
- * stands next to a territory it empties, that is when the enemy could take what it destroys.
+ * <li>HARM: it removes the player's own units (scorched earth): taken only when the enemy next
+ * door outguns what stands there and nothing bought waits to be placed (see threatened).
  * <li>CHOICE: everything else (declarations that only set switches and properties, actions that
  * cost PUs, relationship changes such as treaty breaks, political actions): one-time choices, taken
  * with the policy's choice rate per step open.
@@ -68,17 +71,35 @@ final class ActionKinds {
     return Kind.CHOICE;
   }
 
-  /** Whether the rules make a HARM action sensible now: an enemy unit next to what it removes. */
+  /**
+   * Whether a HARM action is sensible now: the player has no units waiting to be placed (a complex
+   * scorched between purchase and placement leaves them nowhere to go), and in a territory it
+   * empties the enemy land units next door attack with more than the units there defend with, so
+   * what it destroys would likely be the enemy's next turn.
+   */
   static boolean threatened(final GameData data, final PlayerID player, final AbstractUserActionAttachment action) {
+    if (!player.getUnits().isEmpty()) {
+      return false;
+    }
+    final Match<Unit> enemy = Matches.enemyUnit(player, data);
     for (final TriggerAttachment t : triggers(data, (UserActionAttachment) action)) {
       if (t.getRemoveUnits() == null) {
         continue;
       }
       for (final Territory territory : t.getRemoveUnits().keySet()) {
-        for (final Territory next : data.getMap().getNeighbors(territory)) {
-          if (next.getUnits().getUnits().stream().anyMatch(u -> Matches.enemyUnit(player, data).match(u))) {
-            return true;
+        int attack = 0;
+        for (final Territory next : data.getMap().getNeighbors(territory, Matches.territoryIsLand())) {
+          for (final Unit u : next.getUnits().getUnits()) {
+            attack += enemy.match(u) && Matches.unitIsLand().match(u)
+                ? UnitAttachment.get(u.getType()).getAttack(u.getOwner()) : 0;
           }
+        }
+        int defence = 0;
+        for (final Unit u : territory.getUnits().getUnits()) {
+          defence += enemy.match(u) ? 0 : UnitAttachment.get(u.getType()).getDefense(u.getOwner());
+        }
+        if (attack > defence) {
+          return true;
         }
       }
     }

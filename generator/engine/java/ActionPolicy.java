@@ -21,6 +21,7 @@ import games.strategy.engine.delegate.IDelegate;
 import games.strategy.triplea.attachments.AbstractUserActionAttachment;
 import games.strategy.triplea.attachments.PoliticalActionAttachment;
 import games.strategy.triplea.attachments.UserActionAttachment;
+import games.strategy.triplea.delegate.MoveDelegate;
 import games.strategy.triplea.delegate.PoliticsDelegate;
 import games.strategy.triplea.delegate.UserActionDelegate;
 
@@ -39,9 +40,12 @@ import games.strategy.triplea.delegate.UserActionDelegate;
  * "rules" (or "rules:P") plays the actions as their rules make sense for the player (ActionKinds):
  * gains with no cost (income, free units) whenever open; price advantages only when a purchase
  * that can use them is still ahead this round; self-harming actions (scorching one's own complex)
- * only with an enemy unit next to what they destroy; one-time choices (declarations, treaty
+ * only when the enemy next door outguns what stands there; one-time choices (declarations, treaty
  * breaks, actions that cost PUs) with probability P per step they are open (default 1: at the
- * first opportunity), in shuffled order. Gains go first, then prices, then the rest.
+ * first opportunity), in shuffled order. Gains go first, then prices, then the rest. "rules"
+ * also makes the deliveries the rules pay for (lend-lease tokens shipped to where they are paid,
+ * see Deliveries): "deliver T to Z" is open at a non-combat move with a T waiting, taken when one
+ * arrives.
  * The same seed takes the same decisions as long as the game state is the same. The engine
  * lists open actions in hash order, so they are sorted by name before the shuffle.
  * Every policy but "none" logs which actions were open at each step (actionsOpen).
@@ -59,6 +63,8 @@ final class ActionPolicy {
   private final Map<String, Integer> takenInRun;
   final List<String> taken = new ArrayList<>();
   final List<String> opened = new ArrayList<>();
+  private List<Deliveries.Order> orders;
+  private final Set<Unit> convoy = new HashSet<>();
 
   /** A policy name with its parameter ("rules:0.5"): whether it is one this class plays. */
   static boolean known(final String policy) {
@@ -88,6 +94,16 @@ final class ActionPolicy {
     final IDelegate delegate = step.getDelegate();
     final PlayerID player = step.getPlayerId();
     if (policy.equals("none") || player == null || player.isNull()) {
+      return;
+    }
+    if (policy.equals("rules") && delegate instanceof MoveDelegate) {
+      // The convoy is the harness's: the AI moves around it (Deliveries).
+      // Held through the non-combat move only: a held unit in the combat move misleads the AI's
+      // amphibious planning into moves the engine refuses.
+      if (step.getName().endsWith("NonCombatMove")) {
+        deliver(data, (MoveDelegate) delegate, player);
+        Deliveries.hold(data, delegate.getBridge(), player, orders(data), convoy, true);
+      }
       return;
     }
     final boolean user = delegate instanceof UserActionDelegate;
@@ -138,6 +154,35 @@ final class ActionPolicy {
         return;
       }
       attempt(data, delegate, player, chosen, user);
+    }
+  }
+
+  private List<Deliveries.Order> orders(final GameData data) {
+    if (orders == null) {
+      orders = Deliveries.orders(data);
+    }
+    return orders;
+  }
+
+  /**
+   * At the start of a non-combat move, the harness moves the convoy of the rules' deliveries
+   * (lend-lease): open when a unit waits, taken when it arrives where it is paid for.
+   */
+  private void deliver(final GameData data, final MoveDelegate delegate, final PlayerID player) {
+    final List<String> open = new ArrayList<>();
+    final List<String> done = new ArrayList<>();
+    try {
+      Deliveries.deliver(data, delegate, player, orders(data), convoy, open, done);
+    } catch (final RuntimeException e) {
+      // A move the engine throws on: the harness's mistake, reported so that check does not pass it.
+      ErrorCapture.record("exception", "harness delivering for " + player.getName() + ": " + ForgeHarness.describe(e), e);
+    }
+    for (final String name : open) {
+      opened.add(ActionLog.here().putStr("action", name).toString());
+    }
+    for (final String name : done) {
+      taken.add(ActionLog.here().putStr("action", name).putStr("kind", "delivery").putNum("pusSpent", 0)
+          .put("removed", "{}").put("frontiers", "[]").putStr("error", null).toString());
     }
   }
 
