@@ -3,6 +3,7 @@ a real browser, and the same games through a real local Ray cluster."""
 
 from __future__ import annotations
 
+import html
 import json
 import shutil
 import socket
@@ -126,7 +127,11 @@ def _study(tmp: Path, *args: str) -> tuple[Result, list[dict[str, Any]]]:
 @pytest.fixture(scope="module")
 def study(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Result, list[dict[str, Any]]]:
     folder = tmp_path_factory.mktemp("balance")
-    result, games = _study(folder, "lhtr", "aare", "--games", "2", "--rounds", "1", "--workers", "2", "--seed", "5")
+    # One look of the stopping rule: the same four games, and the decision in every report form.
+    result, games = _study(
+        folder, "lhtr", "aare", "--games", "2", "--rounds", "1", "--workers", "2", "--seed", "5",
+        "--until", "significant", "--max-games", "2",
+    )  # fmt: skip
     return folder / "study", result, games
 
 
@@ -141,12 +146,24 @@ def test_a_study_compares_two_variants_game_by_game(study: tuple[Path, Result, l
         assert set(game["sides"].values()) == {"Allies", "Axis"}
         start = game["perRound"][0]["players"]
         assert start["Germans"]["tuv"] > 0 and start["Germans"]["income"] > 0 and start["Germans"]["victoryCities"] > 0
-    # aare's national advantages are user actions: the seeded policy takes some; lhtr has none.
+    # aare's national advantages are user actions: the rules policy takes some; lhtr has none.
     assert any(g["actionsTaken"] for g in games if g["variant"] == "aare")
     assert not any(g["actionsTaken"] for g in games if g["variant"] == "lhtr")
+    assert all(g["actions"] == "rules" and g["unitCosts"]["Germans"]["infantry"] == 3 for g in games)
     assert "aare - lhtr" in result.out and "Axis win rate" in result.out
     markdown = (out / "report.md").read_text(encoding="utf-8")
     assert "| Axis win rate | 0% (0%..66%) | 0% (0%..66%) | +0 % (-66..+66 %) |" in markdown
+    # Every action open in a game, with how often it was open and taken (turns = steps of a player).
+    opened = {a for g in games for a in g["actionsOpen"]}
+    assert opened and all(f"| aare | {render.short(a)} | " in markdown for a in opened)
+    # The stopping rule's decision after its only look, in the terminal, report.md and report.html.
+    verdict = next(line for line in result.err.splitlines() if line.startswith("stopping rule"))
+    assert verdict.startswith(
+        "stopping rule (significant, O'Brien-Fleming, at most 1 look), look 1: 2 pairs, Allies score aare - lhtr "
+    )
+    assert verdict.endswith(("stop, the difference is not zero", "stop, undecided at the cap")), verdict
+    assert verdict in result.out and f"- {verdict}" in markdown
+    assert html.escape(verdict) in (out / "report.html").read_text(encoding="utf-8")
     assert "![income.png](income.png)" in markdown
     for chart in ("income.png", "tuv.png"):
         assert (out / chart).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
@@ -250,3 +267,27 @@ def test_the_stopping_rule_widens_early_looks_and_decides() -> None:
     assert look(noise, 1, 4, "significant", 0.05).decision == ""
     assert look(noise, 1, 4, "bounded", 0.05).decision == "the difference is within ±0.05"
     assert look(noise, 4, 4, "significant", 0.05).decision == "undecided at the cap"
+
+
+@pytest.mark.engine
+def test_restricted_play_never_takes_the_forbidden_action(tmp_path: Path) -> None:
+    """What a rule is worth: the same seeds played as is and with RuWinter forbidden to the AI."""
+    result, games = _study(tmp_path, "aare", "--without", "RuWinter", "--games", "1", "--rounds", "1", "--workers", "1")
+    assert result.code == 0, result.out + result.err
+    assert [(g["variant"], g["seed"], g["actions"]) for g in games] == [
+        ("aare", 1, "rules"),
+        ("aare without RuWinter", 1, "rules;without=RuWinter"),
+    ]
+    restricted = games[1]
+    assert restricted["actionsOpen"]["userActionAttachmentRuWinter"] == 1  # offered, and refused
+    assert "userActionAttachmentRuWinter" not in {a["action"] for a in restricted["actionsTaken"]}
+    markdown = (tmp_path / "study" / "report.md").read_text(encoding="utf-8")
+    assert "| aare without RuWinter | RuWinter | 1 | 0 |" in markdown
+    assert "aare without RuWinter - aare" in markdown
+
+
+@pytest.mark.engine
+def test_an_unknown_action_to_forbid_is_a_usage_error(tmp_path: Path) -> None:
+    result, games = _study(tmp_path, "aare", "--without", "RuWintre", "--games", "1", "--rounds", "1")
+    assert result.code == 2 and games == []
+    assert "Error: no action RuWintre in aare (its actions: Ge88s, Ge88sInAlgeria," in result.err

@@ -76,14 +76,14 @@ def terminal(summaries: Sequence[VariantSummary], console: Console, verdicts: Se
     for summary in summaries:
         console.print(headline(summary))
     for verdict in verdicts:
-        console.print(verdict, markup=False, highlight=False)
+        console.print(verdict, markup=False, highlight=False, soft_wrap=True)
     console.print(table)
     console.print(NOTE)
     errors = problems(summaries)
     if errors:
         console.print("Errors:", markup=False)
         for line in errors:
-            console.print(f"  {line}", markup=False, highlight=False)
+            console.print(f"  {line}", markup=False, highlight=False, soft_wrap=True)
     taken = action_rows(summaries)
     if taken:
         actions = Table(title="Actions (turns open, turns taken)")

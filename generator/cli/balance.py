@@ -54,6 +54,14 @@ from generator.diagnostics import Diagnostic, ForgeError
     "--margin (bounded), or --max-games is reached.",
 )
 @click.option(
+    "--without",
+    "forbidden",
+    multiple=True,
+    metavar="ACTION",
+    help="Restricted play, what a rule is worth: one VARIANT played as is and, with the same seeds, with "
+    "ACTION (a user or political action, e.g. RuWinter; repeat for several) never taken.",
+)
+@click.option(
     "--margin",
     default=0.05,
     show_default=True,
@@ -95,6 +103,7 @@ def balance(
     reproducible: bool,
     seed: int,
     until: str | None,
+    forbidden: tuple[str, ...],
     margin: float,
     max_games: int | None,
     workers: int | None,
@@ -134,11 +143,15 @@ def balance(
         raise ForgeError([Diagnostic(message) for message in unwritable])
     # Never play a stale game: the variants are built first, as `check` does.
     build_variants(tuple(dict.fromkeys(variants)), False, False, "portable", rules_dir, output_dir)
-    chosen = [(v, output_dir / "games" / f"{v}.xml") for v in dict.fromkeys(variants)]
-    if until and len(chosen) != 2:
-        raise click.UsageError("--until compares two variants: name exactly two")
-    looks = -(-(max_games or 5 * games) // games) if until else 1
     policy = action_policy(actions, choice_rate)
+    chosen: list[tuple[str, Path, str | None]] = [
+        (v, output_dir / "games" / f"{v}.xml", None) for v in dict.fromkeys(variants)
+    ]
+    if forbidden:
+        chosen.append(_restricted(chosen, forbidden, policy, bool(cluster)))
+    if until and len(chosen) != 2:
+        raise click.UsageError("--until compares two variants: name exactly two (or one with --without)")
+    looks = -(-(max_games or 5 * games) // games) if until else 1
     settings = lab.Settings(rounds=rounds, ai=ai, actions=policy, reproducible=reproducible)
     try:
         stream = io.TextIOWrapper(open_output(out / "games.jsonl"), encoding="utf-8")
@@ -179,7 +192,7 @@ def balance(
     # the plan's order (variant by seed), so the same study gives the same file on one worker or many.
     # TUV at one price list for every variant: the baseline's (the first variant named).
     price_list = prices([r for r in played if r["variant"] == chosen[0][0]])
-    summaries = [summarize(v, [r for r in played if r["variant"] == v], rounds, price_list) for v, _ in chosen]
+    summaries = [summarize(v, [r for r in played if r["variant"] == v], rounds, price_list) for v, _, _ in chosen]
     try:
         records.write(out / "games.jsonl", played)
         render.terminal(summaries, Console(), verdicts)
@@ -190,6 +203,31 @@ def balance(
         f"{len(played)} games in {wall:.0f} s {where}; wrote {_display(out / 'games.jsonl')}, "
         + ", ".join(_display(p) for p in written)
     )
+
+
+def _restricted(
+    chosen: list[tuple[str, Path, str | None]], forbidden: tuple[str, ...], policy: str, cluster: bool
+) -> tuple[str, Path, str | None]:
+    """The variant played with `forbidden` actions never taken, as the study's second variant."""
+    from lxml import etree
+
+    if len(chosen) != 1 or cluster:
+        raise click.UsageError("--without plays one variant two ways, on local workers: name exactly one")
+    name, path, _ = chosen[0]
+    prefixes = ("userActionAttachment", "politicalActionAttachment")
+    parser = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False)
+    tree = etree.parse(str(path), parser)
+    actions = {
+        a.get("name", "")[len(prefix) :]
+        for a in tree.iter("attachment")
+        for prefix in prefixes
+        if a.get("name", "").startswith(prefix)
+    }
+    unknown = [action for action in forbidden if action not in actions]
+    if unknown:
+        known = ", ".join(sorted(actions)[:12]) + (", ..." if len(actions) > 12 else "")
+        raise click.UsageError(f"no action {', '.join(unknown)} in {name} (its actions: {known or 'none'})")
+    return f"{name} without {'+'.join(forbidden)}", path, f"{policy};without={','.join(forbidden)}"
 
 
 def _play(
@@ -218,7 +256,8 @@ def _look(
     interval = state.interval
     verdict = f": stop, {state.decision}" if state.decision else ": go on"
     text = (
-        f"stopping rule ({until}, O'Brien-Fleming, {looks} looks at most), look {look}: {state.pairs} pairs, "
+        f"stopping rule ({until}, O'Brien-Fleming, at most {looks} look{'s' if looks > 1 else ''}), look {look}: "
+        f"{state.pairs} pairs, "
         f"{side[0]} score {other} - {base} {interval.value:+.3f} "
         f"(repeated 95 % interval {interval.low:+.3f}..{interval.high:+.3f}){verdict}"
     )

@@ -59,6 +59,7 @@ final class ActionPolicy {
 
   private final String policy;
   private final double choiceRate;
+  private final Set<String> forbidden; // restricted play: what a rule is worth
   private final Random random;
   private final Map<String, Integer> takenInRun;
   final List<String> taken = new ArrayList<>();
@@ -66,8 +67,13 @@ final class ActionPolicy {
   private List<Deliveries.Order> orders;
   private final Set<Unit> convoy = new HashSet<>();
 
-  /** A policy name with its parameter ("rules:0.5"): whether it is one this class plays. */
-  static boolean known(final String policy) {
+  /**
+   * A policy name with its parameter ("rules:0.5") and the actions it never takes
+   * ("rules;without=RuWinter,GeLuftwaffe", names with or without their attachment prefix):
+   * whether it is one this class plays.
+   */
+  static boolean known(final String spec) {
+    final String policy = spec.split(";without=", 2)[0];
     final String[] parts = policy.split(":", 2);
     if (parts.length == 1 || !parts[0].equals("rules")) {
       return NAMES.contains(policy);
@@ -80,8 +86,10 @@ final class ActionPolicy {
     }
   }
 
-  ActionPolicy(final String policy, final long seed, final String path) {
-    final String[] parts = policy.split(":", 2);
+  ActionPolicy(final String spec, final long seed, final String path) {
+    final String[] restricted = spec.split(";without=", 2);
+    this.forbidden = restricted.length > 1 ? Set.of(restricted[1].split(",")) : Set.of();
+    final String[] parts = restricted[0].split(":", 2);
     this.policy = parts[0];
     this.choiceRate = parts.length > 1 ? Double.parseDouble(parts[1]) : 1.0;
     // A stream of its own: the dice keep the sequence they have without actions.
@@ -133,7 +141,7 @@ final class ActionPolicy {
         data.releaseReadLock();
       }
       open.forEach(a -> seenOpen.add(a.getName()));
-      open.removeIf(a -> tried.contains(a.getName()));
+      open.removeIf(a -> tried.contains(a.getName()) || isForbidden(a.getName()));
       open.sort(Comparator.comparing(AbstractUserActionAttachment::getName));
       if (!policy.equals("all-early")) {
         Collections.shuffle(open, random);
@@ -184,6 +192,15 @@ final class ActionPolicy {
       taken.add(ActionLog.here().putStr("action", name).putStr("kind", "delivery").putNum("pusSpent", 0)
           .put("removed", "{}").put("frontiers", "[]").putStr("error", null).toString());
     }
+  }
+
+  private boolean isForbidden(final String name) {
+    for (final String prefix : List.of("", "userActionAttachment", "politicalActionAttachment")) {
+      if (name.startsWith(prefix) && forbidden.contains(name.substring(prefix.length()))) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private boolean takes(final GameData data, final PlayerID player, final AbstractUserActionAttachment action) {
