@@ -90,7 +90,7 @@ def _record(variant: str, seed: int, income: int, units: dict[str, int], costs: 
         "variant": variant, "seed": seed, "ai": "fast", "actions": "rules", "rounds": 1, "roundsCompleted": 1,
         "gameOver": False, "winners": [], "winningSide": None, "sides": {"Germans": "Axis"}, "seconds": 1.0,
         "errors": [], "perRound": [{"round": 0, "players": players(units)}, {"round": 1, "players": players(units)}],
-        "unitCosts": {"Germans": costs}, "actionsOpen": {}, "actionsTaken": [],
+        "unitCosts": {"Germans": costs}, "actionsOpen": [], "actionsTaken": [],
     }  # fmt: skip
 
 
@@ -99,7 +99,10 @@ def test_the_report_prices_tuv_once_and_shows_every_error_and_action() -> None:
     # The same armies, armour cheaper in the variant: the same TUV at the baseline's prices.
     other = [_record("aare", s, 31 + s, {"infantry": 10, "armour": 2}, {"infantry": 3, "armour": 4}) for s in (1, 2)]
     other[1]["errors"] = ["delegate purchase refused purchase: Not enough resources"]
-    other[0]["actionsOpen"] = {"userActionAttachmentGermanyBlitz": 2}
+    other[0]["actionsOpen"] = [
+        {"round": r, "step": "germanUserActions", "player": "Germans", "action": "userActionAttachmentGermanyBlitz"}
+        for r in (1, 2)
+    ]
     other[0]["actionsTaken"] = [{"round": 1, "player": "Germans", "action": "userActionAttachmentGermanyBlitz"}]
     failed = dict(_record("aare", 3, 0, {}, {}), perRound=[], errors=["the JVM died"])
     price_list = prices(base)
@@ -154,7 +157,7 @@ def test_a_study_compares_two_variants_game_by_game(study: tuple[Path, Result, l
     markdown = (out / "report.md").read_text(encoding="utf-8")
     assert "| Axis win rate | 0% (0%..66%) | 0% (0%..66%) | +0 % (-66..+66 %) |" in markdown
     # Every action open in a game, with how often it was open and taken (turns = steps of a player).
-    opened = {a for g in games for a in g["actionsOpen"]}
+    opened = {a["action"] for g in games for a in g["actionsOpen"]}
     assert opened and all(f"| aare | {render.short(a)} | " in markdown for a in opened)
     # The stopping rule's decision after its only look, in the terminal, report.md and report.html.
     verdict = next(line for line in result.err.splitlines() if line.startswith("stopping rule"))
@@ -279,7 +282,7 @@ def test_restricted_play_never_takes_the_forbidden_action(tmp_path: Path) -> Non
         ("aare without RuWinter", 1, "rules;without=RuWinter"),
     ]
     restricted = games[1]
-    assert restricted["actionsOpen"]["userActionAttachmentRuWinter"] == 1  # offered, and refused
+    assert [a["round"] for a in restricted["actionsOpen"] if a["action"] == "userActionAttachmentRuWinter"] == [1]
     assert "userActionAttachmentRuWinter" not in {a["action"] for a in restricted["actionsTaken"]}
     markdown = (tmp_path / "study" / "report.md").read_text(encoding="utf-8")
     assert "| aare without RuWinter | RuWinter | 1 | 0 |" in markdown
@@ -291,3 +294,39 @@ def test_an_unknown_action_to_forbid_is_a_usage_error(tmp_path: Path) -> None:
     result, games = _study(tmp_path, "aare", "--without", "RuWintre", "--games", "1", "--rounds", "1")
     assert result.code == 2 and games == []
     assert "Error: no action RuWintre in aare (its actions: Ge88s, Ge88sInAlgeria," in result.err
+
+
+@pytest.mark.engine
+def test_the_rules_policy_takes_free_units_every_step_they_are_open(tmp_path: Path) -> None:
+    """aare's Siberian infantry are free: taken at every step one of them is on offer. The other
+    Russian declarations are forbidden, so that Russia's first choice is the Siberian reserves."""
+    others = ("RuWinter", "RuRailway", "RuT34", "RuLendLease", "RuMobileIndustry")
+    forbid = [arg for name in others for arg in ("--without", name)]
+    result, games = _study(tmp_path, "aare", *forbid, "--games", "1", "--rounds", "2", "--workers", "1",
+                           "--reproducible")  # fmt: skip
+    assert result.code == 0, result.out + result.err
+    assert all(g["errors"] == [] for g in games)  # no purchase or placement refused
+    restricted = games[1]
+    offered = {(a["round"], a["step"]) for a in restricted["actionsOpen"] if "RuSiberianIn" in a["action"]}
+    taken = [(a["round"], a["step"]) for a in restricted["actionsTaken"] if "RuSiberianIn" in a["action"]]
+    assert len(offered) == 2 and sorted(offered) == taken  # one placement a step, every step it is open
+
+
+@pytest.mark.engine
+def test_lend_lease_is_delivered_and_paid(tmp_path: Path) -> None:
+    """The convoy fixture: Reds' crate appears in Alpha after their placement and pays Blues 10 PUs
+    in Far Sea; the harness ships it there by Reds' transport, as a player would."""
+    shutil.copytree(ROOT / "tests" / "fixtures" / "convoy", tmp_path / "rules" / "convoy")
+    out = tmp_path / "study"
+    args = ("convoy", "--games", "1", "--rounds", "3", "--workers", "1", "--reproducible", "--out", str(out))
+    result = run_cli("balance", *args, cwd=tmp_path)
+    assert result.code == 0, result.out + result.err
+    game = json.loads((out / "games.jsonl").read_text(encoding="utf-8"))
+    delivered = [a["round"] for a in game["actionsTaken"] if a["action"] == "deliver crate to Far Sea"]
+    assert delivered and game["errors"] == []
+    pus = [entry["players"]["Blues"]["pus"] for entry in game["perRound"]]
+    income = game["perRound"][0]["players"]["Blues"]["income"]
+    assert pus[delivered[0]] - pus[delivered[0] - 1] == 10 + income  # the crate's worth, and Blues bought nothing
+    markdown = (out / "report.md").read_text(encoding="utf-8")
+    opened = sum(a["action"] == "deliver crate to Far Sea" for a in game["actionsOpen"])
+    assert f"| convoy | deliver crate to Far Sea | {opened} | {len(delivered)} |" in markdown

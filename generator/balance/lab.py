@@ -85,7 +85,7 @@ def failed_record(game: Game, settings: Settings, problem: str) -> Record:
         "errors": [problem],
         "perRound": [],
         "unitCosts": {},
-        "actionsOpen": {},
+        "actionsOpen": [],
         "actionsTaken": [],
     }
 

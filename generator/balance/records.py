@@ -13,7 +13,8 @@ Layout of a record::
      perRound [{round, players {player: {income, pus, tuv, territories, victoryCities, units,
                                          unitTypes {type: n}}}}],
      unitCosts {player: {type: PUs}} (at the start of the game: what TUV is priced with),
-     actionsOpen {action: turns it was open}, actionsTaken [{round, player, action, kind, pusSpent, error}]}
+     actionsOpen [{round, step, player, action}] (each action open at a step the policy played),
+     actionsTaken [{round, step, player, action, kind, pusSpent, error}]}
 
 Round 0 is the start of the game, round r the state after round r. A side is the alliance a
 player is in (alliances joined with "+" where the game puts a player in several).
@@ -65,12 +66,10 @@ def from_report(variant: str, seed: int, actions: str, report: dict[str, Any]) -
     if report.get("parse", {}).get("error"):
         errors.insert(0, report["parse"]["error"])
     taken = [
-        {k: a.get(k) for k in ("round", "player", "action", "kind", "pusSpent", "error")}
+        {k: a.get(k) for k in ("round", "step", "player", "action", "kind", "pusSpent", "error")}
         for a in report.get("actionsTaken", [])
     ]
-    opened: dict[str, int] = {}
-    for entry in report.get("actionsOpen", []):
-        opened[entry["action"]] = opened.get(entry["action"], 0) + 1
+    opened = [{k: a.get(k) for k in ("round", "step", "player", "action")} for a in report.get("actionsOpen", [])]
     return {
         "variant": variant,
         "seed": seed,
@@ -86,7 +85,7 @@ def from_report(variant: str, seed: int, actions: str, report: dict[str, Any]) -
         "errors": errors,
         "perRound": per_round,
         "unitCosts": report.get("game", {}).get("unitCosts", {}),
-        "actionsOpen": dict(sorted(opened.items())),
+        "actionsOpen": opened,
         "actionsTaken": taken,
     }
 

@@ -102,7 +102,7 @@ def summarize(variant: str, records: Sequence[Record], rounds: int, price_list: 
     for record in records:
         summary.seconds += record["seconds"]
         summary.problems += [(record["seed"], error) for error in record["errors"]]
-        summary.actions_open.update(record.get("actionsOpen", {}))
+        summary.actions_open.update(a["action"] for a in record.get("actionsOpen", []))
         summary.actions_taken.update(a["action"] for a in record["actionsTaken"] if not a.get("error"))
         if not record["perRound"]:
             summary.failed += 1
