@@ -104,8 +104,9 @@ def check(
     A TARGET is a variant name (OUTPUT/games/<name>.xml) or the path of any TripleA game XML;
     without TARGETS every variant is checked. The variants are built first, as `build` builds
     them, so a game is never played stale. Exit 1 when a game fails: a parse or DTD error, an
-    engine error, rounds not reached, a player who never buys, no battle, units bought but never
-    placed.
+    engine error (a purchase, move or placement the engine refuses included; a purchase the AI
+    planned before a price change is re-planned first and shown as a note), rounds not reached, a
+    player who never buys, no battle, units bought but never placed.
     """
     from generator.cli.authoring import build_variants
     from generator.emit.write import settle

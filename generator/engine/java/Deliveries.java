@@ -24,6 +24,7 @@ import games.strategy.triplea.attachments.TriggerAttachment;
 import games.strategy.triplea.delegate.Matches;
 import games.strategy.triplea.delegate.MoveDelegate;
 import games.strategy.triplea.delegate.TransportTracker;
+import games.strategy.util.Match;
 
 /**
  * Deliveries the rules pay for, made as a player would make them: a trigger that grants a
@@ -93,7 +94,10 @@ final class Deliveries {
     for (final Unit transport : new ArrayList<>(convoy)) {
       unloadOthers(data, delegate, player, transport, orders);
     }
-    for (final Order order : orders) {
+    // The zone nearest to the player's tokens first: one convoy delivers sooner there.
+    final List<Order> nearestFirst = new ArrayList<>(orders);
+    nearestFirst.sort(Comparator.comparingInt((Order o) -> nearestToken(data, o)).thenComparing(Order::name));
+    for (final Order order : nearestFirst) {
       if (!order.player().equals(player)) {
         continue;
       }
@@ -207,7 +211,11 @@ final class Deliveries {
   private static void sail(final GameData data, final MoveDelegate delegate, final Unit transport,
       final Territory zone) {
     final Territory from = where(data, transport);
-    final Route full = data.getMap().getRoute(from, zone, Matches.territoryIsWater());
+    // Around enemy ships where the sea allows it, as a convoy would sail; else the shortest way.
+    final PlayerID owner = transport.getOwner();
+    final Route safe = data.getMap().getRoute(from, zone,
+        Match.allOf(Matches.territoryIsWater(), Matches.territoryHasNoEnemyUnits(owner, data)));
+    final Route full = safe != null ? safe : data.getMap().getRoute(from, zone, Matches.territoryIsWater());
     if (full == null || full.numberOfSteps() == 0) {
       return;
     }
@@ -274,6 +282,17 @@ final class Deliveries {
     if (best != null) {
       convoy.add(best);
     }
+  }
+
+  private static int nearestToken(final GameData data, final Order order) {
+    int best = Integer.MAX_VALUE;
+    for (final Territory t : data.getMap().getTerritories()) {
+      if (t.getUnits().getUnits().stream().anyMatch(u -> u.getType().equals(order.type())
+          && order.player().equals(u.getOwner()))) {
+        best = Math.min(best, distance(data, t, order.zone()));
+      }
+    }
+    return best;
   }
 
   private static Territory where(final GameData data, final Unit unit) {
