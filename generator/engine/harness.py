@@ -212,9 +212,9 @@ class Engine:
         """Play every file for ``rounds`` rounds in one JVM; map ``str(path)`` to its report.
 
         ``rounds=0`` only parses; ``timeout`` is per game; ``actions`` is the harness's policy for
-        the user and political actions the AIs never take (none, random, cover, all-early). Raises
-        HarnessError when the JVM dies, times out or prints something unreadable; the error's
-        ``reports`` holds the files finished before that.
+        the user and political actions the AIs never take (rules[:P][;without=A,B], none, random,
+        cover, all-early). Raises HarnessError when the JVM dies, times out or prints something
+        unreadable; the error's ``reports`` holds the files finished before that.
         """
         try:
             played = self.play_games(
