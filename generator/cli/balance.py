@@ -50,8 +50,9 @@ from generator.diagnostics import Diagnostic, ForgeError
     type=click.Choice(["significant", "bounded"]),
     default=None,
     help="Two variants: play batches of GAMES paired games until a group-sequential test (O'Brien-Fleming) "
-    "decides the difference in the first side's score is not zero (significant), or also that it is within "
-    "--margin (bounded), or --max-games is reached.",
+    "decides that the difference in the first side's score (1 for a win, 0 for a loss, else its share of all "
+    "unit value on the board) is not zero (significant), or also that it is within --margin (bounded), or "
+    "--max-games is reached.",
 )
 @click.option(
     "--without",
@@ -114,9 +115,11 @@ def balance(
 ) -> None:
     """Play GAMES seeded all-AI games of each VARIANT and compare them.
 
-    Every variant plays the same seeds. Writes the raw records (OUT/games.jsonl, one game a line),
-    a Markdown and a self-contained HTML report and PNG charts; prints the table. The first
-    variant is the baseline: differences are marked where their 95 % interval leaves out zero.
+    Every variant plays the same seeds: game i of a variant is paired with game i of the baseline
+    (the first variant), and differences of income and TUV are taken pair by pair (paired t
+    intervals). Writes the raw records (OUT/games.jsonl, one game a line), a Markdown and a
+    self-contained HTML report and PNG charts; prints the table. Differences are marked where
+    their 95 % interval leaves out zero.
     """
     from rich.console import Console
 
