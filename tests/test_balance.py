@@ -273,20 +273,31 @@ def test_the_stopping_rule_widens_early_looks_and_decides() -> None:
 
 
 @pytest.mark.engine
-def test_restricted_play_never_takes_the_forbidden_action(tmp_path: Path) -> None:
-    """What a rule is worth: the same seeds played as is and with RuWinter forbidden to the AI."""
-    result, games = _study(tmp_path, "aare", "--without", "RuWinter", "--games", "1", "--rounds", "1", "--workers", "1")
+def test_restricted_play_ranks_what_each_rule_is_worth(tmp_path: Path) -> None:
+    """What a rule is worth: the same seeds played as is, without RuWinter, and without two German
+    advantages at once; each arm is compared with the game as is, seed by seed, and ranked."""
+    result, games = _study(tmp_path, "aare", "--without", "RuWinter", "--without", "GeLuftwaffe+GeWolfPacks",
+                           "--games", "2", "--rounds", "1", "--workers", "1")  # fmt: skip
     assert result.code == 0, result.out + result.err
-    assert [(g["variant"], g["seed"], g["actions"]) for g in games] == [
-        ("aare", 1, "rules"),
-        ("aare without RuWinter", 1, "rules;without=RuWinter"),
-    ]
-    restricted = games[1]
-    assert [a["round"] for a in restricted["actionsOpen"] if a["action"] == "userActionAttachmentRuWinter"] == [1]
-    assert "userActionAttachmentRuWinter" not in {a["action"] for a in restricted["actionsTaken"]}
-    markdown = (tmp_path / "study" / "report.md").read_text(encoding="utf-8")
-    assert "| aare without RuWinter | RuWinter | 1 | 0 |" in markdown
+    arms = ["aare", "aare without RuWinter", "aare without GeLuftwaffe+GeWolfPacks"]
+    assert [(g["variant"], g["seed"]) for g in games] == [(arm, seed) for seed in (1, 2) for arm in arms]
+    assert {g["actions"] for g in games} == {"rules", "rules;without=RuWinter", "rules;without=GeLuftwaffe,GeWolfPacks"}
+    for game in games[1::3]:
+        assert [a["round"] for a in game["actionsOpen"] if a["action"] == "userActionAttachmentRuWinter"] == [1]
+        assert "userActionAttachmentRuWinter" not in {a["action"] for a in game["actionsTaken"]}
+    out = tmp_path / "study"
+    markdown = (out / "report.md").read_text(encoding="utf-8")
+    assert "| aare without RuWinter | RuWinter | 2 | 0 |" in markdown
     assert "aare without RuWinter - aare" in markdown
+    ranked = markdown.split("## What each rule is worth\n\n")[1].split("\n\n")[0].splitlines()
+    assert [line.split(":")[0] for line in ranked] in (
+        ["1. aare without RuWinter", "2. aare without GeLuftwaffe+GeWolfPacks"],
+        ["1. aare without GeLuftwaffe+GeWolfPacks", "2. aare without RuWinter"],
+    )
+    values = [float(line.split(" score ")[1].split(" ")[0]) for line in ranked]
+    assert values == sorted(values, reverse=True) and all(" (" in line and ".." in line for line in ranked)
+    assert "![worth.png](worth.png)" in markdown and (out / "worth.png").read_bytes()[:4] == b"\x89PNG"
+    assert '<ol id="worth">' in (out / "report.html").read_text(encoding="utf-8")
 
 
 @pytest.mark.engine
@@ -301,9 +312,8 @@ def test_the_rules_policy_takes_free_units_every_step_they_are_open(tmp_path: Pa
     """aare's Siberian infantry are free: taken at every step one of them is on offer. The other
     Russian declarations are forbidden, so that Russia's first choice is the Siberian reserves."""
     others = ("RuWinter", "RuRailway", "RuT34", "RuLendLease", "RuMobileIndustry")
-    forbid = [arg for name in others for arg in ("--without", name)]
-    result, games = _study(tmp_path, "aare", *forbid, "--games", "1", "--rounds", "2", "--workers", "1",
-                           "--reproducible")  # fmt: skip
+    result, games = _study(tmp_path, "aare", "--without", "+".join(others), "--games", "1", "--rounds", "2",
+                           "--workers", "1", "--reproducible")  # fmt: skip
     assert result.code == 0, result.out + result.err
     assert all(g["errors"] == [] for g in games)  # no purchase or placement refused
     restricted = games[1]

@@ -12,7 +12,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
-from generator.balance.summary import Row, VariantSummary, difference, rows
+from generator.balance.summary import Row, VariantSummary, Worth, difference, rows
 from generator.paths import open_output
 
 CHARTS = (("income", "Income (PUs per turn)"), ("tuv", "Total unit value (PUs)"))
@@ -67,7 +67,53 @@ def _cells(row: Row) -> list[str]:
     return [row.label, *row.values, *[difference(d, row.percent) for d in row.differences]]
 
 
-def terminal(summaries: Sequence[VariantSummary], console: Console, verdicts: Sequence[str] = ()) -> None:
+def worth_lines(worths: Sequence[Worth]) -> list[str]:
+    """'aare without RuWinter: Allies score -0.012 (-0.031..+0.007)', best for the side first."""
+    return [
+        f"{w.arm}: {w.side} score {w.interval.value:+.3f} "
+        + (
+            f"({w.interval.low:+.3f}..{w.interval.high:+.3f}){' *' if w.interval.significant else ''}"
+            if math.isfinite(w.interval.half_width)
+            else "(too few games)"
+        )
+        for w in worths
+    ]
+
+
+WORTH_NOTE = (
+    "What a rule is worth: the first side's score (1 for a win, 0 for a loss, else its share of all unit value "
+    "on the board) played without the actions minus as is, paired by seed, with its 95 % t interval."
+)
+
+
+def worth_chart(worths: Sequence[Worth]) -> bytes:
+    """A ranked chart: one bar per restricted arm, its paired score difference and interval."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from matplotlib import pyplot
+
+    shown = [w for w in worths if math.isfinite(w.interval.half_width)]
+    canvas, axis = pyplot.subplots(figsize=(8, 0.5 * len(shown) + 1.5))
+    ys = list(range(len(shown)))[::-1]
+    axis.barh(ys, [w.interval.value for w in shown], color="#7fa7d9")
+    axis.errorbar(
+        [w.interval.value for w in shown], ys, xerr=[w.interval.half_width for w in shown], fmt="none", ecolor="#222"
+    )
+    axis.set_yticks(ys, [w.arm for w in shown])
+    axis.axvline(0, color="#888", linewidth=1)
+    axis.set_xlabel(f"{shown[0].side if shown else ''} score: without - as is (95 % interval)")
+    axis.set_title("What each rule is worth")
+    canvas.tight_layout()
+    buffer = io.BytesIO()
+    canvas.savefig(buffer, format="png", dpi=90, metadata={"Software": None})
+    pyplot.close(canvas)
+    return buffer.getvalue()
+
+
+def terminal(
+    summaries: Sequence[VariantSummary], console: Console, verdicts: Sequence[str] = (), worths: Sequence[Worth] = ()
+) -> None:
     table = Table(title="Balance", show_lines=False)
     for name in _header(summaries):
         table.add_column(name)
@@ -78,6 +124,8 @@ def terminal(summaries: Sequence[VariantSummary], console: Console, verdicts: Se
     for verdict in verdicts:
         console.print(verdict, markup=False, highlight=False, soft_wrap=True)
     console.print(table)
+    for line in worth_lines(worths):
+        console.print(line, markup=False, highlight=False, soft_wrap=True)
     console.print(NOTE)
     errors = problems(summaries)
     if errors:
@@ -94,10 +142,18 @@ def terminal(summaries: Sequence[VariantSummary], console: Console, verdicts: Se
         console.print(actions)
 
 
-def markdown(summaries: Sequence[VariantSummary], charts: Sequence[str] = (), verdicts: Sequence[str] = ()) -> str:
+def markdown(
+    summaries: Sequence[VariantSummary],
+    charts: Sequence[str] = (),
+    verdicts: Sequence[str] = (),
+    worths: Sequence[Worth] = (),
+) -> str:
     lines = ["# Balance study", ""]
     lines += [f"- {headline(s)}" for s in summaries]
     lines += [f"- {verdict}" for verdict in verdicts]
+    if worths:
+        lines += ["", "## What each rule is worth", "", *[f"{i}. {w}" for i, w in enumerate(worth_lines(worths), 1)]]
+        lines += ["", WORTH_NOTE]
     lines += ["", "| " + " | ".join(_header(summaries)) + " |", "|" + "---|" * len(_header(summaries))]
     lines += ["| " + " | ".join(c.replace("|", "\\|") for c in _cells(row)) + " |" for row in rows(summaries)]
     lines += ["", NOTE, ""]
@@ -166,7 +222,12 @@ def charts(summaries: Sequence[VariantSummary]) -> dict[str, bytes]:
     return out
 
 
-def page(summaries: Sequence[VariantSummary], pictures: dict[str, bytes], verdicts: Sequence[str] = ()) -> str:
+def page(
+    summaries: Sequence[VariantSummary],
+    pictures: dict[str, bytes],
+    verdicts: Sequence[str] = (),
+    worths: Sequence[Worth] = (),
+) -> str:
     """One HTML file with everything inside (charts as data: URLs), to open or attach anywhere."""
     header = "".join(f"<th>{html.escape(h)}</th>" for h in _header(summaries))
     body = []
@@ -194,6 +255,12 @@ def page(summaries: Sequence[VariantSummary], pictures: dict[str, bytes], verdic
         else ""
     )
     heads = "".join(f"<li>{html.escape(line)}</li>" for line in [*map(headline, summaries), *verdicts])
+    ranked = "".join(f"<li>{html.escape(line)}</li>" for line in worth_lines(worths))
+    worth_part = (
+        f'<h2>What each rule is worth</h2><ol id="worth">{ranked}</ol><p>{html.escape(WORTH_NOTE)}</p>'
+        if ranked
+        else ""
+    )
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>Balance study</title>
 <style>
@@ -207,6 +274,7 @@ img {{ max-width: 100%; }}
 <body>
 <h1>Balance study</h1>
 <ul id="variants">{heads}</ul>
+{worth_part}
 <table id="figures"><thead><tr>{header}</tr></thead><tbody>{"".join(body)}</tbody></table>
 <p>{html.escape(NOTE)}</p>
 {errors_part}
@@ -218,19 +286,23 @@ img {{ max-width: 100%; }}
 
 def report_files() -> list[str]:
     """The names `write_all` writes into its folder (a study checks them before it plays)."""
-    return [f"{figure}.png" for figure, _ in CHARTS] + ["report.md", "report.html"]
+    return [f"{figure}.png" for figure, _ in CHARTS] + ["worth.png", "report.md", "report.html"]
 
 
-def write_all(summaries: Sequence[VariantSummary], folder: Path, verdicts: Sequence[str] = ()) -> list[Path]:
+def write_all(
+    summaries: Sequence[VariantSummary], folder: Path, verdicts: Sequence[str] = (), worths: Sequence[Worth] = ()
+) -> list[Path]:
     """report.md, report.html and the charts in ``folder``; the paths written.
 
     Each is a regular file or nothing before (paths.open_output): UnwritableFile otherwise.
     """
     pictures = charts(summaries)
+    if worths:
+        pictures["worth.png"] = worth_chart(worths)
     contents = {
         **pictures,
-        "report.md": markdown(summaries, list(pictures), verdicts).encode("utf-8"),
-        "report.html": page(summaries, pictures, verdicts).encode("utf-8"),
+        "report.md": markdown(summaries, list(pictures), verdicts, worths).encode("utf-8"),
+        "report.html": page(summaries, pictures, verdicts, worths).encode("utf-8"),
     }
     for name, data in contents.items():
         with open_output(folder / name) as out:

@@ -257,3 +257,16 @@ def paired_scores(base: Sequence[Record], other: Sequence[Record], side: str, pr
         for seed in sorted(first.keys() & second.keys())
         if (a := first[seed]) is not None and (b := second[seed]) is not None
     ]
+
+
+@dataclass(frozen=True)
+class Worth:
+    """What playing without some actions changes in a side's score: restricted - as is, paired by seed."""
+
+    arm: str
+    side: str
+    interval: Interval
+
+
+def worth(arm: str, side: str, base: Sequence[Record], restricted: Sequence[Record], price_list: Prices) -> Worth:
+    return Worth(arm, side, mean_interval(paired_scores(base, restricted, side, price_list)))

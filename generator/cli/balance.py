@@ -59,8 +59,9 @@ from generator.diagnostics import Diagnostic, ForgeError
     "forbidden",
     multiple=True,
     metavar="ACTION",
-    help="Restricted play, what a rule is worth: one VARIANT played as is and, with the same seeds, with "
-    "ACTION (a user or political action, e.g. RuWinter; repeat for several) never taken.",
+    help="Restricted play, what a rule is worth: one VARIANT played as is and, with the same seeds, once more "
+    "for each --without with ACTION (a user or political action, e.g. RuWinter; A+B for several at once) never "
+    "taken; the report ranks what each is worth to the first side.",
 )
 @click.option(
     "--margin",
@@ -151,7 +152,7 @@ def balance(
         (v, output_dir / "games" / f"{v}.xml", None) for v in dict.fromkeys(variants)
     ]
     if forbidden:
-        chosen.append(_restricted(chosen, forbidden, policy, bool(cluster)))
+        chosen += _restricted(chosen, forbidden, policy, bool(cluster))
     if until and len(chosen) != 2:
         raise click.UsageError("--until compares two variants: name exactly two (or one with --without)")
     looks = -(-(max_games or 5 * games) // games) if until else 1
@@ -198,8 +199,9 @@ def balance(
     summaries = [summarize(v, [r for r in played if r["variant"] == v], rounds, price_list) for v, _, _ in chosen]
     try:
         records.write(out / "games.jsonl", played)
-        render.terminal(summaries, Console(), verdicts)
-        written = render.write_all(summaries, out, verdicts)
+        worths = _worths(played, chosen) if forbidden else []
+        render.terminal(summaries, Console(), verdicts, worths)
+        written = render.write_all(summaries, out, verdicts, worths)
     except UnwritableFile as exc:
         raise ForgeError([Diagnostic(str(exc))]) from exc
     click.echo(
@@ -210,12 +212,12 @@ def balance(
 
 def _restricted(
     chosen: list[tuple[str, Path, str | None]], forbidden: tuple[str, ...], policy: str, cluster: bool
-) -> tuple[str, Path, str | None]:
-    """The variant played with `forbidden` actions never taken, as the study's second variant."""
+) -> list[tuple[str, Path, str | None]]:
+    """One more arm per --without: the variant played with those actions never taken."""
     from lxml import etree
 
     if len(chosen) != 1 or cluster:
-        raise click.UsageError("--without plays one variant two ways, on local workers: name exactly one")
+        raise click.UsageError("--without plays one variant several ways, on local workers: name exactly one")
     name, path, _ = chosen[0]
     prefixes = ("userActionAttachment", "politicalActionAttachment")
     parser = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False)
@@ -226,11 +228,27 @@ def _restricted(
         for prefix in prefixes
         if a.get("name", "").startswith(prefix)
     }
-    unknown = [action for action in forbidden if action not in actions]
+    unknown = list(dict.fromkeys(a for group in forbidden for a in group.split("+") if a not in actions))
     if unknown:
         known = ", ".join(sorted(actions)[:12]) + (", ..." if len(actions) > 12 else "")
         raise click.UsageError(f"no action {', '.join(unknown)} in {name} (its actions: {known or 'none'})")
-    return f"{name} without {'+'.join(forbidden)}", path, f"{policy};without={','.join(forbidden)}"
+    return [
+        (f"{name} without {group}", path, f"{policy};without={','.join(group.split('+'))}")
+        for group in dict.fromkeys(forbidden)
+    ]
+
+
+def _worths(played: list[dict[str, Any]], chosen: list[tuple[str, Path, str | None]]) -> list[Any]:
+    """What each restricted arm changes in the first side's score, paired by seed, best first."""
+    from generator.balance.summary import prices, worth
+
+    base = [r for r in played if r["variant"] == chosen[0][0]]
+    side = (sorted({s for r in base for s in r["sides"].values()}) or ["-"])[0]
+    arms = [
+        worth(label, side, base, [r for r in played if r["variant"] == label], prices(base))
+        for label, _, _ in chosen[1:]
+    ]
+    return sorted(arms, key=lambda w: -w.interval.value)
 
 
 def _play(
