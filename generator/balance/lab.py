@@ -21,7 +21,7 @@ from pathlib import Path
 
 from generator.balance.records import Record, from_report
 from generator.engine.batches import play_through
-from generator.engine.harness import Engine, processors_per_jvm
+from generator.engine.harness import Engine, PlayedGame, processors_per_jvm
 
 # Per game: JVM start and parse, then each round (Fast AI on Revised-sized maps: ~10-40 s a round
 # on this project's 2-core machine; the Pro AI several times that).
@@ -31,18 +31,26 @@ ROUND_SECONDS = {"fast": 300.0, "pro": 1200.0}
 
 @dataclass(frozen=True)
 class Game:
-    """One game of a study: a built variant and the seed of its dice and action policy."""
+    """One game of a study: a built variant and the seed of its dice and action policy.
+
+    ``variant`` is the name the study reports it under; a game of restricted play ("aare without
+    RuWinter") has the variant's file and an action policy of its own (``actions``).
+    """
 
     variant: str
     path: Path
     seed: int
+    actions: str | None = None
+
+    def played(self) -> PlayedGame:
+        return (self.path, self.seed) if self.actions is None else (self.path, self.seed, self.actions)
 
 
 @dataclass(frozen=True)
 class Settings:
     rounds: int
     ai: str = "fast"
-    actions: str = "random"
+    actions: str = "rules"
     # The same seed plays the same game, AIs' choices included (harness.REPRODUCIBLE_JVM_OPTIONS).
     reproducible: bool = False
 
@@ -50,9 +58,10 @@ class Settings:
         return STARTUP_SECONDS + self.rounds * ROUND_SECONDS.get(self.ai, 1200.0)
 
 
-def plan(variants: Sequence[tuple[str, Path]], games: int, seed: int) -> list[Game]:
-    """Seeds seed..seed+games-1 for every variant: the same seeds on each side of a comparison."""
-    return [Game(name, path, seed + i) for i in range(games) for name, path in variants]
+def plan(variants: Sequence[tuple[str, Path, str | None]], games: int, seed: int) -> list[Game]:
+    """Seeds seed..seed+games-1 for every (name, file, own action policy or None): the same seeds on
+    each side of a comparison, so game i of every variant is paired with game i of the others."""
+    return [Game(name, path, seed + i, actions) for i in range(games) for name, path, actions in variants]
 
 
 def default_workers() -> int:
@@ -65,7 +74,7 @@ def failed_record(game: Game, settings: Settings, problem: str) -> Record:
         "variant": game.variant,
         "seed": game.seed,
         "ai": settings.ai,
-        "actions": settings.actions,
+        "actions": game.actions or settings.actions,
         "rounds": settings.rounds,
         "roundsCompleted": 0,
         "gameOver": False,
@@ -75,6 +84,8 @@ def failed_record(game: Game, settings: Settings, problem: str) -> Record:
         "seconds": 0.0,
         "errors": [problem],
         "perRound": [],
+        "unitCosts": {},
+        "actionsOpen": [],
         "actionsTaken": [],
     }
 
@@ -110,14 +121,14 @@ def play_local(
     def work(share: list[int]) -> None:
         def arrived(position: int, report: dict[str, object]) -> None:
             game = games[share[position]]
-            finish(share[position], from_report(game.variant, game.seed, settings.actions, report))
+            finish(share[position], from_report(game.variant, game.seed, game.actions or settings.actions, report))
 
         def failed(position: int, problem: str, _seconds: float) -> None:
             finish(share[position], failed_record(games[share[position]], settings, problem))
 
         play_through(
             engine,
-            [(games[i].path, games[i].seed) for i in share],
+            [games[i].played() for i in share],
             rounds=settings.rounds,
             ai=settings.ai,
             actions=settings.actions,

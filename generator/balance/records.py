@@ -10,8 +10,11 @@ Layout of a record::
 
     {variant, seed, ai, actions, rounds, roundsCompleted, gameOver, winners [player],
      winningSide, sides {player: side}, seconds, errors [text],
-     perRound [{round, players {player: {income, pus, tuv, territories, victoryCities, units}}}],
-     actionsTaken [{round, player, action, kind, pusSpent, error}]}
+     perRound [{round, players {player: {income, pus, tuv, territories, victoryCities, units,
+                                         unitTypes {type: n}}}}],
+     unitCosts {player: {type: PUs}} (at the start of the game: what TUV is priced with),
+     actionsOpen [{round, step, player, action}] (each action open at a step the policy played),
+     actionsTaken [{round, step, player, action, kind, pusSpent, error}]}
 
 Round 0 is the start of the game, round r the state after round r. A side is the alliance a
 player is in (alliances joined with "+" where the game puts a player in several).
@@ -28,7 +31,7 @@ from generator.paths import open_output
 
 Record = dict[str, Any]
 
-FIGURES = ("income", "pus", "tuv", "territories", "victoryCities", "units")
+FIGURES = ("income", "pus", "tuv", "territories", "victoryCities", "units")  # the numbers per player and round
 
 
 def side_of(alliances: Iterable[str], player: str) -> str:
@@ -36,7 +39,7 @@ def side_of(alliances: Iterable[str], player: str) -> str:
     return "+".join(names) if names else player
 
 
-def _figures(snapshot: dict[str, Any]) -> dict[str, int]:
+def _figures(snapshot: dict[str, Any]) -> dict[str, Any]:
     return {
         "income": int(snapshot.get("income", 0)),
         "pus": int(snapshot.get("resources", {}).get("PUs", 0)),
@@ -44,6 +47,7 @@ def _figures(snapshot: dict[str, Any]) -> dict[str, int]:
         "territories": int(snapshot.get("territories", 0)),
         "victoryCities": int(snapshot.get("victoryCities", 0)),
         "units": sum(int(n) for n in snapshot.get("units", {}).values()),
+        "unitTypes": {str(t): int(n) for t, n in sorted(snapshot.get("units", {}).items())},
     }
 
 
@@ -62,9 +66,10 @@ def from_report(variant: str, seed: int, actions: str, report: dict[str, Any]) -
     if report.get("parse", {}).get("error"):
         errors.insert(0, report["parse"]["error"])
     taken = [
-        {k: a.get(k) for k in ("round", "player", "action", "kind", "pusSpent", "error")}
+        {k: a.get(k) for k in ("round", "step", "player", "action", "kind", "pusSpent", "error")}
         for a in report.get("actionsTaken", [])
     ]
+    opened = [{k: a.get(k) for k in ("round", "step", "player", "action")} for a in report.get("actionsOpen", [])]
     return {
         "variant": variant,
         "seed": seed,
@@ -79,6 +84,8 @@ def from_report(variant: str, seed: int, actions: str, report: dict[str, Any]) -
         "seconds": round(report.get("timings", {}).get("totalMs", 0) / 1000, 3),
         "errors": errors,
         "perRound": per_round,
+        "unitCosts": report.get("game", {}).get("unitCosts", {}),
+        "actionsOpen": opened,
         "actionsTaken": taken,
     }
 

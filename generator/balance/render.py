@@ -12,24 +12,49 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
-from generator.balance.summary import Row, VariantSummary, difference, rows
+from generator.balance.summary import Row, VariantSummary, Worth, difference, rows
 from generator.paths import open_output
 
 CHARTS = (("income", "Income (PUs per turn)"), ("tuv", "Total unit value (PUs)"))
 NOTE = (
     "Rates: share and 95 % interval; a leader is the side with more victory cities or unit value "
-    "after the last round (ties counted apart). Income and TUV: median (quartiles) over the games. "
-    "Intervals are 95 %: Wilson for a rate, Newcombe for the difference of two rates, Welch (normal "
-    "approximation, optimistic for few games) for a difference of means; * marks a difference whose "
-    "interval leaves out zero. The first variant is the baseline."
+    "after the last round (ties counted apart). Income and TUV after the last round: mean (± half-width "
+    "of its Student t interval) over the games that reached it; TUV is priced with the baseline's unit "
+    "costs for every variant. Intervals are 95 %: Wilson for a rate, Newcombe for the difference of two "
+    "rates; a difference of income or TUV is the mean of the differences of the games played with the "
+    "same seed in both variants (paired t interval), or Welch's t interval where fewer than two seeds "
+    "pair up; * marks a difference whose interval leaves out zero. The first variant is the baseline. "
+    "Failed games (no report) and games with errors are listed below the table."
 )
 
 
 def headline(summary: VariantSummary, workers_note: str = "") -> str:
     return (
         f"{summary.variant}: {summary.games} games, {summary.rounds} rounds, {summary.finished} won, "
-        f"{summary.unfinished} unfinished, {summary.failed} failed; {summary.seconds:.0f} s of play{workers_note}"
+        f"{summary.unfinished} unfinished, {summary.failed} failed, {summary.with_errors} with errors; "
+        f"{summary.seconds:.0f} s of play{workers_note}"
     )
+
+
+def problems(summaries: Sequence[VariantSummary]) -> list[str]:
+    """One line per error of a game: 'aare seed 9: delegate purchase refused ...' (repeats counted)."""
+    out = []
+    for summary in summaries:
+        counted: dict[tuple[int, str], int] = {}
+        for seed, error in summary.problems:
+            counted[(seed, error)] = counted.get((seed, error), 0) + 1
+        for (seed, error), n in counted.items():
+            out.append(f"{summary.variant} seed {seed}: {error}" + (f" ({n} times)" if n > 1 else ""))
+    return out
+
+
+def action_rows(summaries: Sequence[VariantSummary]) -> list[tuple[str, str, int, int]]:
+    """(variant, action, turns open, turns taken) for every action open or taken in a game."""
+    return [
+        (s.variant, short(name), s.actions_open[name], s.actions_taken[name])
+        for s in summaries
+        for name in sorted(set(s.actions_open) | set(s.actions_taken))
+    ]
 
 
 def _header(summaries: Sequence[VariantSummary]) -> list[str]:
@@ -42,7 +67,53 @@ def _cells(row: Row) -> list[str]:
     return [row.label, *row.values, *[difference(d, row.percent) for d in row.differences]]
 
 
-def terminal(summaries: Sequence[VariantSummary], console: Console) -> None:
+def worth_lines(worths: Sequence[Worth]) -> list[str]:
+    """'aare without RuWinter: Allies score -0.012 (-0.031..+0.007)', best for the side first."""
+    return [
+        f"{w.arm}: {w.side} score {w.interval.value:+.3f} "
+        + (
+            f"({w.interval.low:+.3f}..{w.interval.high:+.3f}){' *' if w.interval.significant else ''}"
+            if math.isfinite(w.interval.half_width)
+            else "(too few games)"
+        )
+        for w in worths
+    ]
+
+
+WORTH_NOTE = (
+    "What a rule is worth: the first side's score (1 for a win, 0 for a loss, else its share of all unit value "
+    "on the board) played without the actions minus as is, paired by seed, with its 95 % t interval."
+)
+
+
+def worth_chart(worths: Sequence[Worth]) -> bytes:
+    """A ranked chart: one bar per restricted arm, its paired score difference and interval."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from matplotlib import pyplot
+
+    shown = [w for w in worths if math.isfinite(w.interval.half_width)]
+    canvas, axis = pyplot.subplots(figsize=(8, 0.5 * len(shown) + 1.5))
+    ys = list(range(len(shown)))[::-1]
+    axis.barh(ys, [w.interval.value for w in shown], color="#7fa7d9")
+    axis.errorbar(
+        [w.interval.value for w in shown], ys, xerr=[w.interval.half_width for w in shown], fmt="none", ecolor="#222"
+    )
+    axis.set_yticks(ys, [w.arm for w in shown])
+    axis.axvline(0, color="#888", linewidth=1)
+    axis.set_xlabel(f"{shown[0].side if shown else ''} score: without - as is (95 % interval)")
+    axis.set_title("What each rule is worth")
+    canvas.tight_layout()
+    buffer = io.BytesIO()
+    canvas.savefig(buffer, format="png", dpi=90, metadata={"Software": None})
+    pyplot.close(canvas)
+    return buffer.getvalue()
+
+
+def terminal(
+    summaries: Sequence[VariantSummary], console: Console, verdicts: Sequence[str] = (), worths: Sequence[Worth] = ()
+) -> None:
     """The comparison as a table, or, where the table would not fit the terminal (80 columns),
     one block per figure with a line per variant: no value is wrapped inside a cell."""
     table = Table(title="Balance", show_lines=False)
@@ -53,6 +124,8 @@ def terminal(summaries: Sequence[VariantSummary], console: Console) -> None:
         table.add_row(*_cells(row))
     for summary in summaries:
         console.print(headline(summary), markup=False, highlight=False)
+    for verdict in verdicts:
+        console.print(verdict, markup=False, highlight=False, soft_wrap=True)
     if console.measure(table, options=console.options.update_width(10_000)).maximum <= console.width:
         console.print(table)
     else:
@@ -62,12 +135,36 @@ def terminal(summaries: Sequence[VariantSummary], console: Console) -> None:
             console.print(row.label, markup=False, highlight=False, style="bold")
             for name, value in zip(header[1:], _cells(row)[1:], strict=True):
                 console.print(f"  {name:<{width}}  {value}", markup=False, highlight=False)
+    for line in worth_lines(worths):
+        console.print(line, markup=False, highlight=False, soft_wrap=True)
     console.print(NOTE, markup=False, highlight=False)
+    errors = problems(summaries)
+    if errors:
+        console.print("Errors:", markup=False)
+        for line in errors:
+            console.print(f"  {line}", markup=False, highlight=False, soft_wrap=True)
+    taken = action_rows(summaries)
+    if taken:
+        actions = Table(title="Actions (turns open, turns taken)")
+        for name in ("variant", "action", "open", "taken"):
+            actions.add_column(name)
+        for variant, action, opened, chosen in taken:
+            actions.add_row(variant, action, str(opened), str(chosen))
+        console.print(actions)
 
 
-def markdown(summaries: Sequence[VariantSummary], charts: Sequence[str] = ()) -> str:
+def markdown(
+    summaries: Sequence[VariantSummary],
+    charts: Sequence[str] = (),
+    verdicts: Sequence[str] = (),
+    worths: Sequence[Worth] = (),
+) -> str:
     lines = ["# Balance study", ""]
     lines += [f"- {headline(s)}" for s in summaries]
+    lines += [f"- {verdict}" for verdict in verdicts]
+    if worths:
+        lines += ["", "## What each rule is worth", "", *[f"{i}. {w}" for i, w in enumerate(worth_lines(worths), 1)]]
+        lines += ["", WORTH_NOTE]
     lines += ["", "| " + " | ".join(_header(summaries)) + " |", "|" + "---|" * len(_header(summaries))]
     lines += ["| " + " | ".join(c.replace("|", "\\|") for c in _cells(row)) + " |" for row in rows(summaries)]
     lines += ["", NOTE, ""]
@@ -78,10 +175,14 @@ def markdown(summaries: Sequence[VariantSummary], charts: Sequence[str] = ()) ->
 
 def _actions_markdown(summaries: Sequence[VariantSummary]) -> list[str]:
     out = []
-    for summary in summaries:
-        if summary.actions:
-            taken = ", ".join(f"{short(name)} ({count})" for name, count in sorted(summary.actions.items()))
-            out += [f"Actions taken in {summary.variant} (games): {taken}", ""]
+    errors = problems(summaries)
+    if errors:
+        out += ["## Errors", "", *[f"- {line}" for line in errors], ""]
+    taken = action_rows(summaries)
+    if taken:
+        out += ["## Actions: turns open, turns taken", "", "| variant | action | open | taken |", "|---|---|---|---|"]
+        out += [f"| {variant} | {action} | {opened} | {chosen} |" for variant, action, opened, chosen in taken]
+        out += [""]
     return out
 
 
@@ -132,7 +233,12 @@ def charts(summaries: Sequence[VariantSummary]) -> dict[str, bytes]:
     return out
 
 
-def page(summaries: Sequence[VariantSummary], pictures: dict[str, bytes]) -> str:
+def page(
+    summaries: Sequence[VariantSummary],
+    pictures: dict[str, bytes],
+    verdicts: Sequence[str] = (),
+    worths: Sequence[Worth] = (),
+) -> str:
     """One HTML file with everything inside (charts as data: URLs), to open or attach anywhere."""
     header = "".join(f"<th>{html.escape(h)}</th>" for h in _header(summaries))
     body = []
@@ -147,8 +253,25 @@ def page(summaries: Sequence[VariantSummary], pictures: dict[str, bytes]) -> str
         f"</figure>"
         for name, data in pictures.items()
     )
-    actions = "".join(f"<p>{html.escape(line)}</p>" for line in _actions_markdown(summaries) if line)
-    heads = "".join(f"<li>{html.escape(headline(s))}</li>" for s in summaries)
+    errors = "".join(f"<li>{html.escape(line)}</li>" for line in problems(summaries))
+    errors_part = f'<h2>Errors</h2><ul id="errors">{errors}</ul>' if errors else ""
+    action_cells = "".join(
+        f"<tr><td>{html.escape(v)}</td><td>{html.escape(a)}</td><td>{o}</td><td>{t}</td></tr>"
+        for v, a, o, t in action_rows(summaries)
+    )
+    actions = (
+        '<h2>Actions</h2><table id="actions"><thead><tr><th>variant</th><th>action</th><th>turns open</th>'
+        f"<th>turns taken</th></tr></thead><tbody>{action_cells}</tbody></table>"
+        if action_cells
+        else ""
+    )
+    heads = "".join(f"<li>{html.escape(line)}</li>" for line in [*map(headline, summaries), *verdicts])
+    ranked = "".join(f"<li>{html.escape(line)}</li>" for line in worth_lines(worths))
+    worth_part = (
+        f'<h2>What each rule is worth</h2><ol id="worth">{ranked}</ol><p>{html.escape(WORTH_NOTE)}</p>'
+        if ranked
+        else ""
+    )
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>Balance study</title>
 <style>
@@ -162,8 +285,10 @@ img {{ max-width: 100%; }}
 <body>
 <h1>Balance study</h1>
 <ul id="variants">{heads}</ul>
+{worth_part}
 <table id="figures"><thead><tr>{header}</tr></thead><tbody>{"".join(body)}</tbody></table>
 <p>{html.escape(NOTE)}</p>
+{errors_part}
 {actions}
 {images}
 </body></html>
@@ -172,19 +297,23 @@ img {{ max-width: 100%; }}
 
 def report_files() -> list[str]:
     """The names `write_all` writes into its folder (a study checks them before it plays)."""
-    return [f"{figure}.png" for figure, _ in CHARTS] + ["report.md", "report.html"]
+    return [f"{figure}.png" for figure, _ in CHARTS] + ["worth.png", "report.md", "report.html"]
 
 
-def write_all(summaries: Sequence[VariantSummary], folder: Path) -> list[Path]:
+def write_all(
+    summaries: Sequence[VariantSummary], folder: Path, verdicts: Sequence[str] = (), worths: Sequence[Worth] = ()
+) -> list[Path]:
     """report.md, report.html and the charts in ``folder``; the paths written.
 
     Each is a regular file or nothing before (paths.open_output): UnwritableFile otherwise.
     """
     pictures = charts(summaries)
+    if worths:
+        pictures["worth.png"] = worth_chart(worths)
     contents = {
         **pictures,
-        "report.md": markdown(summaries, list(pictures)).encode("utf-8"),
-        "report.html": page(summaries, pictures).encode("utf-8"),
+        "report.md": markdown(summaries, list(pictures), verdicts, worths).encode("utf-8"),
+        "report.html": page(summaries, pictures, verdicts, worths).encode("utf-8"),
     }
     for name, data in contents.items():
         with open_output(folder / name) as out:

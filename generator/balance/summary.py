@@ -1,16 +1,23 @@
 """What a study's records say: win rates, leaders at the last round, per-nation curves, differences.
 
 The first variant named is the baseline; every other one is compared with it figure by figure.
+Total unit value is priced with one price list for every variant, the baseline's (each player's
+unit costs at the start of the baseline's games): a variant that only makes a unit cheaper does
+not show a smaller army. A unit type the baseline does not have keeps its own variant's price.
 """
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from generator.balance.records import Record
-from generator.balance.stats import Interval, newcombe, quartiles, welch, wilson
+from generator.balance.stats import Interval, mean_interval, newcombe, paired, quartiles, welch, wilson
+
+Prices = dict[str, dict[str, int]]  # player -> unit type -> PUs
 
 TIE = "tie"
 
@@ -29,8 +36,17 @@ class VariantSummary:
     tuv_leader: Counter[str] = field(default_factory=Counter)
     # nation -> figure -> per round (index = round) -> values over the games that reached it
     curves: dict[str, dict[str, list[list[float]]]] = field(default_factory=dict)
+    # nation -> figure -> seed -> value after the last round (games that reached it)
+    last: dict[str, dict[str, dict[int, float]]] = field(default_factory=dict)
     actions: Counter[str] = field(default_factory=Counter)  # action -> games it was taken in
+    actions_open: Counter[str] = field(default_factory=Counter)  # action -> turns it was open
+    actions_taken: Counter[str] = field(default_factory=Counter)  # action -> turns it was taken
+    problems: list[tuple[int, str]] = field(default_factory=list)  # (seed, error) of every game with errors
     seconds: float = 0.0
+
+    @property
+    def with_errors(self) -> int:
+        return len({seed for seed, _ in self.problems})
 
     @property
     def unfinished(self) -> int:
@@ -39,9 +55,9 @@ class VariantSummary:
     def win_rate(self, side: str) -> Interval:
         return wilson(self.wins[side], self.games - self.failed)
 
-    def at_last_round(self, nation: str, figure: str) -> list[float]:
-        series = self.curves.get(nation, {}).get(figure, [])
-        return series[self.rounds] if len(series) > self.rounds else []
+    def at_last_round(self, nation: str, figure: str) -> dict[int, float]:
+        """seed -> value after the last round, for the games that reached it."""
+        return self.last.get(nation, {}).get(figure, {})
 
     def band(self, nation: str, figure: str) -> list[tuple[float, float, float]]:
         """(q1, median, q3) per round."""
@@ -64,12 +80,30 @@ def _leader(totals: dict[str, int]) -> str:
     return leaders[0] if len(leaders) == 1 else TIE
 
 
-def summarize(variant: str, records: Sequence[Record], rounds: int) -> VariantSummary:
+def prices(records: Sequence[Record]) -> Prices:
+    """The unit costs the games of `records` started with (the first record that has them)."""
+    return next((r["unitCosts"] for r in records if r.get("unitCosts")), {})
+
+
+def _priced(player: str, figures: dict[str, Any], price_list: Prices, own: Prices) -> float:
+    """The player's TUV at `price_list`, a type it lacks at its own variant's price."""
+    types: dict[str, int] | None = figures.get("unitTypes")
+    if not price_list or types is None:
+        return float(figures["tuv"])
+    ours, theirs = price_list.get(player, {}), own.get(player, {})
+    return float(sum(n * ours.get(unit, theirs.get(unit, 0)) for unit, n in types.items()))
+
+
+def summarize(variant: str, records: Sequence[Record], rounds: int, price_list: Prices | None = None) -> VariantSummary:
+    """The summary of one variant's games; TUV at `price_list` (the baseline's), else at each game's own."""
     sides = sorted({s for r in records for s in r["sides"].values()})
     nations = sorted({n for r in records for n in r["sides"]})
     summary = VariantSummary(variant, len(records), rounds, sides, nations)
     for record in records:
         summary.seconds += record["seconds"]
+        summary.problems += [(record["seed"], error) for error in record["errors"]]
+        summary.actions_open.update(a["action"] for a in record.get("actionsOpen", []))
+        summary.actions_taken.update(a["action"] for a in record["actionsTaken"] if not a.get("error"))
         if not record["perRound"]:
             summary.failed += 1
             continue
@@ -85,14 +119,19 @@ def summarize(variant: str, records: Sequence[Record], rounds: int) -> VariantSu
                         totals.get(record["sides"].get(nation, nation), 0) + figures[figure]
                     )
                 counter[_leader(totals)] += 1
+        own = record.get("unitCosts", {})
         for entry in record["perRound"]:
             for nation, figures in entry["players"].items():
                 per_figure = summary.curves.setdefault(nation, {})
-                for figure, value in figures.items():
+                numbers = {f: float(v) for f, v in figures.items() if f != "unitTypes"}
+                numbers["tuv"] = _priced(nation, figures, price_list or own, own)
+                for figure, value in numbers.items():
                     series = per_figure.setdefault(figure, [])
                     while len(series) <= entry["round"]:
                         series.append([])
-                    series[entry["round"]].append(float(value))
+                    series[entry["round"]].append(value)
+                    if entry["round"] == rounds:
+                        summary.last.setdefault(nation, {}).setdefault(figure, {})[record["seed"]] = value
         summary.actions.update({a["action"] for a in record["actionsTaken"] if not a.get("error")})
     return summary
 
@@ -142,19 +181,32 @@ def rows(summaries: Sequence[VariantSummary]) -> list[Row]:
             out.append(
                 Row(
                     f"{nation} {name}, round {base.rounds}",
-                    tuple(_median(v) for v in values),
-                    tuple(welch(values[0], v) if values[0] and v else None for v in values[1:]),
+                    tuple(_mean(v) for v in values),
+                    tuple(compare(values[0], v) if values[0] and v else None for v in values[1:]),
                     False,
                 )
             )
     return out
 
 
-def _median(values: list[float]) -> str:
+def compare(base: dict[int, float], other: dict[int, float]) -> Interval:
+    """mean(other) - mean(base): on the pairs of games played with the same seed when there are at
+    least two (the paired t interval, narrower when the seed's dice pull both games the same way),
+    else between the two groups (Welch)."""
+    seeds = sorted(base.keys() & other.keys())
+    if len(seeds) >= 2:
+        return paired([base[s] for s in seeds], [other[s] for s in seeds])
+    return welch(list(base.values()), list(other.values()))
+
+
+def _mean(values: dict[int, float]) -> str:
+    """'37.0 (±9.5)': the mean and the half-width of its t interval."""
     if not values:
         return "-"
-    q1, median, q3 = quartiles(values)
-    return f"{median:g} ({q1:g}..{q3:g})"
+    interval = mean_interval(list(values.values()))
+    if len(values) < 2:
+        return f"{interval.value:.1f} (1 game)"
+    return f"{interval.value:.1f} (±{interval.half_width:.1f})"
 
 
 def difference(interval: Interval | None, percent: bool) -> str:
@@ -165,6 +217,8 @@ def difference(interval: Interval | None, percent: bool) -> str:
     """
     if interval is None:
         return "-"
+    if math.isinf(interval.half_width):
+        return f"{interval.value:+.1f} (too few games)"
     mark = " *" if interval.significant else ""
     if percent:
         low, high = _points(interval.low * 100), _points(interval.high * 100)
@@ -176,3 +230,43 @@ def _points(value: float) -> str:
     """Whole percentage points, but a bound just off zero keeps a decimal: on which side of zero
     it falls is the point of showing it."""
     return f"{value:+.1f}" if round(value) == 0 and abs(value) >= 0.05 else f"{value:+.0f}"
+
+
+def side_score(record: Record, side: str, price_list: Prices) -> float | None:
+    """How well `side` did in one game, 0..1: 1 or 0 for a game won, else its share of all unit value
+    on the board after the last round played (at `price_list`); None for a game that never started."""
+    if not record["perRound"]:
+        return None
+    if record["gameOver"] and record["winningSide"]:
+        return 1.0 if record["winningSide"] == side else 0.0
+    own = record.get("unitCosts", {})
+    totals: dict[str, float] = {}
+    for nation, figures in record["perRound"][-1]["players"].items():
+        key = record["sides"].get(nation, nation)
+        totals[key] = totals.get(key, 0.0) + _priced(nation, figures, price_list or own, own)
+    everything = sum(totals.values())
+    return totals.get(side, 0.0) / everything if everything else None
+
+
+def paired_scores(base: Sequence[Record], other: Sequence[Record], side: str, price_list: Prices) -> list[float]:
+    """score(other) - score(base) for every seed both variants played to a score, in seed order."""
+    first = {r["seed"]: side_score(r, side, price_list) for r in base}
+    second = {r["seed"]: side_score(r, side, price_list) for r in other}
+    return [
+        b - a
+        for seed in sorted(first.keys() & second.keys())
+        if (a := first[seed]) is not None and (b := second[seed]) is not None
+    ]
+
+
+@dataclass(frozen=True)
+class Worth:
+    """What playing without some actions changes in a side's score: restricted - as is, paired by seed."""
+
+    arm: str
+    side: str
+    interval: Interval
+
+
+def worth(arm: str, side: str, base: Sequence[Record], restricted: Sequence[Record], price_list: Prices) -> Worth:
+    return Worth(arm, side, mean_interval(paired_scores(base, restricted, side, price_list)))

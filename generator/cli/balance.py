@@ -3,11 +3,23 @@
 from __future__ import annotations
 
 import io
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
+from typing import Any
 
 import click
 
-from generator.cli.group import OUTPUT_OPTION, REPRODUCIBLE_OPTION, RULES_OPTION, _display, cli
+from generator.cli.group import (
+    ACTION_POLICIES,
+    CHOICE_RATE_OPTION,
+    OUTPUT_OPTION,
+    REPRODUCIBLE_OPTION,
+    RULES_OPTION,
+    _display,
+    action_policy,
+    cli,
+)
 from generator.cli.release import EngineUnusable
 from generator.diagnostics import Diagnostic, ForgeError
 
@@ -25,12 +37,45 @@ from generator.diagnostics import Diagnostic, ForgeError
 )
 @click.option(
     "--actions",
-    type=click.Choice(["none", "random", "cover", "all-early"]),
-    default="random",
+    type=click.Choice(ACTION_POLICIES),
+    default="rules",
     show_default=True,
-    help="How the AIs take the variant's user and political actions (the 1.9 AIs take none themselves).",
+    help="How the AIs take the variant's user and political actions (the 1.9 AIs take none themselves): "
+    "rules plays them as their rules make sense (see README, balance); random flips a coin per open action.",
 )
+@CHOICE_RATE_OPTION
 @click.option("--seed", default=1, show_default=True, type=int, help="Seed of the first game (seeds S..S+N-1).")
+@click.option(
+    "--until",
+    type=click.Choice(["significant", "bounded"]),
+    default=None,
+    help="Two variants: play batches of GAMES paired games until a group-sequential test (O'Brien-Fleming) "
+    "decides that the difference in the first side's score (1 for a win, 0 for a loss, else its share of all "
+    "unit value on the board) is not zero (significant), or also that it is within --margin (bounded), or "
+    "--max-games is reached.",
+)
+@click.option(
+    "--without",
+    "forbidden",
+    multiple=True,
+    metavar="ACTION",
+    help="Restricted play, what a rule is worth: one VARIANT played as is and, with the same seeds, once more "
+    "for each --without with ACTION (a user or political action, e.g. RuWinter; A+B for several at once) never "
+    "taken; the report ranks what each is worth to the first side.",
+)
+@click.option(
+    "--margin",
+    default=0.05,
+    show_default=True,
+    type=click.FloatRange(min=0, min_open=True),
+    help="With --until bounded: the score difference (a share of unit value, 0..1) counted as no difference.",
+)
+@click.option(
+    "--max-games",
+    default=None,
+    type=click.IntRange(min=1),
+    help="With --until: the cap on games per variant (default 5 batches).",
+)
 @click.option(
     "--workers", "-w", default=None, type=click.IntRange(min=1), help="Local JVMs side by side (default: cores)."
 )
@@ -56,8 +101,13 @@ def balance(
     rounds: int,
     ai: str,
     actions: str,
+    choice_rate: float,
     reproducible: bool,
     seed: int,
+    until: str | None,
+    forbidden: tuple[str, ...],
+    margin: float,
+    max_games: int | None,
     workers: int | None,
     cluster: str | None,
     out: Path,
@@ -66,15 +116,17 @@ def balance(
 ) -> None:
     """Play GAMES seeded all-AI games of each VARIANT and compare them.
 
-    Every variant plays the same seeds. Writes the raw records (OUT/games.jsonl, one game a line),
-    a Markdown and a self-contained HTML report and PNG charts; prints the table. The first
-    variant is the baseline: differences are marked where their 95 % interval leaves out zero.
+    Every variant plays the same seeds: game i of a variant is paired with game i of the baseline
+    (the first variant), and differences of income and TUV are taken pair by pair (paired t
+    intervals). Writes the raw records (OUT/games.jsonl, one game a line), a Markdown and a
+    self-contained HTML report and PNG charts; prints the table. Differences are marked where
+    their 95 % interval leaves out zero.
     """
     from rich.console import Console
 
     from generator.balance import lab, records, render
-    from generator.balance.cluster import ClusterError, play_ray
-    from generator.balance.summary import summarize
+    from generator.balance.cluster import ClusterError
+    from generator.balance.summary import prices, summarize
     from generator.cli.authoring import build_variants
     from generator.engine.harness import EngineError, find_engine
     from generator.paths import UnwritableFile, open_output, output_file_problem, output_folder_problem, variant_folders
@@ -95,14 +147,21 @@ def balance(
         raise ForgeError([Diagnostic(message) for message in unwritable])
     # Never play a stale game: the variants are built first, as `check` does.
     build_variants(tuple(dict.fromkeys(variants)), False, False, "portable", rules_dir, output_dir)
-    chosen = [(v, output_dir / "games" / f"{v}.xml") for v in dict.fromkeys(variants)]
-    plan = lab.plan(chosen, games, seed)
-    settings = lab.Settings(rounds=rounds, ai=ai, actions=actions, reproducible=reproducible)
+    policy = action_policy(actions, choice_rate)
+    chosen: list[tuple[str, Path, str | None]] = [
+        (v, output_dir / "games" / f"{v}.xml", None) for v in dict.fromkeys(variants)
+    ]
+    if forbidden:
+        chosen += _restricted(chosen, forbidden, policy, bool(cluster))
+    if until and len(chosen) != 2:
+        raise click.UsageError("--until compares two variants: name exactly two (or one with --without)")
+    looks = -(-(max_games or 5 * games) // games) if until else 1
+    settings = lab.Settings(rounds=rounds, ai=ai, actions=policy, reproducible=reproducible)
     try:
         stream = io.TextIOWrapper(open_output(out / "games.jsonl"), encoding="utf-8")
     except UnwritableFile as exc:
         raise ForgeError([Diagnostic(str(exc))]) from exc
-    finished = 0
+    finished, planned = 0, 0
 
     def keep(record: records.Record) -> None:
         nonlocal finished
@@ -111,30 +170,116 @@ def balance(
         stream.flush()
         outcome = record["winningSide"] or f"round {record['roundsCompleted']}"
         problem = f", {len(record['errors'])} errors" if record["errors"] else ""
-        click.echo(f"[{finished}/{len(plan)}] {record['variant']} seed {record['seed']}: {outcome}{problem}", err=True)
+        click.echo(f"[{finished}/{planned}] {record['variant']} seed {record['seed']}: {outcome}{problem}", err=True)
 
+    played: list[records.Record] = []
+    wall, verdicts = 0.0, []
     try:
         with stream:
-            if cluster:
-                played, wall, _ = lab.timed(lambda: play_ray(cluster, plan, settings, keep))
-                where = f"on the Ray cluster {cluster}"
-            else:
-                engine = find_engine()
-                count = workers or lab.default_workers()
-                played, wall, _ = lab.timed(lambda: lab.play_local(engine, plan, settings, count, keep))
-                where = f"on {count} local worker{'s' if count > 1 else ''}"
+            engine = None if cluster else find_engine()
+            count = workers or lab.default_workers()
+            where = f"on the Ray cluster {cluster}" if cluster else f"on {count} local worker{'s' if count > 1 else ''}"
+            for look in range(1, looks + 1):
+                plan = lab.plan(chosen, games, seed + (look - 1) * games)
+                planned += len(plan)
+                batch, seconds, _ = lab.timed(partial(_play, plan, settings, keep, cluster, engine, count))
+                played, wall = played + batch, wall + seconds
+                if until:
+                    verdict, stop = _look(played, chosen[0][0], chosen[1][0], look, looks, until, margin)
+                    verdicts = [verdict]
+                    click.echo(verdict, err=True)
+                    if stop:
+                        break
     except (EngineError, ClusterError) as exc:
         raise EngineUnusable(str(exc)) from exc
     # Streamed in the order games finished (an interrupted study keeps what it played); kept in
     # the plan's order (variant by seed), so the same study gives the same file on one worker or many.
-    summaries = [summarize(v, [r for r in played if r["variant"] == v], rounds) for v, _ in chosen]
+    # TUV at one price list for every variant: the baseline's (the first variant named).
+    price_list = prices([r for r in played if r["variant"] == chosen[0][0]])
+    summaries = [summarize(v, [r for r in played if r["variant"] == v], rounds, price_list) for v, _, _ in chosen]
     try:
         records.write(out / "games.jsonl", played)
-        render.terminal(summaries, Console())
-        written = render.write_all(summaries, out)
+        worths = _worths(played, chosen) if forbidden else []
+        render.terminal(summaries, Console(), verdicts, worths)
+        written = render.write_all(summaries, out, verdicts, worths)
     except UnwritableFile as exc:
         raise ForgeError([Diagnostic(str(exc))]) from exc
     click.echo(
         f"{len(played)} games in {wall:.0f} s {where}; wrote {_display(out / 'games.jsonl')}, "
         + ", ".join(_display(p) for p in written)
     )
+
+
+def _restricted(
+    chosen: list[tuple[str, Path, str | None]], forbidden: tuple[str, ...], policy: str, cluster: bool
+) -> list[tuple[str, Path, str | None]]:
+    """One more arm per --without: the variant played with those actions never taken."""
+    from lxml import etree
+
+    if len(chosen) != 1 or cluster:
+        raise click.UsageError("--without plays one variant several ways, on local workers: name exactly one")
+    name, path, _ = chosen[0]
+    prefixes = ("userActionAttachment", "politicalActionAttachment")
+    parser = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False)
+    tree = etree.parse(str(path), parser)
+    actions = {
+        a.get("name", "")[len(prefix) :]
+        for a in tree.iter("attachment")
+        for prefix in prefixes
+        if a.get("name", "").startswith(prefix)
+    }
+    unknown = list(dict.fromkeys(a for group in forbidden for a in group.split("+") if a not in actions))
+    if unknown:
+        known = ", ".join(sorted(actions)[:12]) + (", ..." if len(actions) > 12 else "")
+        raise click.UsageError(f"no action {', '.join(unknown)} in {name} (its actions: {known or 'none'})")
+    return [
+        (f"{name} without {group}", path, f"{policy};without={','.join(group.split('+'))}")
+        for group in dict.fromkeys(forbidden)
+    ]
+
+
+def _worths(played: list[dict[str, Any]], chosen: list[tuple[str, Path, str | None]]) -> list[Any]:
+    """What each restricted arm changes in the first side's score, paired by seed, best first."""
+    from generator.balance.summary import prices, worth
+
+    base = [r for r in played if r["variant"] == chosen[0][0]]
+    side = (sorted({s for r in base for s in r["sides"].values()}) or ["-"])[0]
+    arms = [
+        worth(label, side, base, [r for r in played if r["variant"] == label], prices(base))
+        for label, _, _ in chosen[1:]
+    ]
+    return sorted(arms, key=lambda w: -w.interval.value)
+
+
+def _play(
+    plan: list[Any], settings: Any, keep: Callable[[dict[str, Any]], None], cluster: str | None, engine: Any, count: int
+) -> list[dict[str, Any]]:
+    """One batch of games, on the Ray cluster or on local workers."""
+    from generator.balance import lab
+    from generator.balance.cluster import play_ray
+
+    if cluster:
+        return play_ray(cluster, plan, settings, keep)
+    return lab.play_local(engine, plan, settings, count, keep)
+
+
+def _look(
+    played: list[dict[str, Any]], base: str, other: str, look: int, looks: int, until: str, margin: float
+) -> tuple[str, bool]:
+    """The sequential test after a batch: the sentence the study prints and reports, and whether it stops."""
+    from generator.balance.sequential import look as sequential_look
+    from generator.balance.summary import paired_scores, prices
+
+    baseline = [r for r in played if r["variant"] == base]
+    side = sorted({s for r in baseline for s in r["sides"].values()})[:1] or ["-"]
+    differences = paired_scores(baseline, [r for r in played if r["variant"] == other], side[0], prices(baseline))
+    state = sequential_look(differences, look, looks, until, margin)
+    interval = state.interval
+    verdict = f": stop, {state.decision}" if state.decision else ": go on"
+    text = (
+        f"stopping rule ({until}, O'Brien-Fleming, at most {looks} look{'s' if looks > 1 else ''}), look {look}: "
+        f"{state.pairs} pairs, "
+        f"{side[0]} score {other} - {base} {interval.value:+.3f} "
+        f"(repeated 95 % interval {interval.low:+.3f}..{interval.high:+.3f}){verdict}"
+    )
+    return text, bool(state.decision)

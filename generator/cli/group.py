@@ -50,6 +50,22 @@ REPRODUCIBLE_OPTION = click.option(
     help="--reproducible: the same seed plays the same game, the AIs' own choices included, at 10-80 % "
     "more CPU (see README, balance). --varied: the dice and actions follow the seed, the AIs' plans vary.",
 )
+ACTION_POLICIES = ["rules", "none", "random", "cover", "all-early"]
+CHOICE_RATE_OPTION = click.option(
+    "--choice-rate",
+    default=1.0,
+    show_default=True,
+    type=click.FloatRange(0, 1),
+    help="With --actions rules: the chance a one-time choice (a declaration, a treaty break) is taken at each "
+    "step it is open (1: at the first opportunity).",
+)
+
+
+def action_policy(actions: str, choice_rate: float) -> str:
+    """The harness's policy name: 'rules:0.5' carries the choice rate when it is not the default."""
+    return f"rules:{choice_rate:g}" if actions == "rules" and choice_rate != 1.0 else actions
+
+
 OUTPUT_OPTION = click.option(
     "--output",
     "output_dir",

@@ -9,13 +9,16 @@ from typing import TYPE_CHECKING
 import click
 
 from generator.cli.group import (
+    ACTION_POLICIES,
     BOARD_OPTION,
+    CHOICE_RATE_OPTION,
     OUTPUT_OPTION,
     REPRODUCIBLE_OPTION,
     RULES_OPTION,
     TARGET_OPTION,
     _display,
     _report,
+    action_policy,
     cli,
 )
 from generator.diagnostics import Diagnostic, Severity
@@ -57,13 +60,15 @@ class EngineUnusable(click.ClickException):
 )
 @click.option(
     "--actions",
-    type=click.Choice(["none", "random", "cover", "all-early"]),
-    default="cover",
+    type=click.Choice(ACTION_POLICIES),
+    default="rules",
     show_default=True,
     help="How the AIs take the variant's user and political actions (the 1.9 AIs take none themselves): "
-    "cover takes each action once in the run's games, as soon as it is open; an action whose trigger throws "
-    "fails the game.",
+    "rules takes gains whenever open, price advantages before a purchase, scorched earth only when threatened, "
+    "choices at --choice-rate; cover takes each action once in the run's games, as soon as it is open; "
+    "random flips a coin per open action; an action whose trigger throws fails the game.",
 )
+@CHOICE_RATE_OPTION
 @click.option(
     "--report",
     "report_path",
@@ -90,6 +95,7 @@ def check(
     seed: int,
     games: int,
     actions: str,
+    choice_rate: float,
     reproducible: bool,
     report_path: Path | None,
     jobs: int,
@@ -102,8 +108,9 @@ def check(
     A TARGET is a variant name (OUTPUT/games/<name>.xml) or the path of any TripleA game XML;
     without TARGETS every variant is checked. The variants are built first, as `build` builds
     them, so a game is never played stale. Exit 1 when a game fails: a parse or DTD error, an
-    engine error, rounds not reached, a player who never buys, no battle, units bought but never
-    placed.
+    engine error (a purchase, move or placement the engine refuses included; a purchase the AI
+    planned before a price change is re-planned first and shown as a note), rounds not reached, a
+    player who never buys, no battle, units bought but never placed.
     """
     from generator.cli.authoring import build_variants
     from generator.emit.write import settle
@@ -129,7 +136,7 @@ def check(
             rounds=rounds,
             ai=ai,
             seed=seed,
-            actions=actions,
+            actions=action_policy(actions, choice_rate),
             reproducible=reproducible,
             games=games,
             jobs=jobs,

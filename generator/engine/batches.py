@@ -10,14 +10,13 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from pathlib import Path
 
-from generator.engine.harness import Engine, HarnessError, JsonDict, PlayEvent
+from generator.engine.harness import Engine, HarnessError, JsonDict, PlayedGame, PlayEvent
 
 
 def play_through(
     engine: Engine,
-    games: Sequence[tuple[Path, int]],
+    games: Sequence[PlayedGame],
     *,
     rounds: int,
     ai: str,

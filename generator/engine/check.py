@@ -122,7 +122,9 @@ def evaluate(report: JsonDict, rounds: int, xml: Path | None = None, jar: Path =
     if parse.get("error"):
         return failures
     caused = action_consequences(report)
-    counted = Counter(_error_text(e) for e in report.get("errors", []) if not _caused_by(e, caused))
+    # A refusal is a failure even when an action the harness took explains it: a purchase or a
+    # placement the engine refuses is a turn the player did not play (the policy must not cause it).
+    counted = Counter(_error_text(e) + _cause(e, caused) for e in report.get("errors", []))
     failures += [text if n == 1 else f"{text} ({n} times)" for text, n in counted.items()]
     if rounds <= 0:
         return failures
@@ -162,8 +164,7 @@ def _caused_by(entry: JsonDict, caused: Consequences) -> str | None:
     """The action behind a refusal of the AI, when an action the harness took for the player this
     round explains it: it removed the units the refusal names (a complex scorched after the AI
     bought for it), or it changed the player's frontier before the AI bought (a price advantage
-    declared: the AI prices what it plans with the rules it saw before). The AIs of 1.9 plan
-    without the actions the harness takes for them, so such a refusal is no fault of the game."""
+    declared: the AI prices what it plans with the rules it saw before)."""
     if entry.get("channel") != "rejected":
         return None
     at = (entry.get("round", 0), entry.get("player") or "")
@@ -174,23 +175,30 @@ def _caused_by(entry: JsonDict, caused: Consequences) -> str | None:
     return next(named, None)
 
 
+def _cause(entry: JsonDict, caused: Consequences) -> str:
+    """' (after the action X changed its frontier)': the likely cause of a refusal, for its message."""
+    action = _caused_by(entry, caused)
+    if action is None:
+        return ""
+    what = "changed its frontier" if " refused purchase" in entry["message"] else "removed units there"
+    return f" (after the action {action} {what})"
+
+
 def _names(message: str, territory: str) -> bool:
     """Whether an engine message speaks of `territory` ("... in Russia)", not "... in West Russia")."""
     return re.search(rf"\bin {re.escape(territory)}(?:[):,.]|$)", message) is not None
 
 
 def action_notes(report: JsonDict | None) -> list[str]:
-    """Refusals that followed the player's own action, in words: shown by check, never failures."""
+    """Purchases the harness re-planned after the engine refused the AI's (ActionLog): the player
+    bought, so they are not failures, but what it asked for and got is shown."""
     if report is None:
         return []
-    caused = action_consequences(report)
-    counted: Counter[str] = Counter()
-    for entry in report.get("errors", []):
-        action = _caused_by(entry, caused)
-        if action is not None:
-            what = "changed its frontier" if " refused purchase" in entry["message"] else "removed units there"
-            counted[f"{_error_text(entry)} (after the action {action} {what})"] += 1
-    return [text if n == 1 else f"{text} ({n} times)" for text, n in counted.items()]
+    return [
+        f"round {r['round']}, {r['player']}: purchase refused ({r['refused']}) and re-planned: "
+        f"asked {_units(r.get('asked') or {})}, bought {_units(r.get('bought') or {})}"
+        for r in report.get("purchaseReplans", [])
+    ]
 
 
 def _purchase_failures(report: JsonDict) -> list[str]:
@@ -443,7 +451,7 @@ def run(
     rounds: int = 2,
     ai: str = "fast",
     seed: int = 1,
-    actions: str = "cover",
+    actions: str = "rules",
     games: int = 1,
     jobs: int = 1,
     timeout: float | None = None,
@@ -537,7 +545,7 @@ def _render(out: Console, outcomes: Sequence[Outcome], rounds: int, games: int =
         for failure in o.failures:
             out.print(f"{_label(o, games)}: {failure}", soft_wrap=True, markup=False, highlight=False)
         for note in o.notes:
-            out.print(f"{_label(o, games)}: not counted: {note}", soft_wrap=True, markup=False, highlight=False)
+            out.print(f"{_label(o, games)}: note: {note}", soft_wrap=True, markup=False, highlight=False)
     if rounds > 0:
         for name, (count, never) in actions_never_taken(outcomes).items():
             played = f"{games} games" if games > 1 else "1 game"

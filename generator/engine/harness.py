@@ -90,6 +90,10 @@ PlayEvent = JsonDict
 """One ``{"event": "step", "path", "round", "index", "steps", "rounds", "step"}`` progress line."""
 
 
+# A game to play: its file and seed, and optionally an action policy of its own.
+PlayedGame = tuple[Path, int] | tuple[Path, int, str]
+
+
 class EngineError(Exception):
     """Anything that prevents running the TripleA engine harness."""
 
@@ -208,9 +212,9 @@ class Engine:
         """Play every file for ``rounds`` rounds in one JVM; map ``str(path)`` to its report.
 
         ``rounds=0`` only parses; ``timeout`` is per game; ``actions`` is the harness's policy for
-        the user and political actions the AIs never take (none, random, cover, all-early). Raises
-        HarnessError when the JVM dies, times out or prints something unreadable; the error's
-        ``reports`` holds the files finished before that.
+        the user and political actions the AIs never take (rules[:P][;without=A,B], none, random,
+        cover, all-early). Raises HarnessError when the JVM dies, times out or prints something
+        unreadable; the error's ``reports`` holds the files finished before that.
         """
         try:
             played = self.play_games(
@@ -229,7 +233,7 @@ class Engine:
 
     def play_games(
         self,
-        games: Sequence[tuple[Path, int]],
+        games: Sequence[PlayedGame],
         *,
         rounds: int = 2,
         ai: str = "fast",
@@ -243,7 +247,8 @@ class Engine:
     ) -> list[JsonDict]:
         """Play each (file, seed) in turn in one warm JVM; the reports in the same order.
 
-        The same file may come with many seeds. On failure the HarnessError's ``games`` holds the
+        The same file may come with many seeds; a game given as (file, seed, policy) plays with its
+        own action policy instead of ``actions`` (restricted play). On failure the HarnessError's ``games`` holds the
         reports finished before it (None for the rest). ``processors`` caps the cores the JVM sees:
         the AI's odds calculators, the JIT and the collector size their threads by it, so JVMs
         side by side each get their share instead of fighting over every core. ``on_report`` gets
@@ -255,11 +260,16 @@ class Engine:
         if reproducible:
             options = (*options, *REPRODUCIBLE_JVM_OPTIONS)
         with self._sandbox() as work, (work / "stderr.txt").open("w+", encoding="utf-8") as err:
-            inputs = [str(engine_input(Path(p), work, i).resolve()) for i, (p, _) in enumerate(games)]
+            inputs = [str(engine_input(Path(game[0]), work, i).resolve()) for i, game in enumerate(games)]
             found: list[JsonDict | None] = [None] * len(games)
             args = ["play", "--rounds", str(rounds), "--ai", ai, "--actions", actions]
-            for path, (_, game_seed) in zip(inputs, games, strict=True):
-                args += ["--seed", str(game_seed), path]
+            current = actions
+            for path, game in zip(inputs, games, strict=True):
+                policy = game[2] if len(game) > 2 else actions
+                if policy != current:  # --actions, like --seed, holds for the files after it
+                    args += ["--actions", policy]
+                    current = policy
+                args += ["--seed", str(game[1]), path]
             cmd = self._command(args, work, heap or PLAY_HEAP.get(ai, "1g"), options)
             # stderr goes to a file: an engine that prints a lot must never block on a full pipe.
             proc = subprocess.Popen(

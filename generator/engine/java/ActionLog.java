@@ -30,6 +30,7 @@ final class ActionLog {
   final List<String> purchases = new ArrayList<>();
   final List<String> moves = new ArrayList<>();
   final List<String> placements = new ArrayList<>();
+  final List<String> replans = new ArrayList<>();
 
   /** The remote for {@code delegate}: {@code inner} (the engine's own wrapper) plus logging. */
   Object wrap(final IDelegate delegate, final Object inner) {
@@ -40,18 +41,19 @@ final class ActionLog {
         case "equals":
           return args != null && args.length == 1 && proxy == args[0];
         case "hashCode":
-          return args == null ? System.identityHashCode(proxy) : invoke(delegate.getName(), inner, method, args);
+          return args == null ? System.identityHashCode(proxy) : invoke(delegate, inner, method, args);
         case "toString":
-          return args == null ? "logged " + delegate : invoke(delegate.getName(), inner, method, args);
+          return args == null ? "logged " + delegate : invoke(delegate, inner, method, args);
         default:
-          return invoke(delegate.getName(), inner, method, args);
+          return invoke(delegate, inner, method, args);
       }
     };
     return Proxy.newProxyInstance(type.getClassLoader(), new Class<?>[] {type}, handler);
   }
 
-  private Object invoke(final String delegate, final Object inner, final Method method, final Object[] args)
+  private Object invoke(final IDelegate called, final Object inner, final Method method, final Object[] args)
       throws Throwable {
+    final String delegate = called.getName();
     final Object result;
     try {
       result = method.invoke(inner, args);
@@ -65,6 +67,15 @@ final class ActionLog {
       return result;
     }
     final String name = method.getName();
+    if (result instanceof String && name.equals("purchase") && args != null && args[0] instanceof IntegerMap) {
+      final Object[] replanned = replan(called, args);
+      if (replanned != null && method.invoke(inner, replanned) == null) {
+        replans.add(here().putStr("refused", (String) result).put("asked", units(args)).put("bought", units(replanned))
+            .toString());
+        record(name, replanned);
+        return null;
+      }
+    }
     if (result instanceof String && !name.startsWith("get")) {
       ErrorCapture.record("rejected", "delegate " + delegate + " refused " + name + summary(name, args) + ": " + result,
           null);
@@ -75,20 +86,37 @@ final class ActionLog {
   }
 
   @SuppressWarnings("unchecked")
-  private void record(final String name, final Object[] args) {
-    if (name.equals("purchase") && args != null && args[0] instanceof IntegerMap) {
-      final Map<String, Integer> units = new TreeMap<>();
-      final IntegerMap<ProductionRule> rules = (IntegerMap<ProductionRule>) args[0];
-      for (final ProductionRule rule : rules.keySet()) {
-        final IntegerMap<NamedAttachable> results = rule.getResults();
-        for (final NamedAttachable r : results.keySet()) {
-          if (r instanceof UnitType) {
-            units.merge(r.getName(), rules.getInt(rule) * results.getInt(r), Integer::sum);
-          }
+  private static Object[] replan(final IDelegate delegate, final Object[] args) {
+    if (delegate.getBridge() == null) {
+      return null;
+    }
+    final IntegerMap<ProductionRule> plan = PurchaseReplan.of(delegate.getBridge().getData(),
+        delegate.getBridge().getPlayerId(), (IntegerMap<ProductionRule>) args[0]);
+    return plan == null ? null : new Object[] {plan};
+  }
+
+  /** {unit type: n} a purchase's rules make. */
+  @SuppressWarnings("unchecked")
+  private static String units(final Object[] args) {
+    final Map<String, Integer> units = new TreeMap<>();
+    final IntegerMap<ProductionRule> rules = (IntegerMap<ProductionRule>) args[0];
+    for (final ProductionRule rule : rules.keySet()) {
+      final IntegerMap<NamedAttachable> results = rule.getResults();
+      for (final NamedAttachable r : results.keySet()) {
+        if (r instanceof UnitType) {
+          units.merge(r.getName(), rules.getInt(rule) * results.getInt(r), Integer::sum);
         }
       }
-      if (!units.isEmpty()) {
-        purchases.add(here().put("units", counts(units)).toString());
+    }
+    return units.isEmpty() ? null : counts(units);
+  }
+
+  @SuppressWarnings("unchecked")
+  private void record(final String name, final Object[] args) {
+    if (name.equals("purchase") && args != null && args[0] instanceof IntegerMap) {
+      final String units = units(args);
+      if (units != null) {
+        purchases.add(here().put("units", units).toString());
       }
     } else if (name.equals("move") && args != null && args.length >= 2 && args[1] instanceof Route) {
       final Collection<Unit> units = (Collection<Unit>) args[0];

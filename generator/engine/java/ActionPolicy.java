@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 import games.strategy.engine.data.GameData;
 import games.strategy.engine.data.GameStep;
@@ -20,6 +21,7 @@ import games.strategy.engine.delegate.IDelegate;
 import games.strategy.triplea.attachments.AbstractUserActionAttachment;
 import games.strategy.triplea.attachments.PoliticalActionAttachment;
 import games.strategy.triplea.attachments.UserActionAttachment;
+import games.strategy.triplea.delegate.MoveDelegate;
 import games.strategy.triplea.delegate.PoliticsDelegate;
 import games.strategy.triplea.delegate.UserActionDelegate;
 
@@ -35,23 +37,61 @@ import games.strategy.triplea.delegate.UserActionDelegate;
  * action the moment it is open if this run (this JVM, this file) has never taken it, in shuffled
  * order, and never again after: over a few games of one file every action is taken once, as
  * check needs (a treaty Russia ended in one game is Japan's to end in the next).
+ * "rules" (or "rules:P") plays the actions as their rules make sense for the player (ActionKinds):
+ * gains with no cost (income, free units) whenever open; price advantages only when a purchase
+ * that can use them is still ahead this round; self-harming actions (scorching one's own complex)
+ * only when the enemy next door outguns what stands there; one-time choices (declarations, treaty
+ * breaks, actions that cost PUs) with probability P per step they are open (default 1: at the
+ * first opportunity), in shuffled order. Gains go first, then prices, then the rest. "rules"
+ * also makes the deliveries the rules pay for (lend-lease tokens shipped to where they are paid,
+ * see Deliveries): "deliver T to Z" is open at a non-combat move with a T waiting, taken when one
+ * arrives.
  * The same seed takes the same decisions as long as the game state is the same. The engine
  * lists open actions in hash order, so they are sorted by name before the shuffle.
+ * Every policy but "none" logs which actions were open at each step (actionsOpen).
  */
 final class ActionPolicy {
-  static final List<String> NAMES = List.of("none", "random", "cover", "all-early");
+  static final List<String> NAMES = List.of("none", "random", "cover", "all-early", "rules");
   // Every attempt re-reads what is open (an action can close others); this bounds a step.
   private static final int MAX_ATTEMPTS_PER_STEP = 100;
   // For "cover": per game file, how often each action was taken in this JVM's earlier games.
   private static final Map<String, Map<String, Integer>> TAKEN_IN_RUN = new HashMap<>();
 
   private final String policy;
+  private final double choiceRate;
+  private final Set<String> forbidden; // restricted play: what a rule is worth
   private final Random random;
   private final Map<String, Integer> takenInRun;
   final List<String> taken = new ArrayList<>();
+  final List<String> opened = new ArrayList<>();
+  private List<Deliveries.Order> orders;
+  private final Set<Unit> convoy = new HashSet<>();
 
-  ActionPolicy(final String policy, final long seed, final String path) {
-    this.policy = policy;
+  /**
+   * A policy name with its parameter ("rules:0.5") and the actions it never takes
+   * ("rules;without=RuWinter,GeLuftwaffe", names with or without their attachment prefix):
+   * whether it is one this class plays.
+   */
+  static boolean known(final String spec) {
+    final String policy = spec.split(";without=", 2)[0];
+    final String[] parts = policy.split(":", 2);
+    if (parts.length == 1 || !parts[0].equals("rules")) {
+      return NAMES.contains(policy);
+    }
+    try {
+      final double rate = Double.parseDouble(parts[1]);
+      return rate >= 0 && rate <= 1;
+    } catch (final NumberFormatException e) {
+      return false;
+    }
+  }
+
+  ActionPolicy(final String spec, final long seed, final String path) {
+    final String[] restricted = spec.split(";without=", 2);
+    this.forbidden = restricted.length > 1 ? Set.of(restricted[1].split(",")) : Set.of();
+    final String[] parts = restricted[0].split(":", 2);
+    this.policy = parts[0];
+    this.choiceRate = parts.length > 1 ? Double.parseDouble(parts[1]) : 1.0;
     // A stream of its own: the dice keep the sequence they have without actions.
     this.random = new Random(seed * 0x9E3779B97F4A7C15L + 0x5DEECE66DL);
     this.takenInRun = TAKEN_IN_RUN.computeIfAbsent(path, k -> new HashMap<>());
@@ -64,11 +104,33 @@ final class ActionPolicy {
     if (policy.equals("none") || player == null || player.isNull()) {
       return;
     }
+    if (policy.equals("rules") && delegate instanceof MoveDelegate) {
+      // The convoy is the harness's: the AI moves around it (Deliveries).
+      // Held through the non-combat move only: a held unit in the combat move misleads the AI's
+      // amphibious planning into moves the engine refuses.
+      if (step.getName().endsWith("NonCombatMove")) {
+        deliver(data, (MoveDelegate) delegate, player);
+        Deliveries.hold(data, delegate.getBridge(), player, orders(data), convoy, true);
+      }
+      return;
+    }
     final boolean user = delegate instanceof UserActionDelegate;
     if (!user && !(delegate instanceof PoliticsDelegate)) {
       return;
     }
     final Set<String> tried = new HashSet<>();
+    final Set<String> seenOpen = new TreeSet<>();
+    try {
+      play(data, delegate, player, user, tried, seenOpen);
+    } finally {
+      for (final String name : seenOpen) {
+        opened.add(ActionLog.here().putStr("action", name).toString());
+      }
+    }
+  }
+
+  private void play(final GameData data, final IDelegate delegate, final PlayerID player, final boolean user,
+      final Set<String> tried, final Set<String> seenOpen) {
     for (int attempts = 0; attempts < MAX_ATTEMPTS_PER_STEP; attempts++) {
       final List<AbstractUserActionAttachment> open = new ArrayList<>();
       data.acquireReadLock();
@@ -78,17 +140,20 @@ final class ActionPolicy {
       } finally {
         data.releaseReadLock();
       }
-      open.removeIf(a -> tried.contains(a.getName()));
+      open.forEach(a -> seenOpen.add(a.getName()));
+      open.removeIf(a -> tried.contains(a.getName()) || isForbidden(a.getName()));
       open.sort(Comparator.comparing(AbstractUserActionAttachment::getName));
       if (!policy.equals("all-early")) {
         Collections.shuffle(open, random);
       }
+      if (policy.equals("rules")) {
+        // Stable: the shuffled order stays within each kind.
+        open.sort(Comparator.comparing(a -> ActionKinds.of(data, player, a)));
+      }
       AbstractUserActionAttachment chosen = null;
       for (final AbstractUserActionAttachment a : open) {
         tried.add(a.getName());
-        final boolean take = policy.equals("cover") ? !takenInRun.containsKey(a.getName())
-            : policy.equals("all-early") || random.nextBoolean();
-        if (take) {
+        if (takes(data, player, a)) {
           chosen = a;
           break;
         }
@@ -97,6 +162,71 @@ final class ActionPolicy {
         return;
       }
       attempt(data, delegate, player, chosen, user);
+    }
+  }
+
+  private List<Deliveries.Order> orders(final GameData data) {
+    if (orders == null) {
+      orders = Deliveries.orders(data);
+    }
+    return orders;
+  }
+
+  /**
+   * At the start of a non-combat move, the harness moves the convoy of the rules' deliveries
+   * (lend-lease): open when a unit waits, taken when it arrives where it is paid for.
+   */
+  private void deliver(final GameData data, final MoveDelegate delegate, final PlayerID player) {
+    final List<String> open = new ArrayList<>();
+    final List<String> done = new ArrayList<>();
+    try {
+      Deliveries.deliver(data, delegate, player, orders(data), convoy, open, done);
+    } catch (final RuntimeException e) {
+      // A move the engine throws on: the harness's mistake, reported so that check does not pass it.
+      ErrorCapture.record("exception", "harness delivering for " + player.getName() + ": " + ForgeHarness.describe(e), e);
+    }
+    for (final String name : open) {
+      opened.add(ActionLog.here().putStr("action", name).toString());
+    }
+    for (final String name : done) {
+      taken.add(ActionLog.here().putStr("action", name).putStr("kind", "delivery").putNum("pusSpent", 0)
+          .put("removed", "{}").put("frontiers", "[]").putStr("error", null).toString());
+    }
+  }
+
+  private boolean isForbidden(final String name) {
+    for (final String prefix : List.of("", "userActionAttachment", "politicalActionAttachment")) {
+      if (name.startsWith(prefix) && forbidden.contains(name.substring(prefix.length()))) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private boolean takes(final GameData data, final PlayerID player, final AbstractUserActionAttachment action) {
+    switch (policy) {
+      case "cover":
+        return !takenInRun.containsKey(action.getName());
+      case "all-early":
+        return true;
+      case "rules":
+        data.acquireReadLock();
+        try {
+          switch (ActionKinds.of(data, player, action)) {
+            case GAIN:
+              return true;
+            case PRICE:
+              return ActionKinds.purchaseAhead(data, player, action);
+            case HARM:
+              return ActionKinds.threatened(data, player, action);
+            default:
+              return random.nextDouble() < choiceRate;
+          }
+        } finally {
+          data.releaseReadLock();
+        }
+      default:
+        return random.nextBoolean();
     }
   }
 

@@ -33,7 +33,7 @@ import games.strategy.engine.data.GameParser;
  * <p>Output of "play": JSON lines on stdout. While a game runs, one {"event": "step", "path",
  * "round", "index", "steps", "rounds", "step"} per step started (for progress display); after
  * it, {"event": "report", "path": FILE-as-given, "report": REPORT} (see PlayReport). Files are
- * played one after the other in this JVM, each with the last --seed before it; --actions is the
+ * played one after the other in this JVM, each with the last --seed and --actions before it; --actions is the
  * ActionPolicy for the user and political actions the AIs do not take themselves. With --rounds 0 a file is only parsed. Exit status 3
  * when the engine itself cannot be prepared (no ./game_engine.properties).
  */
@@ -82,7 +82,7 @@ public final class ForgeHarness {
 
   private static void usage() {
     System.err.println("usage: forge.ForgeHarness dump FILE...");
-    System.err.println("       forge.ForgeHarness play [--rounds N] [--ai fast|pro|weak] [--actions none|random|cover|all-early]"
+    System.err.println("       forge.ForgeHarness play [--rounds N] [--ai fast|pro|weak] [--actions none|random|cover|all-early|rules[:P]]"
         + " [--seed S] FILE [--seed S] FILE...");
   }
 
@@ -94,6 +94,7 @@ public final class ForgeHarness {
     // A --seed applies to the files after it, so one JVM can play one file with many seeds.
     final List<String> files = new ArrayList<>();
     final List<Long> seeds = new ArrayList<>();
+    final List<String> policies = new ArrayList<>();
     try {
       for (int i = 1; i < args.length; i++) {
         switch (args[i]) {
@@ -103,7 +104,7 @@ public final class ForgeHarness {
           case "--ai":
             ai = args[++i];
             break;
-          case "--actions":
+          case "--actions": // like --seed, for the files after it
             actions = args[++i];
             break;
           case "--seed":
@@ -112,13 +113,14 @@ public final class ForgeHarness {
           default:
             files.add(args[i]);
             seeds.add(seed);
+            policies.add(actions);
         }
       }
     } catch (final RuntimeException e) {
       usage();
       return 2;
     }
-    if (!PlayRun.AI_TYPES.containsKey(ai) || !ActionPolicy.NAMES.contains(actions) || files.isEmpty()) {
+    if (!PlayRun.AI_TYPES.containsKey(ai) || !policies.stream().allMatch(ActionPolicy::known) || files.isEmpty()) {
       usage();
       return 2;
     }
@@ -130,7 +132,7 @@ public final class ForgeHarness {
     }
     for (int i = 0; i < files.size(); i++) {
       final String file = files.get(i);
-      final String report = new PlayRun(file, rounds, ai, seeds.get(i), actions, json).run();
+      final String report = new PlayRun(file, rounds, ai, seeds.get(i), policies.get(i), json).run();
       json.print("{\"event\":\"report\",\"path\":" + Json.str(file) + ",\"report\":" + report + "}\n");
       json.flush();
     }

@@ -20,6 +20,7 @@ import games.strategy.engine.data.ProductionFrontier;
 import games.strategy.engine.data.Resource;
 import games.strategy.engine.data.Territory;
 import games.strategy.engine.data.Unit;
+import games.strategy.engine.data.UnitType;
 import games.strategy.engine.delegate.IDelegate;
 import games.strategy.triplea.attachments.PoliticalActionAttachment;
 import games.strategy.triplea.attachments.TerritoryAttachment;
@@ -34,6 +35,7 @@ import games.strategy.triplea.delegate.PurchaseDelegate;
 import games.strategy.triplea.delegate.dataObjects.BattleRecord;
 import games.strategy.triplea.delegate.dataObjects.BattleRecords;
 import games.strategy.triplea.util.TuvUtils;
+import games.strategy.util.IntegerMap;
 
 /**
  * What one play run saw, rendered as the "report" object of the play output:
@@ -48,6 +50,8 @@ import games.strategy.triplea.util.TuvUtils;
  *  unplaced [{round, step, player, units}], ownerChanges [{round, step, player, territory, from, to}],
  *  battles [{round, territory, type, attacker, defender, result, attackerLostTuv, defenderLostTuv}],
  *  actionsTaken [{round, step, player, action, kind (user|political), pusSpent, error}] (see ActionPolicy),
+ *  actionsOpen [{round, step, player, action}] (each action open at a step where the policy acted),
+ *  purchaseReplans [{round, step, player, refused, asked {unit: n}, bought {unit: n}}] (see ActionLog),
  *  errors [ENTRY], warnings [ENTRY], timings {parseMs, setupMs, totalMs, rounds [ms], byDelegate {class: ms}},
  *  peakHeapMb}
  * SNAPSHOT = {resources {name: n}, income, territories, victoryCities, tuv, units {type: n}, unplaced {type: n}}
@@ -69,6 +73,7 @@ final class PlayReport {
   private final String ai;
   private final long seed;
   private final List<String> actionsTaken;
+  private final List<String> actionsOpen;
   private final Json.Obj game = new Json.Obj();
   private String start;
   private final List<String> roundReports = new ArrayList<>();
@@ -80,12 +85,14 @@ final class PlayReport {
   private final Map<Territory, PlayerID> owners = new HashMap<>();
   private int pusBefore;
 
-  PlayReport(final String path, final int rounds, final String ai, final long seed, final List<String> actionsTaken) {
+  PlayReport(final String path, final int rounds, final String ai, final long seed, final List<String> actionsTaken,
+      final List<String> actionsOpen) {
     this.path = path;
     this.rounds = rounds;
     this.ai = ai;
     this.seed = seed;
     this.actionsTaken = actionsTaken;
+    this.actionsOpen = actionsOpen;
   }
 
   /** Static facts the checks need to explain a failure (frontiers, which steps buy and place). */
@@ -111,7 +118,21 @@ final class PlayReport {
           .put("alliances", alliances(data, p)).toString());
     }
     game.putStr("name", data.getGameName()).put("players", Json.arr(players))
-        .putNum("steps", data.getSequence().size()).put("actions", actions(data));
+        .putNum("steps", data.getSequence().size()).put("actions", actions(data)).put("unitCosts", unitCosts(data));
+  }
+
+  /** {player: {unit type: PUs}}: the prices the engine counts TUV with, as the game starts. */
+  private static String unitCosts(final GameData data) {
+    final Map<String, String> out = new TreeMap<>();
+    for (final PlayerID p : data.getPlayerList().getPlayers()) {
+      final Map<String, Integer> costs = new TreeMap<>();
+      final IntegerMap<UnitType> prices = TuvUtils.getCostsForTuv(p, data);
+      for (final UnitType type : prices.keySet()) {
+        costs.put(type.getName(), prices.getInt(type));
+      }
+      out.put(p.getName(), ActionLog.counts(costs));
+    }
+    return Json.obj(out);
   }
 
   /** Every user and political action of the game, {player: [name]}: what a policy could take. */
@@ -189,7 +210,8 @@ final class PlayReport {
         .put("purchaseSteps", Json.arr(purchaseSteps)).put("purchases", Json.arr(actions.purchases))
         .put("moves", Json.arr(actions.moves)).put("placements", Json.arr(actions.placements))
         .put("unplaced", Json.arr(unplaced)).put("ownerChanges", Json.arr(ownerChanges))
-        .put("actionsTaken", Json.arr(actionsTaken))
+        .put("actionsTaken", Json.arr(actionsTaken)).put("actionsOpen", Json.arr(actionsOpen))
+        .put("purchaseReplans", Json.arr(actions.replans))
         .put("battles", battles(data)).put("winners", winners(data)).toString();
   }
 

@@ -76,7 +76,7 @@ final class PlayRun {
     ErrorCapture.reset();
     PlayReport.resetPeakHeap();
     ErrorCapture.position(0, "parse", null);
-    final PlayReport report = new PlayReport(path, rounds, ai, seed, actions.taken);
+    final PlayReport report = new PlayReport(path, rounds, ai, seed, actions.taken, actions.opened);
     final long start = System.nanoTime();
     GameData data = null;
     try {
