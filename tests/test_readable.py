@@ -42,7 +42,7 @@ def _record(variant: str, seed: int, winner: str | None) -> dict[str, object]:
     players = {"Germans": figures, "Russians": figures}
     return {
         "variant": variant, "seed": seed, "seconds": 1.0, "gameOver": winner is not None, "winningSide": winner,
-        "sides": {"Germans": "Axis", "Russians": "Allies"}, "actionsTaken": [],
+        "sides": {"Germans": "Axis", "Russians": "Allies"}, "actionsTaken": [], "errors": [],
         "perRound": [{"round": 0, "players": players}, {"round": 1, "players": players}],
     }  # fmt: skip
 
