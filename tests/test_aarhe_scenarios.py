@@ -91,11 +91,12 @@ def test_movement_limits(f: Facts) -> None:
     # Stalinist xenophobia, until the Axis hold Moscow.
     assert f["britishIntoCaucasus"] == "Cannot move to restricted territories"
     assert f["britishIntoCaucasusLater"] == "null"
-    # Air transport: a bomber flies a marine two territories, which a marine cannot walk.
+    # Air transport: a bomber flies a marine two territories, which a marine cannot walk; it has
+    # room for one only (loaded as the move panel loads it): with two, one is left to walk.
     assert f["carryOne"] == "null"
     assert f["marinesInEasternUs"] == f["marinesInEasternUsAtStart"] + 1
     assert f["marineAloneTwoSpaces"] == "Not all units have enough movement"
-    assert f["carryTwo"] == "null"  # the engine does not count the load (the ledger says so)
+    assert f["carryTwo"] == "Not all units have enough movement"
 
 
 @proves("aarhe-economy", *AARHE)
@@ -130,12 +131,16 @@ def test_national_builds_heavy_units_and_bonuses(f: Facts) -> None:
     assert f["buyT34NextTurn"] == "null"
     # Patriotism: 3 infantry in Japan for the bundle's price (5, or 7 in the draft).
     assert f["buyPatriotism"] == "null" and f["placePatriots"] == "null"
+    assert "may only build 3 total" in f["buyPatriotismAgain"]
+    assert f["placePatriotsInManchuria"] != "null"  # Japan only
     assert f["japanInfantryGained"] == 3
     assert f["patriotismPrice"] in (5, 7)
     s = f["strengths"]
     # Blitzkrieg and Lance Torpedo: German and Japanese fighters attack at 4.
     assert s["germanFighterInFrance"]["attack"] == 4 and s["britishFighterInFrance"]["attack"] == 3
     assert s["japaneseFighterAtSea"]["attack"] == 4
+    if "japaneseNavalFighterAtSea" in s:  # Lance Torpedo: Japan's naval fighters too
+        assert s["japaneseNavalFighterAtSea"]["attack"] == s["britishNavalFighterAtSea"]["attack"] + 1
     # UK Radar: fighters defend at 5 in the UK and India, 4 elsewhere.
     assert s["britishFighterInUk"]["defence"] == s["britishFighterInIndia"]["defence"] == 5
     assert s["britishFighterInFrance"]["defence"] == 4
@@ -148,3 +153,27 @@ def test_national_builds_heavy_units_and_bonuses(f: Facts) -> None:
         assert f["germanHeavyRulesAfterTech"] == ["buyHeavyArtillery"]
         assert f["britishHasHeavyArtillery"] is False
         assert "buyHeavyArtillery" not in f["sovietFrontier"]
+    if "terrain" in f:  # special terrain and Jet Plane (the full rules only)
+        _terrain_and_jets(f["terrain"])
+
+
+def _terrain_and_jets(t: Facts) -> None:
+    # Snow and mountains: every land unit fights at -1, never below 1 (nor below what it had).
+    land = set(t["landStrengths"])
+    assert {"infantry", "marine", "patriotInfantry", "heavyArtillery", "t34Armour", "heavyTank"} <= land
+    for unit, where in t["landStrengths"].items():
+        for terrain in ("snow", "mountain"):
+            for value in ("attack", "defence"):
+                plain = where["plain"][value]
+                assert where[terrain][value] == max(plain - 1, min(plain, 1)), (unit, terrain, value)
+    # No unit blitzes through snow; armour blitzes through plain land.
+    assert set(t["blitzThroughSnow"]) >= {"armour", "t34Armour", "heavyTank"}
+    for unit, refused in t["blitzThroughSnow"].items():
+        assert refused == "Not all units can blitz", unit
+    assert t["blitzThroughPlain"] == "null"
+    # Jet Plane: fighters 3/4 -> 4/5, bombers 4/1 -> 3/3; naval fighters unchanged.
+    assert (t["fighterBeforeJets"]["attack"], t["fighterBeforeJets"]["defence"]) == (3, 4)
+    assert (t["fighterWithJets"]["attack"], t["fighterWithJets"]["defence"]) == (4, 5)
+    assert (t["bomberBeforeJets"]["attack"], t["bomberBeforeJets"]["defence"]) == (4, 1)
+    assert (t["bomberWithJets"]["attack"], t["bomberWithJets"]["defence"]) == (3, 3)
+    assert (t["navalFighterWithJets"]["attack"], t["navalFighterWithJets"]["defence"]) == (3, 2)

@@ -35,14 +35,14 @@ def test_counts_by_grade_section_and_engine() -> None:
     assert report.total["2.x"].enforced_proven == 1
 
 
-def test_aare_ledger_accounts_for_sixty_rules() -> None:
+def test_aare_ledger_accounts_for_sixty_three_rules() -> None:
     report = _report(ROOT / "rules", "aare")
-    assert report.rules == 60
-    assert report.total["1.9"].counts == {"exact": 20, "approximate": 29, "notes-only": 11}
-    assert report.total["2.x"].counts == {"exact": 20, "approximate": 30, "notes-only": 10}
+    assert report.rules == 63
+    assert report.total["1.9"].counts == {"exact": 20, "approximate": 30, "notes-only": 13}
+    assert report.total["2.x"].counts == {"exact": 20, "approximate": 31, "notes-only": 12}
     # Every enforced rule names its proof; on 2.x the railway is enforced by 2.x alone, unproven.
-    assert report.total["1.9"].enforced_proven == 49
-    assert report.total["2.x"].enforced_proven == 49
+    assert report.total["1.9"].enforced_proven == 50
+    assert report.total["2.x"].enforced_proven == 50
     assert [s.title for s in report.sections][:3] == ["Base game", "Weapons development", "National advantages"]
     assert [r[0] for r in report.raised] == ["aare-na-ru-2"]
 
@@ -62,16 +62,16 @@ def test_markdown_table() -> None:
 def test_cli_table_and_markdown() -> None:
     table = run_cli("coverage", "aare", cwd=ROOT)
     assert table.code == 0, table.err
-    assert "rule coverage: aare (60 rules)" in table.out
+    assert "rule coverage: aare (63 rules)" in table.out
     assert "All rules" in table.out
     assert "aare-na-ru-2 is notes-only in 1.9, approximate in 2.x" in table.out
     markdown = run_cli("coverage", "aare", "--format", "markdown", cwd=ROOT)
     assert markdown.code == 0, markdown.err
     total = (
-        "| **All rules** | **1.9** | **20 (33%)** | **29 (48%)** | **11 (18%)** | **60** | **20 + 29 of 49 (100%)** |"
+        "| **All rules** | **1.9** | **20 (32%)** | **30 (48%)** | **13 (21%)** | **63** | **20 + 30 of 50 (100%)** |"
     )
     assert total in markdown.out
-    assert "- aare: 49 of 50 enforced rules proven in the engine on 2.x (98%)" in markdown.out
+    assert "- aare: 50 of 51 enforced rules proven in the engine on 2.x (98%)" in markdown.out
 
 
 def test_cli_all_variants_skips_those_without_a_ledger() -> None:

@@ -133,7 +133,9 @@ final class ScenarioAarheEconomy {
     pus = g.pus(JP);
     out.put("buyPatriotism", String.valueOf(ScenarioPlay.buy(g, "buyPatriotism", 1)));
     out.put("patriotismPrice", pus - g.pus(JP));
+    out.put("buyPatriotismAgain", String.valueOf(ScenarioPlay.buy(g, "buyPatriotism", 1)));
     ScenarioPlay.enter(g, JP, "Place", 2);
+    out.put("placePatriotsInManchuria", String.valueOf(ScenarioPlay.place(g, "patriotInfantry", 1, "Manchuria")));
     final int infantry = g.count("Japan", "infantry", JP);
     out.put("placePatriots", String.valueOf(ScenarioPlay.place(g, "patriotInfantry", 3, "Japan")));
     g.leave();
@@ -145,6 +147,10 @@ final class ScenarioAarheEconomy {
     strengths.put("germanFighterInFrance", ScenarioPlay.strengths(g, GE, "fighter", "Western Europe", false));
     strengths.put("britishFighterInFrance", ScenarioPlay.strengths(g, UK, "fighter", "Western Europe", false));
     strengths.put("japaneseFighterAtSea", ScenarioPlay.strengths(g, JP, "fighter", "61 Sea Zone", false));
+    if (g.data.getUnitTypeList().getUnitType("navalFighter") != null) {
+      strengths.put("japaneseNavalFighterAtSea", ScenarioPlay.strengths(g, JP, "navalFighter", "61 Sea Zone", false));
+      strengths.put("britishNavalFighterAtSea", ScenarioPlay.strengths(g, UK, "navalFighter", "61 Sea Zone", false));
+    }
     strengths.put("britishFighterInUk", ScenarioPlay.strengths(g, UK, "fighter", "United Kingdom", false));
     strengths.put("britishFighterInIndia", ScenarioPlay.strengths(g, UK, "fighter", "India", false));
     strengths.put("marineLanding", ScenarioPlay.strengths(g, US, "marine", "Western Europe", true));
@@ -167,6 +173,9 @@ final class ScenarioAarheEconomy {
       }
       out.put("germanHeavyRulesAfterTech", heavy);
       out.put("britishHasHeavyArtillery", g.frontier(UK).containsKey("buyHeavyArtillery"));
+    }
+    if (g.data.getTerritoryEffectList().get("Desert") != null) {
+      out.put("terrain", ScenarioAarheTerrain.terrain(g, 5));
     }
     g.stop();
     return out;
