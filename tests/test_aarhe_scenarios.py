@@ -135,6 +135,11 @@ def test_national_builds_heavy_units_and_bonuses(f: Facts) -> None:
     assert f["placePatriotsInManchuria"] != "null"  # Japan only
     assert f["japanInfantryGained"] == 3
     assert f["patriotismPrice"] in (5, 7)
+    if "buyRegiaDestroyer" in f:  # Regia Marina: a destroyer for 8, once a turn (Italy: the full rules only)
+        assert (f["buyRegiaDestroyer"], f["regiaDestroyerPrice"]) == ("null", 8)
+        assert "may only build 1 total" in f["buyRegiaDestroyerAgain"]
+        assert f["placeRegiaDestroyer"] == "null"
+        assert (f["italianDestroyersGained"], f["regiaDestroyersLeft"]) == (1, 0)
     s = f["strengths"]
     # Blitzkrieg and Lance Torpedo: German and Japanese fighters attack at 4.
     assert s["germanFighterInFrance"]["attack"] == 4 and s["britishFighterInFrance"]["attack"] == 3
@@ -155,6 +160,21 @@ def test_national_builds_heavy_units_and_bonuses(f: Facts) -> None:
         assert "buyHeavyArtillery" not in f["sovietFrontier"]
     if "terrain" in f:  # special terrain and Jet Plane (the full rules only)
         _terrain_and_jets(f["terrain"])
+    _complex_prices(f["complexes"])
+
+
+def _complex_prices(c: Facts) -> None:
+    """Variable complex costs: 5 in a city of 2+ points, 10 in a 1-point city, 15 elsewhere, each
+    type placed only where its price applies."""
+    assert c["prices"] == {"buyFactory": 15, "buyFactory5": 5, "buyFactory10": 10}
+    right = {"factory": c["places"]["plain"], "factory5": c["places"]["major"], "factory10": c["places"]["minor"]}
+    for attempt, result in c["placed"].items():
+        unit, where = attempt.split(" in ")
+        if right[unit] == where:
+            assert result == "null", attempt
+        else:
+            assert result == f"No more Constructions Allowed in {where}", attempt
+    assert len(c["placed"]) == 9
 
 
 def _terrain_and_jets(t: Facts) -> None:

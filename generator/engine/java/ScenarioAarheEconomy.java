@@ -140,6 +140,21 @@ final class ScenarioAarheEconomy {
     out.put("placePatriots", String.valueOf(ScenarioPlay.place(g, "patriotInfantry", 3, "Japan")));
     g.leave();
     out.put("japanInfantryGained", g.count("Japan", "infantry", JP) - infantry);
+    // Italy, Regia Marina (the full rules only): a destroyer for 2 less, once a turn, an ordinary
+    // destroyer after the placement.
+    if (g.data.getUnitTypeList().getUnitType("regiaDestroyer") != null) {
+      ScenarioPlay.enter(g, IT, "Purchase", 2);
+      pus = g.pus(IT);
+      out.put("buyRegiaDestroyer", String.valueOf(ScenarioPlay.buy(g, "buyRegiaDestroyer", 1)));
+      out.put("regiaDestroyerPrice", pus - g.pus(IT));
+      out.put("buyRegiaDestroyerAgain", String.valueOf(ScenarioPlay.buy(g, "buyRegiaDestroyer", 1)));
+      ScenarioPlay.enter(g, IT, "Place", 2);
+      final int destroyers = g.count("14 Sea Zone", "destroyer", IT);
+      out.put("placeRegiaDestroyer", String.valueOf(ScenarioPlay.place(g, "regiaDestroyer", 1, "14 Sea Zone")));
+      g.leave();
+      out.put("italianDestroyersGained", g.count("14 Sea Zone", "destroyer", IT) - destroyers);
+      out.put("regiaDestroyersLeft", g.count("14 Sea Zone", "regiaDestroyer", IT));
+    }
     // Round 3: the Soviet Union may buy another bundle; the national attacks are in force.
     ScenarioPlay.enter(g, RU, "Purchase", 3);
     out.put("buyT34NextTurn", String.valueOf(ScenarioPlay.buy(g, "buyT34", 1)));
@@ -176,6 +191,9 @@ final class ScenarioAarheEconomy {
     }
     if (g.data.getTerritoryEffectList().get("Desert") != null) {
       out.put("terrain", ScenarioAarheTerrain.terrain(g, 5));
+    }
+    if (g.data.getUnitTypeList().getUnitType("factory5") != null) {
+      out.put("complexes", ScenarioAarheComplexes.complexes(g, 6));
     }
     g.stop();
     return out;
