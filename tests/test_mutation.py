@@ -1,0 +1,86 @@
+"""Mutation-tested proofs: every enforced rule's proof fails on a game without (part of) the rule.
+
+For each enforced entry of each ledger variant, `generator.engine.mutation` builds one-edit mutants
+of the elements claiming it (an option dropped, a number changed by one, a switch flipped, a list
+shortened) and runs the entry's proof on each: its dump facts against engine 1.9's dump of the
+mutant, then its scenarios, through the very assertions of the `@proves` tests (tests/proofs.py).
+A mutant the proof does not fail on survives.
+
+The sweep plays the engine for every mutant a dump does not kill, so it is not part of the default
+run: it is marked `mutation` (`pytest -m mutation`, one test per variant and entry; CI runs it for
+the variants a change touches: `pytest -m mutation -k aarhe-p1-01` or `-k "[aarhe-"`). With
+`--update-goldens` each test records its entry's numbers in `output/mutation/<variant>.json`,
+which `triplea-forge coverage` shows.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from generator.engine.mutation import EntryResult, expanded_tree, parent_tree, run_mutants
+from generator.engine.scenario import ScenarioError, run_scenario
+from generator.spec.resolve import Rules
+from tests.conftest import ROOT, variant_spec
+from tests.proofs import ASSERTIONS, map_files_for_engine
+from tests.test_proofs import LEDGER_VARIANTS, _scenario_test_modules
+
+RESULTS = ROOT / "output" / "mutation"
+# Variants made for 2.x are played as 1.9 reads them; their 1.9 game is their parent's plus
+# 2.x-only options, so their mutants are their parent's: swept there.
+SWEPT = tuple(v for v in LEDGER_VARIANTS if variant_spec(v).game.target != "2.x")
+
+
+def _enforced(variant: str) -> list[str]:
+    return [i for i, e in variant_spec(variant).rule_ledger.items() if e.fidelity.grade != "notes-only"]
+
+
+CASES = [pytest.param(v, r, id=f"{v}:{r}") for v in SWEPT for r in _enforced(v)]
+
+
+@cache
+def _trees(variant: str) -> tuple[Any, Any]:
+    rules = Rules(ROOT / "rules")
+    return expanded_tree(rules, variant), parent_tree(rules, variant)
+
+
+def _scenario_passes(variant: str) -> Any:
+    for module in _scenario_test_modules():
+        importlib.import_module(module)
+
+    def check(scenario: str, game: Path) -> bool:
+        try:
+            facts = run_scenario(scenario, game, map_files=map_files_for_engine(variant))
+            for assertion in ASSERTIONS[(scenario, variant)]:
+                assertion(facts)
+        except (AssertionError, ScenarioError, KeyError, TypeError, ValueError):
+            return False
+        return True
+
+    return check
+
+
+def _record(variant: str, result: EntryResult) -> None:
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    path = RESULTS / f"{variant}.json"
+    recorded = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
+    recorded[result.rule_id] = result.as_json()
+    path.write_text(json.dumps(dict(sorted(recorded.items())), indent=1, sort_keys=True) + "\n", encoding="utf-8")
+
+
+@pytest.mark.engine
+@pytest.mark.mutation
+@pytest.mark.parametrize(("variant", "rule_id"), CASES)
+def test_the_proof_kills_every_mutant_of_its_rule(variant: str, rule_id: str, update_goldens: bool) -> None:
+    tree, parent = _trees(variant)
+    entry = variant_spec(variant).rule_ledger[rule_id]
+    [result] = run_mutants(variant, {rule_id: entry}, tree, _scenario_passes(variant), parent=parent)
+    if update_goldens:
+        _record(variant, result)
+    assert result.mutants, f"{rule_id}: no element of the rule can be mutated (stillborn: {result.stillborn})"
+    assert result.survivors == []
