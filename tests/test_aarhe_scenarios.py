@@ -59,6 +59,9 @@ def test_a_lone_fighter_meets_one_die_per_gun_and_three_per_complex(f: Facts) ->
     assert f["aaRolls"], "no anti-aircraft dice were rolled"
     # Without mayOverStackAA the engine would cap the dice at the one attacking aircraft.
     assert {(roll["sides"], roll["count"]) for roll in f["aaRolls"]} == {(36, 4)}
+    # Land battle order (aarhe-p4-07): the ID dice open the battle, before any unit fires.
+    sides = f["battleDiceSides"]
+    assert sides[0] == 36 and 6 in sides[1:], sides
 
 
 @proves("aarhe-victory", *AARHE, "aarhe-draft", "aarhe-phase1")
@@ -127,23 +130,27 @@ def test_national_builds_heavy_units_and_bonuses(f: Facts) -> None:
     assert "may only build 2 total" in f["buyT34Again"]
     assert f["placeT34InCaucasus"].startswith("Cannot place")
     assert f["placeT34InRussia"] == "null"
-    assert (f["russiaArmourGained"], f["t34Left"]) == (2, 0)
+    assert (f["russiaArmourGained"], f["t34Left"], f["othersGainedInRussia"]) == (2, 0, 0)
     assert f["buyT34NextTurn"] == "null"
     # Patriotism: 3 infantry in Japan for the bundle's price (5, or 7 in the draft).
     assert f["buyPatriotism"] == "null" and f["placePatriots"] == "null"
     assert "may only build 3 total" in f["buyPatriotismAgain"]
     assert f["placePatriotsInManchuria"] != "null"  # Japan only
-    assert f["japanInfantryGained"] == 3
+    assert (f["japanInfantryGained"], f["othersGainedInJapan"]) == (3, 0)
+    assert f["japanInfantryGainedWithoutBundle"] == 0  # no bundle placed, nothing converted
     assert f["patriotismPrice"] in (5, 7)
-    if "buyRegiaDestroyer" in f:  # Regia Marina: a destroyer for 8, once a turn (Italy: the full rules only)
-        assert (f["buyRegiaDestroyer"], f["regiaDestroyerPrice"]) == ("null", 8)
-        assert "may only build 1 total" in f["buyRegiaDestroyerAgain"]
-        assert f["placeRegiaDestroyer"] == "null"
-        assert (f["italianDestroyersGained"], f["regiaDestroyersLeft"]) == (1, 0)
+    if "regiaMarina" in f:  # Regia Marina: each warship 2 less, once a turn, then ordinary (Italy: full rules)
+        r = f["regiaMarina"]
+        assert (r["priceBattleship"], r["priceCarrier"], r["priceDestroyer"]) == (18, 14, 8)
+        for ship in ("Battleship", "Carrier", "Destroyer"):
+            assert r[f"buy{ship}"] == "null" and r[f"place{ship}"] == "null", ship
+            assert "may only build 1 total" in r[f"buyAgain{ship}"], ship
+            assert (r[f"gained {ship.lower()}"], r[f"gained regia{ship}"]) == (1, 0), ship
+        assert r["othersGained"] == 0
     s = f["strengths"]
     # Blitzkrieg and Lance Torpedo: German and Japanese fighters attack at 4.
     assert s["germanFighterInFrance"]["attack"] == 4 and s["britishFighterInFrance"]["attack"] == 3
-    assert s["japaneseFighterAtSea"]["attack"] == 4
+    assert s["japaneseFighterAtSea"]["attack"] == 4 and s["americanFighterAtSea"]["attack"] == 3
     if "japaneseNavalFighterAtSea" in s:  # Lance Torpedo: Japan's naval fighters too
         assert s["japaneseNavalFighterAtSea"]["attack"] == s["britishNavalFighterAtSea"]["attack"] + 1
     # UK Radar: fighters defend at 5 in the UK and India, 4 elsewhere.

@@ -69,6 +69,8 @@ def _record(variant: str, result: EntryResult) -> None:
     RESULTS.mkdir(parents=True, exist_ok=True)
     path = RESULTS / f"{variant}.json"
     recorded = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
+    enforced = set(_enforced(variant))
+    recorded = {rule_id: numbers for rule_id, numbers in recorded.items() if rule_id in enforced}
     recorded[result.rule_id] = result.as_json()
     path.write_text(json.dumps(dict(sorted(recorded.items())), indent=1, sort_keys=True) + "\n", encoding="utf-8")
 

@@ -106,6 +106,12 @@ final class ScenarioAarhe {
       }
     }
     out.put("aaRolls", aa);
+    // The order of the battle's dice (their sides): the ID dice open every round.
+    final List<Object> order = new ArrayList<>();
+    for (final ScenarioJson.Obj roll : g.rolls.subList(from, g.rolls.size())) {
+      order.add(roll.get("sides"));
+    }
+    out.put("battleDiceSides", order);
     g.stop();
     return out;
   }
