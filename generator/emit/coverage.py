@@ -133,7 +133,8 @@ def is_proven(entry: LedgerEntry, engine: str, variant: str | None = None) -> bo
 
 
 def proof_kind(entry: LedgerEntry, variant: str | None = None) -> str:
-    """"shown" (a scenario run on the variant plays the rule), "pinned" (dump facts only) or "none"."""
+    """The kind of proof: "shown" (a scenario run on the variant plays the rule), "pinned" (dump facts
+    only) or "none"."""
     if entry.proof is None or not shown_on(entry.proof, variant):
         return "none"
     if any(variant is None or variant in SCENARIOS[n].variants for n in entry.proof.scenarios if n in SCENARIOS):
