@@ -132,6 +132,7 @@ def test_national_builds_heavy_units_and_bonuses(f: Facts) -> None:
     assert f["placeT34InRussia"] == "null"
     assert (f["russiaArmourGained"], f["t34Left"], f["othersGainedInRussia"]) == (2, 0, 0)
     assert f["buyT34NextTurn"] == "null"
+    assert f["russiaArmourGainedWithoutPlacing"] == 0  # bought, not placed: nothing converted
     # Patriotism: 3 infantry in Japan for the bundle's price (5, or 7 in the draft).
     assert f["buyPatriotism"] == "null" and f["placePatriots"] == "null"
     assert "may only build 3 total" in f["buyPatriotismAgain"]

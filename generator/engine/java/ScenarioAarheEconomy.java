@@ -205,6 +205,11 @@ final class ScenarioAarheEconomy {
       strengths.put("germanInfantryInGermany", ScenarioPlay.strengths(g, GE, "infantry", "Germany", false));
     }
     out.put("strengths", strengths);
+    // The bundle bought this round stays unplaced: nothing is converted in Russia.
+    ScenarioPlay.enter(g, RU, "Place", 3);
+    final int russianArmour = g.count("Russia", "armour", RU);
+    g.leave();
+    out.put("russiaArmourGainedWithoutPlacing", g.count("Russia", "armour", RU) - russianArmour);
     // Heavy artillery and heavy tanks come with their techs (the full rules only).
     if (g.data.getTechnologyFrontier().getAdvanceByName("HeavyArtilleryTech") != null) {
       ScenarioPlay.enter(g, GE, "Tech", 4);
