@@ -79,6 +79,7 @@ class MutationScore:
     survivors: dict[str, list[str]] = field(default_factory=dict)
     shared_survivors: int = 0  # survivors of elements claiming several rules: maybe another rule's part
     equivalent: int = 0  # survivors no game can tell from the original (tests/test_mutation.py says why)
+    same_game: int = 0  # mutants the engine reads exactly as the original (a default value dropped)
 
     @classmethod
     def read(cls, path: Path, enforced: set[str]) -> MutationScore | None:
@@ -95,6 +96,7 @@ class MutationScore:
             score.killed += int(result.get("killed", 0))
             score.shared_survivors += len(result.get("shared_survivors", []))
             score.equivalent += len(result.get("equivalent", []))
+            score.same_game += int(result.get("same_game", 0))
             if result.get("survivors") or not result.get("mutants"):
                 score.survivors[rule_id] = list(result.get("survivors", []))
         return score
@@ -226,8 +228,8 @@ def mutation_line(report: Coverage) -> str:
         f"{report.variant}: mutation: {score.entries} of {tally.enforced} enforced rules swept, "
         f"{score.mutants} mutants, {score.killed} killed{share}"
     )
-    if score.equivalent:
-        line += f", {score.equivalent} equivalent"
+    if score.equivalent or score.same_game:
+        line += f", {score.equivalent + score.same_game} equivalent"
     if score.survivors:
         listed = ", ".join(f"{rule} ({len(edits) or 'no mutant'})" for rule, edits in score.survivors.items())
         line += f"; survivors: {listed}"

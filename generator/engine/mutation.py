@@ -64,18 +64,21 @@ class EntryResult:
     mutants: list[str] = field(default_factory=list)
     killed: list[str] = field(default_factory=list)
     stillborn: list[str] = field(default_factory=list)  # mutants that do not build: no game to test
+    # Mutants the engine reads exactly as the original game (a value dropped that is the default):
+    # no proof can tell them apart, nor any player.
+    same_game: list[str] = field(default_factory=list)
     shared: list[str] = field(default_factory=list)  # mutants of elements that claim other rules too
 
     @property
     def survivors(self) -> list[str]:
         """Surviving mutants of elements that claim this rule alone: the proof cannot tell the
         rule from its absence."""
-        return [m for m in self.mutants if m not in self.killed and m not in self.shared]
+        return [m for m in self.mutants if m not in self.killed and m not in self.shared and m not in self.same_game]
 
     @property
     def shared_survivors(self) -> list[str]:
         """Surviving mutants of shared elements: the edit may have taken out another rule's part."""
-        return [m for m in self.mutants if m not in self.killed and m in self.shared]
+        return [m for m in self.mutants if m not in self.killed and m in self.shared and m not in self.same_game]
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -84,6 +87,7 @@ class EntryResult:
             "survivors": self.survivors,
             "shared_survivors": self.shared_survivors,
             "stillborn": len(self.stillborn),
+            "same_game": len(self.same_game),
         }
 
 
@@ -187,7 +191,9 @@ def mutants_of(tree: Any, rule_id: str, limit: int = MAX_MUTANTS_PER_ENTRY, pare
     """One-edit mutants of the elements claiming RULE_ID, spread over its elements and options.
 
     With PARENT (the tree of the variant this one extends), options the element only inherits are
-    left alone: they are the parent's rules, not this entry's."""
+    left alone: they are the parent's rules, not this entry's; unless the entry's elements hold
+    nothing else (a rule of the parent's the variant restates), whose inherited options are then
+    what the game has of the rule."""
     candidates: list[tuple[TreePath, str, str, Any]] = []
     names = _names(tree)
     for path in _claiming(tree, rule_id):
@@ -199,6 +205,8 @@ def mutants_of(tree: Any, rule_id: str, limit: int = MAX_MUTANTS_PER_ENTRY, pare
                 continue
             for words, new in _edits(value, names):
                 candidates.append((path, str(key), words, new))
+    if not candidates and parent is not None:
+        return mutants_of(tree, rule_id, limit)
     # Round-robin over the elements (those claiming this rule alone first), so a capped entry
     # still touches each of them.
     ordered: list[tuple[TreePath, str, str, Any]] = []
@@ -256,6 +264,11 @@ def run_mutants(
     results: list[EntryResult] = []
     games: list[tuple[EntryResult, str, LedgerEntry, Path]] = []
     with tempfile.TemporaryDirectory(prefix="forge-mutants-") as folder:
+        original = Path(folder) / "original.xml"
+        unmutated = render_mutant(variant, Mutant("", "", tree))
+        if unmutated is None:
+            raise ValueError(f"{variant}: the game itself does not build")
+        original.write_bytes(unmutated)
         for rule_id, entry in entries.items():
             result = EntryResult(rule_id)
             results.append(result)
@@ -270,10 +283,13 @@ def run_mutants(
                 if mutant.shared:
                     result.shared.append(mutant.edit)
                 games.append((result, mutant.edit, entry, game))
-        dumps = (engine or find_engine()).dump([g for *_, g in games]) if games else {}
+        dumps = (engine or find_engine()).dump([original, *(g for *_, g in games)]) if games else {}
         for result, edit, entry, game in games:
             facts = entry.proof.facts if entry.proof else []
             dumped = dumps.get(str(game), {})
+            if dumped == dumps.get(str(original)):
+                result.same_game.append(edit)
+                continue
             if "error" in dumped or any(check_facts(f, dumped) for f in facts):
                 result.killed.append(edit)
                 continue
