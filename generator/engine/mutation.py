@@ -123,14 +123,19 @@ def _claiming(tree: Any, rule_id: str, path: TreePath = ()) -> Iterator[TreePath
 def _edits(value: Any, names: dict[str, list[str]]) -> Iterator[tuple[str, Any]]:
     """(words, new value) for each one-edit change of an option value; `_DROP` removes the option.
 
-    Beyond dropping: a switch flipped, a number changed by one, a list shortened by its last item
-    and widened by a name of the same kind, and in a `a:b:c` text the last name of a known kind
-    (a relationship type, a territory, a unit, a player) swapped for another of that kind."""
+    Beyond dropping: a switch flipped, a number (or a price's amount) changed by one, a list
+    shortened by its last item and widened by a name of the same kind, and in a `a:b:c` text the
+    last name of a known kind (a relationship type, a territory, a unit, a player) swapped for
+    another of that kind."""
     yield "removed", _DROP
     if isinstance(value, bool):
         yield f"{value} -> {not value}", not value
     elif isinstance(value, int):
         yield f"{value} -> {value + 1}", value + 1
+    elif isinstance(value, dict):  # a price or result: {PUs: 15}
+        for key, number in value.items():
+            if isinstance(number, int) and not isinstance(number, bool):
+                yield f"{key} {number} -> {number + 1}", {**value, key: number + 1}
     elif isinstance(value, list):
         if len(value) > 1:
             yield f"last of {len(value)} items dropped", value[:-1]
