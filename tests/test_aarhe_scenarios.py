@@ -169,6 +169,12 @@ def test_national_builds_heavy_units_and_bonuses(f: Facts) -> None:
     if "terrain" in f:  # special terrain and Jet Plane (the full rules only)
         _terrain_and_jets(f["terrain"])
     _complex_prices(f["complexes"])
+    # Type VII (6), Spitfire (8), Essex (14): once a turn, an ordinary unit of the builder once placed.
+    for build, price in {"typeVII": 6, "spitfire": 8, "essex": 14}.items():
+        b = f["singleBuilds"][build]
+        assert (b["buy"], b["price"], b["place"]) == ("null", price, "null"), build
+        assert "may only build 1 total" in b["buyAgain"], build
+        assert (b["gained"], b["left"], b["othersGained"]) == (1, 0, 0), build
 
 
 def _complex_prices(c: Facts) -> None:

@@ -23,6 +23,27 @@ final class ScenarioAarheEconomy {
   private static final String US = "Americans";
   private static final String IT = "Italians";
 
+  /** PLAYER buys RULE in round 7 (twice), places UNIT in PLACE: what it became. */
+  private static ScenarioJson.Obj singleBuild(final ScenarioGame g, final String player, final String rule,
+      final String unit, final String place, final String becomes) throws Exception {
+    final ScenarioJson.Obj out = ScenarioJson.obj();
+    ScenarioPlay.enter(g, player, "Purchase", 7);
+    g.change(ChangeFactory.changeResourcesChange(g.player(player), g.data.getResourceList().getResource("PUs"), 40));
+    final int pus = g.pus(player);
+    out.put("buy", String.valueOf(ScenarioPlay.buy(g, rule, 1)));
+    out.put("price", pus - g.pus(player));
+    out.put("buyAgain", String.valueOf(ScenarioPlay.buy(g, rule, 1)));
+    ScenarioPlay.enter(g, player, "Place", 7);
+    final int before = g.count(place, becomes, player);
+    final int others = notOwnedBy(g, place, player);
+    out.put("place", String.valueOf(ScenarioPlay.place(g, unit, 1, place)));
+    g.leave();
+    out.put("gained", g.count(place, becomes, player) - before);
+    out.put("left", g.count(place, unit, player));
+    out.put("othersGained", notOwnedBy(g, place, player) - others);
+    return out;
+  }
+
   private static int notOwnedBy(final ScenarioGame g, final String territory, final String owner) {
     return g.territory(territory).getUnits().getMatches(Matches.unitIsOwnedBy(g.player(owner)).invert()).size();
   }
@@ -235,6 +256,13 @@ final class ScenarioAarheEconomy {
     if (g.data.getUnitTypeList().getUnitType("factory5") != null) {
       out.put("complexes", ScenarioAarheComplexes.complexes(g, 6));
     }
+    // Type VII, Spitfire and Essex (round 7): bought once a turn, placed where the build says,
+    // ordinary units of the builder after the placement.
+    final ScenarioJson.Obj single = ScenarioJson.obj();
+    single.put("typeVII", singleBuild(g, GE, "buyTypeVII", "typeVIISubmarine", "5 Sea Zone", "submarine"));
+    single.put("spitfire", singleBuild(g, UK, "buySpitfire", "spitfire", "United Kingdom", "fighter"));
+    single.put("essex", singleBuild(g, US, "buyEssex", "essexCarrier", "10 Sea Zone", "carrier"));
+    out.put("singleBuilds", single);
     g.stop();
     return out;
   }
