@@ -41,7 +41,7 @@ SWEPT = tuple(v for v in LEDGER_VARIANTS if variant_spec(v).game.target != "2.x"
 # survivor matching one is reported as equivalent, not as a weak proof.
 _BUILD_UNITS = r"(patriotInfantry|t34Armour|spitfire|essexCarrier|typeVIISubmarine|regia\w+)"
 EQUIVALENT: dict[str, str] = {
-    rf"^units\.{_BUILD_UNITS}\.(attack|defense|movement): ": (
+    rf"^units\.{_BUILD_UNITS}\.(attack|defense|movement|hitPoints|isSub|canAirBattle|airAttack|airDefense): ": (
         "a national build's unit becomes an ordinary unit at the end of the placement that puts it on "
         "the board: it never moves or fights as itself"
     ),
