@@ -27,6 +27,8 @@ from tests.conftest import ROOT, variant_spec
 Facts = dict[str, Any]
 # (scenario, variant) -> the tests that run the scenario on the variant and assert on its facts.
 PROVEN: dict[tuple[str, str], list[str]] = {}
+# (scenario, variant) -> those tests' assertions, to run on other facts (tests/test_mutation.py).
+ASSERTIONS: dict[tuple[str, str], list[Callable[[Facts], None]]] = {}
 _TMP = Path(tempfile.mkdtemp(prefix="forge-proofs-"))
 
 
@@ -59,6 +61,7 @@ def proves(scenario: str, *variants: str) -> Callable[[Callable[[Facts], None]],
     def decorate(test: Callable[[Facts], None]) -> Callable[..., None]:
         for variant in variants:
             PROVEN.setdefault((scenario, variant), []).append(f"{test.__module__}.{test.__name__}")
+            ASSERTIONS.setdefault((scenario, variant), []).append(test)
 
         def run(variant: str) -> None:
             test(scenario_facts(scenario, variant))

@@ -156,6 +156,13 @@ def test_treaty_blocks_attacks_until_ended(f: Facts) -> None:
     assert f["attackAfterBreaking"] == "allowed"
     assert f["russiaInfantryGainedWithConscripts"] == 6  # Siberian Conscripts
     assert f["japanInfantryGainedWhenRussiaBreaks"] == 4
+    # Ended means ended: in later turns neither side is offered the action (nor paid again).
+    assert f["offeredToRussiaNextRound"] is False and f["offeredToJapanNextRound"] is False
+    assert f["offeredToJapanAfterRussiaBreaks"] is False
+    assert f["offeredToRussiaAfterBreakingNextRound"] is False
+    assert f["othersGainedInJapanWhenRussiaBreaks"] == 0  # the four infantry are Japan's alone
+    assert f["offeredToRussiaAtMobilize"] is False  # at the start of its turn only
+    assert f["relationAfterMoscowFalls"] == "War" and f["japanInfantryGainedWhenMoscowFalls"] == 0
     # A captured capital voids the treaty, with no infantry.
     assert f["relationAfterCapitalFalls"] == "War"
     assert f["russiaInfantryGainedWhenCapitalFalls"] == 0

@@ -59,6 +59,9 @@ def test_a_lone_fighter_meets_one_die_per_gun_and_three_per_complex(f: Facts) ->
     assert f["aaRolls"], "no anti-aircraft dice were rolled"
     # Without mayOverStackAA the engine would cap the dice at the one attacking aircraft.
     assert {(roll["sides"], roll["count"]) for roll in f["aaRolls"]} == {(36, 4)}
+    # Land battle order (aarhe-p4-07): the ID dice open the battle, before any unit fires.
+    sides = f["battleDiceSides"]
+    assert sides[0] == 36 and 6 in sides[1:], sides
 
 
 @proves("aarhe-victory", *AARHE, "aarhe-draft", "aarhe-phase1")
@@ -91,11 +94,12 @@ def test_movement_limits(f: Facts) -> None:
     # Stalinist xenophobia, until the Axis hold Moscow.
     assert f["britishIntoCaucasus"] == "Cannot move to restricted territories"
     assert f["britishIntoCaucasusLater"] == "null"
-    # Air transport: a bomber flies a marine two territories, which a marine cannot walk.
+    # Air transport: a bomber flies a marine two territories, which a marine cannot walk; it has
+    # room for one only (loaded as the move panel loads it): with two, one is left to walk.
     assert f["carryOne"] == "null"
     assert f["marinesInEasternUs"] == f["marinesInEasternUsAtStart"] + 1
     assert f["marineAloneTwoSpaces"] == "Not all units have enough movement"
-    assert f["carryTwo"] == "null"  # the engine does not count the load (the ledger says so)
+    assert f["carryTwo"] == "Not all units have enough movement"
 
 
 @proves("aarhe-economy", *AARHE)
@@ -126,16 +130,30 @@ def test_national_builds_heavy_units_and_bonuses(f: Facts) -> None:
     assert "may only build 2 total" in f["buyT34Again"]
     assert f["placeT34InCaucasus"].startswith("Cannot place")
     assert f["placeT34InRussia"] == "null"
-    assert (f["russiaArmourGained"], f["t34Left"]) == (2, 0)
+    assert (f["russiaArmourGained"], f["t34Left"], f["othersGainedInRussia"]) == (2, 0, 0)
     assert f["buyT34NextTurn"] == "null"
+    assert f["russiaArmourGainedWithoutPlacing"] == 0  # bought, not placed: nothing converted
     # Patriotism: 3 infantry in Japan for the bundle's price (5, or 7 in the draft).
     assert f["buyPatriotism"] == "null" and f["placePatriots"] == "null"
-    assert f["japanInfantryGained"] == 3
+    assert "may only build 3 total" in f["buyPatriotismAgain"]
+    assert f["placePatriotsInManchuria"] != "null"  # Japan only
+    assert (f["japanInfantryGained"], f["othersGainedInJapan"]) == (3, 0)
+    assert f["japanInfantryGainedWithoutBundle"] == 0  # no bundle placed, nothing converted
     assert f["patriotismPrice"] in (5, 7)
+    if "regiaMarina" in f:  # Regia Marina: each warship 2 less, once a turn, then ordinary (Italy: full rules)
+        r = f["regiaMarina"]
+        assert (r["priceBattleship"], r["priceCarrier"], r["priceDestroyer"]) == (18, 14, 8)
+        for ship in ("Battleship", "Carrier", "Destroyer"):
+            assert r[f"buy{ship}"] == "null" and r[f"place{ship}"] == "null", ship
+            assert "may only build 1 total" in r[f"buyAgain{ship}"], ship
+            assert (r[f"gained {ship.lower()}"], r[f"gained regia{ship}"]) == (1, 0), ship
+        assert r["othersGained"] == 0
     s = f["strengths"]
     # Blitzkrieg and Lance Torpedo: German and Japanese fighters attack at 4.
     assert s["germanFighterInFrance"]["attack"] == 4 and s["britishFighterInFrance"]["attack"] == 3
-    assert s["japaneseFighterAtSea"]["attack"] == 4
+    assert s["japaneseFighterAtSea"]["attack"] == 4 and s["americanFighterAtSea"]["attack"] == 3
+    if "japaneseNavalFighterAtSea" in s:  # Lance Torpedo: Japan's naval fighters too
+        assert s["japaneseNavalFighterAtSea"]["attack"] == s["britishNavalFighterAtSea"]["attack"] + 1
     # UK Radar: fighters defend at 5 in the UK and India, 4 elsewhere.
     assert s["britishFighterInUk"]["defence"] == s["britishFighterInIndia"]["defence"] == 5
     assert s["britishFighterInFrance"]["defence"] == 4
@@ -148,3 +166,48 @@ def test_national_builds_heavy_units_and_bonuses(f: Facts) -> None:
         assert f["germanHeavyRulesAfterTech"] == ["buyHeavyArtillery"]
         assert f["britishHasHeavyArtillery"] is False
         assert "buyHeavyArtillery" not in f["sovietFrontier"]
+    if "terrain" in f:  # special terrain and Jet Plane (the full rules only)
+        _terrain_and_jets(f["terrain"])
+    _complex_prices(f["complexes"])
+    # Type VII (6), Spitfire (8), Essex (14): once a turn, an ordinary unit of the builder once placed.
+    for build, price in {"typeVII": 6, "spitfire": 8, "essex": 14}.items():
+        b = f["singleBuilds"][build]
+        assert (b["buy"], b["price"], b["place"]) == ("null", price, "null"), build
+        assert "may only build 1 total" in b["buyAgain"], build
+        assert (b["gained"], b["left"], b["othersGained"]) == (1, 0, 0), build
+
+
+def _complex_prices(c: Facts) -> None:
+    """Variable complex costs: 5 in a city of 2+ points, 10 in a 1-point city, 15 elsewhere, each
+    type placed only where its price applies."""
+    assert c["prices"] == {"buyFactory": 15, "buyFactory5": 5, "buyFactory10": 10}
+    right = {"factory": c["places"]["plain"], "factory5": c["places"]["major"], "factory10": c["places"]["minor"]}
+    for attempt, result in c["placed"].items():
+        unit, where = attempt.split(" in ")
+        if right[unit] == where:
+            assert result == "null", attempt
+        else:
+            assert result == f"No more Constructions Allowed in {where}", attempt
+    assert len(c["placed"]) == 9
+
+
+def _terrain_and_jets(t: Facts) -> None:
+    # Snow and mountains: every land unit fights at -1, never below 1 (nor below what it had).
+    land = set(t["landStrengths"])
+    assert {"infantry", "marine", "patriotInfantry", "heavyArtillery", "t34Armour", "heavyTank"} <= land
+    for unit, where in t["landStrengths"].items():
+        for terrain in ("snow", "mountain"):
+            for value in ("attack", "defence"):
+                plain = where["plain"][value]
+                assert where[terrain][value] == max(plain - 1, min(plain, 1)), (unit, terrain, value)
+    # No unit blitzes through snow; armour blitzes through plain land.
+    assert set(t["blitzThroughSnow"]) >= {"armour", "t34Armour", "heavyTank"}
+    for unit, refused in t["blitzThroughSnow"].items():
+        assert refused == "Not all units can blitz", unit
+    assert t["blitzThroughPlain"] == "null"
+    # Jet Plane: fighters 3/4 -> 4/5, bombers 4/1 -> 3/3; naval fighters unchanged.
+    assert (t["fighterBeforeJets"]["attack"], t["fighterBeforeJets"]["defence"]) == (3, 4)
+    assert (t["fighterWithJets"]["attack"], t["fighterWithJets"]["defence"]) == (4, 5)
+    assert (t["bomberBeforeJets"]["attack"], t["bomberBeforeJets"]["defence"]) == (4, 1)
+    assert (t["bomberWithJets"]["attack"], t["bomberWithJets"]["defence"]) == (3, 3)
+    assert (t["navalFighterWithJets"]["attack"], t["navalFighterWithJets"]["defence"]) == (3, 2)

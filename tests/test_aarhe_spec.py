@@ -71,11 +71,13 @@ def test_ledger_has_every_rule_of_the_seed() -> None:
 
 
 def test_the_game_enforces_what_the_engine_can_and_proves_it() -> None:
-    """Issue #15's targets: at most 52 notes-only rules, at least 78 enforced, every one proven."""
+    """Issue #15's targets after issue #29's independent reading: p4-18, p1-03, p1-04 and p7-13 are
+    the players' to keep; p1-01 (complex types by price) and nb-02 (Regia Marina) are enforced: at
+    most 53 notes-only rules, at least 77 enforced, every one proven."""
     report = coverage("aarhe", _spec())
     counts = report.total["1.9"].counts
-    assert counts["notes-only"] <= 52
-    assert report.total["1.9"].enforced >= 78
+    assert counts["notes-only"] <= 53
+    assert report.total["1.9"].enforced >= 77
     assert report.total["1.9"].enforced_proven == report.total["1.9"].enforced
 
 
@@ -161,7 +163,11 @@ def test_terrain_border_and_straits() -> None:
     assert "Turkey" in spec.territories["Balkans"].connections
     assert "Balkans" in spec.territories["Turkey"].connections
     root = _xml()
-    assert attachment_options(root, "Mountain", "TerritoryEffectAttachment")["noBlitz"] == "armour"
+    # No unit that may blitz blitzes through special terrain: every such land unit of the spec is listed.
+    blitzers = {name for name, unit in spec.units.items() if unit.options.get("canBlitz") is True}
+    assert blitzers >= {"armour", "t34Armour", "heavyTank"}
+    for terrain in ("Desert", "Snow", "Mountain"):
+        assert set(attachment_options(root, terrain, "TerritoryEffectAttachment")["noBlitz"].split(":")) == blitzers
     assert attachment_options(root, "Turkey", "TerritoryAttachment")["territoryEffect"] == "Mountain"
     assert attachment_options(root, "Sahara", "TerritoryAttachment")["territoryEffect"] == "Desert"
     assert attachment_options(root, "Himalaya", "TerritoryAttachment")["isImpassable"] == "true"
@@ -278,3 +284,23 @@ def test_axis_co_operation_until_the_allies_take_germany_or_japan() -> None:
         ["Italians", "Japanese", "any", "Allied"],
     ]
     assert trigger["conditionType"] == "OR"
+
+
+def _city_lists_match_the_victory_cities(variant: str) -> None:
+    """Variable complex costs (aarhe-p1-01): each complex type's places are the variant's own victory
+    cities of its price, by their victoryCity values (a city revalued or added changes the list)."""
+    spec = variant_spec(variant)
+    points = {name: t.options.get("victoryCity") or 0 for name, t in spec.territories.items()}
+
+    def places(unit: str, option: str) -> set[str]:
+        value = spec.units[unit].options[option]
+        return set(value.split(":") if isinstance(value, str) else value)
+
+    assert places("factory5", "unitPlacementOnlyAllowedIn") == {n for n, p in points.items() if p >= 2}
+    assert places("factory10", "unitPlacementOnlyAllowedIn") == {n for n, p in points.items() if p == 1}
+    assert places("factory", "unitPlacementRestrictions") == {n for n, p in points.items() if p >= 1}
+
+
+def test_complex_types_are_placed_in_the_victory_cities_of_their_price() -> None:
+    _city_lists_match_the_victory_cities("aarhe")
+    _city_lists_match_the_victory_cities("aarhe-draft")

@@ -35,14 +35,14 @@ def test_counts_by_grade_section_and_engine() -> None:
     assert report.total["2.x"].enforced_proven == 1
 
 
-def test_aare_ledger_accounts_for_sixty_rules() -> None:
+def test_aare_ledger_accounts_for_sixty_three_rules() -> None:
     report = _report(ROOT / "rules", "aare")
-    assert report.rules == 60
-    assert report.total["1.9"].counts == {"exact": 20, "approximate": 29, "notes-only": 11}
-    assert report.total["2.x"].counts == {"exact": 20, "approximate": 30, "notes-only": 10}
+    assert report.rules == 63
+    assert report.total["1.9"].counts == {"exact": 20, "approximate": 30, "notes-only": 13}
+    assert report.total["2.x"].counts == {"exact": 20, "approximate": 31, "notes-only": 12}
     # Every enforced rule names its proof; on 2.x the railway is enforced by 2.x alone, unproven.
-    assert report.total["1.9"].enforced_proven == 49
-    assert report.total["2.x"].enforced_proven == 49
+    assert report.total["1.9"].enforced_proven == 50
+    assert report.total["2.x"].enforced_proven == 50
     assert [s.title for s in report.sections][:3] == ["Base game", "Weapons development", "National advantages"]
     assert [r[0] for r in report.raised] == ["aare-na-ru-2"]
 
@@ -51,9 +51,13 @@ def test_markdown_table() -> None:
     text = render_markdown([_report(KITCHEN / "rules", "sink_base")])
     lines = text.splitlines()
     assert lines[0] == "## Rule coverage: sink_base"
-    assert "| section | engine | exact | approximate | notes-only | rules | proven in the engine |" in lines
-    assert "| Economy | 1.9 | 1 (50%) | 0 (0%) | 1 (50%) | 2 | 1 + 0 of 1 (100%) |" in lines
-    total = "| **All rules** | **2.x** | **2 (67%)** | **0 (0%)** | **1 (33%)** | **3** | **1 + 0 of 2 (50%)** |"
+    header = "| section | engine | exact | approximate | notes-only | rules | proven in the engine "
+    assert header + "| proof: shown / pinned / none |" in lines
+    assert "| Economy | 1.9 | 1 (50%) | 0 (0%) | 1 (50%) | 2 | 1 + 0 of 1 (100%) | 0 / 1 / 0 |" in lines
+    total = (
+        "| **All rules** | **2.x** | **2 (67%)** | **0 (0%)** | **1 (33%)** | **3** | **1 + 0 of 2 (50%)** "
+        "| **0 / 1 / 1** |"
+    )
     assert total in lines
     assert "- sink_base: 1 of 2 enforced rules proven in the engine on 1.9 (50%)" in lines
     assert "- `sink-03`: approximate in 1.9, exact in 2.x" in lines
@@ -62,16 +66,17 @@ def test_markdown_table() -> None:
 def test_cli_table_and_markdown() -> None:
     table = run_cli("coverage", "aare", cwd=ROOT)
     assert table.code == 0, table.err
-    assert "rule coverage: aare (60 rules)" in table.out
+    assert "rule coverage: aare (63 rules)" in table.out
     assert "All rules" in table.out
     assert "aare-na-ru-2 is notes-only in 1.9, approximate in 2.x" in table.out
     markdown = run_cli("coverage", "aare", "--format", "markdown", cwd=ROOT)
     assert markdown.code == 0, markdown.err
     total = (
-        "| **All rules** | **1.9** | **20 (33%)** | **29 (48%)** | **11 (18%)** | **60** | **20 + 29 of 49 (100%)** |"
+        "| **All rules** | **1.9** | **20 (32%)** | **30 (48%)** | **13 (21%)** | **63** | **20 + 30 of 50 (100%)** "
+        "| **18 / 32 / 0** |"
     )
     assert total in markdown.out
-    assert "- aare: 49 of 50 enforced rules proven in the engine on 2.x (98%)" in markdown.out
+    assert "- aare: 50 of 51 enforced rules proven in the engine on 2.x (98%)" in markdown.out
 
 
 def test_cli_all_variants_skips_those_without_a_ledger() -> None:
@@ -101,3 +106,26 @@ def test_every_variant_proves_nine_in_ten_of_its_enforced_rules() -> None:
         for engine in ("1.9", "2.x"):
             tally = report.total[engine]
             assert tally.enforced_proven >= 0.9 * tally.enforced, (name, engine, tally.enforced_proven, tally.enforced)
+
+
+def test_proof_kinds_and_the_mutation_score(tmp_path: Path) -> None:
+    """Enforced rules by the kind of their proof; the sweep's recorded results, of rules still enforced."""
+    loaded, problems = load_spec(Rules(ROOT / "rules", "rules"), "aare")
+    assert loaded is not None, problems
+    (tmp_path / "aare.json").write_text(
+        '{"aare-base-04": {"mutants": 30, "killed": 29, "survivors": ["x: removed"], "shared_survivors": []},'
+        ' "aare-base-01": {"mutants": 2, "killed": 2, "survivors": [], "shared_survivors": ["y: removed"]},'
+        ' "aare-gone-01": {"mutants": 5, "killed": 0, "survivors": ["z"], "shared_survivors": []}}',
+        encoding="utf-8",
+    )
+    report = coverage("aare", loaded.spec, tmp_path)
+    kinds = report.total["1.9"].kinds
+    assert sum(kinds.values()) == report.total["1.9"].enforced and kinds["none"] == 0
+    assert kinds["shown"] > 0 and kinds["pinned"] > 0
+    markdown = render_markdown([report])
+    assert (
+        "- aare: mutation: 2 of 50 enforced rules swept, 32 mutants, 31 killed (97%); "
+        "survivors: aare-base-04 (1); 1 more in elements shared with other rules"
+    ) in markdown
+    # Without recorded results there is no mutation line.
+    assert "mutation:" not in render_markdown([coverage("aare", loaded.spec, tmp_path / "none")])

@@ -333,6 +333,18 @@ def test_engine_russia_ends_the_treaty(f: Facts) -> None:
     assert f["relationAfter"] == "War"
     assert f["japanInfantryGained"] == 4
     assert f["offeredAfter"] is False
+    assert f["othersGainedInJapan"] == 0  # the four infantry are Japan's alone
+    # While it holds, Japan cannot attack Soviet land; afterwards it can.
+    assert f["attackDuringTreaty"] != "allowed" and f["attackAfterTreaty"] == "allowed"
+    # The treaty step opens each side's turn, before its research.
+    assert (f["stepAfterRussianUserActions"], f["stepAfterJapaneseUserActions"]) == ("russianTech", "japaneseTech")
+    # Ended means ended: later, neither side is offered it again (nor paid again).
+    assert f["offeredToJapanAfterwards"] is False
+    assert f["offeredNextRound"] is False and f["relationNextRound"] == "War"
+    # Japan may end it too: four infantry for the Soviet Union, in Russia.
+    assert f["offeredToJapan"] is True and f["relationAfterJapanEnds"] == "War"
+    assert (f["russiaInfantryGained"], f["othersGainedInRussia"]) == (4, 0)
+    assert f["offeredToJapanNextRound"] is False
 
 
 @proves("expansion-units", "expansion")

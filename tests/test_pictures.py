@@ -163,3 +163,12 @@ def test_readme_example_variant_gets_its_heavy_tank_pictures(tmp_path: Path) -> 
     assert {p.parent.name for p in units.glob("*/heavyTank.png")} == {
         "Russians", "Germans", "British", "Japanese", "Americans"
     }  # fmt: skip
+
+
+def test_units_a_tech_adds_to_the_frontiers_get_every_picture_they_need() -> None:
+    """AARHE's heavy tank is bought only after its tech's trigger adds `buyHeavyTank` to a frontier
+    (`productionRule`): every player may own one, damaged too (two hit points)."""
+    spec = variant_spec("aarhe")
+    assert unit_owners(spec)["heavyTank"] == set(spec.players)
+    advances = player_advances(spec)
+    assert "heavyTank_hit" in [f.name for f in picture_forms(spec, "heavyTank", advances["Italians"])]

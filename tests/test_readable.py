@@ -20,12 +20,13 @@ def test_coverage_fits_80_columns_with_a_legend() -> None:
     assert "\N{HORIZONTAL ELLIPSIS}" not in result.out
     assert lines[1].split() == ["section", "eng", "exact", "appr", "notes", "all", "proven"]
     assert "National advantages: United Kingdom   1.9       3      3       0     6      6/6" in lines
-    assert "All rules                             1.9      20     29      11    60    49/49" in lines
-    total_2x = " " * 38 + "2.x      20     30      10    60    49/50"
+    assert "All rules                             1.9      20     30      13    63    50/50" in lines
+    total_2x = " " * 38 + "2.x      20     31      12    63    50/51"
     legend = "appr = approximate, notes = notes-only, all = rules in the section, proven = "
     assert lines[lines.index(total_2x) + 1] == legend
-    wide = run_cli("coverage", "aare", cwd=ROOT)  # piped: the full table, with shares
-    assert "│ All rules                           │ 1.9    │ 20 (33%) │" in wide.out
+    wide = run_cli("coverage", "aare", cwd=ROOT, env={"COLUMNS": "200"})  # room enough: the full table, with shares
+    assert "│ All rules                           │ 1.9    │ 20 (32%) │" in wide.out
+    assert wide.out.splitlines()[2].rstrip().endswith("┃ proof: shown / pinned / none ┃")
 
 
 def test_diff_text_has_no_line_over_160_characters() -> None:

@@ -146,6 +146,13 @@ def _owners(spec: Spec) -> dict[str, tuple[set[str], set[str]]]:
         for frontier in _tokens(attachment.options.get("frontier", [])):
             for unit in _units_of_frontier(spec, frontier):
                 owners[unit] |= targets
+        # `productionRule: frontier:rule` adds a rule to a frontier (a tech's heavy tank): its
+        # units can be bought by the trigger's players ("-rule" removes one, granting nothing).
+        for text, _count in option_writes(attachment.options.get("productionRule", [])) or []:
+            rule = text.rsplit(":", 1)[-1]
+            if rule in spec.production_rules:
+                for unit in (u for u in spec.production_rules[rule].result if u in spec.units):
+                    owners[unit] |= targets
     sure = _made_by_makers(spec, {u: set(o) for u, o in owners.items()}, set())
     captors = _captors(spec)
     maybe = {u: set(o) for u, o in sure.items()}

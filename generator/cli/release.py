@@ -319,12 +319,21 @@ def init_ci(folder: Path, base_map_repo: str | None, install_spec: str | None, f
     show_default=True,
     help="A terminal table, or Markdown for reports and pull requests.",
 )
+@click.option(
+    "--mutation-results",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=Path("output/mutation"),
+    show_default=True,
+    help="Folder of the mutation sweep's <variant>.json (pytest -m mutation --update-goldens writes them).",
+)
 @RULES_OPTION
-def coverage(variants: tuple[str, ...], fmt: str, rules_dir: Path) -> None:
+def coverage(variants: tuple[str, ...], fmt: str, mutation_results: Path, rules_dir: Path) -> None:
     """Count each variant's rule ledger by fidelity grade and section, for TripleA 1.9 and 2.x.
 
     Without VARIANTS, every variant in rules/ that has a rule ledger. The 2.x grade is the rule's
-    `fidelity_2x` where it has one, else its 1.9 grade.
+    `fidelity_2x` where it has one, else its 1.9 grade. The proof column counts the enforced rules
+    an engine scenario shows, those only pinned by dump facts, and those without a proof; the
+    mutation line gives the sweep's score where it has been recorded.
     """
     from rich.console import Console
 
@@ -349,7 +358,7 @@ def coverage(variants: tuple[str, ...], fmt: str, rules_dir: Path) -> None:
             if variants:
                 raise click.ClickException(f"variant '{name}' has no rule ledger (rule_ledger: in its spec)")
             continue
-        reports.append(ledger_coverage(name, loaded.spec))
+        reports.append(ledger_coverage(name, loaded.spec, mutation_results))
     _report(problems)
     if not reports:
         raise click.ClickException(f"no variant in {_display(rules_dir)}/ has a rule ledger")

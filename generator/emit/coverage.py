@@ -5,23 +5,31 @@ first appear), for TripleA 1.9 (`fidelity`) and TripleA 2.x (`fidelity_2x` where
 1.9 grade: what 1.9 enforces, 2.x enforces too). An enforced rule is "proven in the engine" when
 its entry names a proof (`proof:`, checked by the build and verified by the tests in engine 1.9);
 on 2.x only the rules graded as on 1.9 count, since what 2.x does better is not played in 1.9.
-Rendered as a rich table for the terminal or as Markdown.
+The kind of proof is counted too: "shown" (an engine scenario run on the variant plays the rule),
+"pinned" (only facts of the engine's dump: option values), "none". With the mutation sweep's
+results (tests/test_mutation.py records them in output/mutation/<variant>.json), each variant also
+gets its mutation score: the enforced rules swept, their mutants, how many the proofs killed, and
+the entries with survivors. Rendered as a rich table for the terminal or as Markdown.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
 
 from rich import box
 from rich.console import Console
 from rich.table import Table
 
-from generator.checks.proofs import shown_on
+from generator.checks.proofs import SCENARIOS, shown_on
 from generator.spec.model import LedgerEntry, Spec
 
 GRADES: tuple[str, ...] = ("exact", "approximate", "notes-only")
 ENGINES: tuple[str, ...] = ("1.9", "2.x")
+PROOF_KINDS: tuple[str, ...] = ("shown", "pinned", "none")
 
 
 @dataclass
@@ -30,6 +38,8 @@ class Tally:
 
     counts: dict[str, int] = field(default_factory=lambda: dict.fromkeys(GRADES, 0))
     proven: dict[str, int] = field(default_factory=lambda: dict.fromkeys(GRADES, 0))
+    # Enforced rules by the kind of their proof (PROOF_KINDS).
+    kinds: dict[str, int] = field(default_factory=lambda: dict.fromkeys(PROOF_KINDS, 0))
 
     @property
     def total(self) -> int:
@@ -51,10 +61,46 @@ class Tally:
     def proven_percent(self) -> float:
         return 100.0 * self.enforced_proven / self.enforced if self.enforced else 0.0
 
-    def add(self, grade: str, proven: bool = False) -> None:
+    def add(self, grade: str, proven: bool = False, kind: str = "none") -> None:
         self.counts[grade] += 1
         if proven:
             self.proven[grade] += 1
+        if grade != "notes-only":
+            self.kinds[kind if proven else "none"] += 1
+
+
+@dataclass
+class MutationScore:
+    """The mutation sweep's results for one variant (output/mutation/<variant>.json)."""
+
+    entries: int = 0
+    mutants: int = 0
+    killed: int = 0
+    # Entry -> its surviving mutants (edits of elements claiming that entry alone).
+    survivors: dict[str, list[str]] = field(default_factory=dict)
+    shared_survivors: int = 0  # survivors of elements claiming several rules: maybe another rule's part
+    equivalent: int = 0  # survivors no game can tell from the original (tests/test_mutation.py says why)
+    same_game: int = 0  # mutants the engine reads exactly as the original (a default value dropped)
+
+    @classmethod
+    def read(cls, path: Path, enforced: set[str]) -> MutationScore | None:
+        """The recorded results of the entries still enforced; None when the sweep has not run."""
+        if not path.is_file():
+            return None
+        recorded: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+        score = cls()
+        for rule_id, result in sorted(recorded.items()):
+            if rule_id not in enforced:
+                continue
+            score.entries += 1
+            score.mutants += int(result.get("mutants", 0))
+            score.killed += int(result.get("killed", 0))
+            score.shared_survivors += len(result.get("shared_survivors", []))
+            score.equivalent += len(result.get("equivalent", []))
+            score.same_game += int(result.get("same_game", 0))
+            if result.get("survivors") or not result.get("mutants"):
+                score.survivors[rule_id] = list(result.get("survivors", []))
+        return score
 
 
 @dataclass
@@ -70,6 +116,7 @@ class Coverage:
     sections: list[SectionCoverage] = field(default_factory=list)
     # Rules whose 2.x grade differs from their 1.9 grade: (id, 1.9 grade, 2.x grade).
     raised: list[tuple[str, str, str]] = field(default_factory=list)
+    mutation: MutationScore | None = None
 
     @property
     def rules(self) -> int:
@@ -90,8 +137,19 @@ def is_proven(entry: LedgerEntry, engine: str, variant: str | None = None) -> bo
     return grade_for(entry, engine) == entry.fidelity.grade and (engine == "1.9" or entry.fidelity_2x is None)
 
 
-def coverage(variant: str, spec: Spec) -> Coverage:
-    """Counts of the variant's rule ledger by grade, engine and section."""
+def proof_kind(entry: LedgerEntry, variant: str | None = None) -> str:
+    """The kind of proof: "shown" (a scenario run on the variant plays the rule), "pinned" (dump facts
+    only) or "none"."""
+    if entry.proof is None or not shown_on(entry.proof, variant):
+        return "none"
+    if any(variant is None or variant in SCENARIOS[n].variants for n in entry.proof.scenarios if n in SCENARIOS):
+        return "shown"
+    return "pinned"
+
+
+def coverage(variant: str, spec: Spec, mutation_results: Path | None = None) -> Coverage:
+    """Counts of the variant's rule ledger by grade, engine and section; with MUTATION_RESULTS (a
+    folder of <variant>.json), the variant's mutation score."""
     result = Coverage(variant)
     by_title: dict[str, SectionCoverage] = {}
     for rule_id, entry in spec.rule_ledger.items():
@@ -102,10 +160,14 @@ def coverage(variant: str, spec: Spec) -> Coverage:
         for engine in ENGINES:
             grade = grade_for(entry, engine)
             proven = is_proven(entry, engine, variant)
-            section.by_engine[engine].add(grade, proven)
-            result.total[engine].add(grade, proven)
+            kind = proof_kind(entry, variant)
+            section.by_engine[engine].add(grade, proven, kind)
+            result.total[engine].add(grade, proven, kind)
         if grade_for(entry, "2.x") != entry.fidelity.grade:
             result.raised.append((rule_id, entry.fidelity.grade, grade_for(entry, "2.x")))
+    if mutation_results is not None:
+        enforced = {i for i, e in spec.rule_ledger.items() if e.fidelity.grade != "notes-only"}
+        result.mutation = MutationScore.read(mutation_results / f"{variant}.json", enforced)
     return result
 
 
@@ -122,8 +184,12 @@ def _proven_cell(tally: Tally) -> str:
     )
 
 
+def _kinds_cell(tally: Tally) -> str:
+    return " / ".join(str(tally.kinds[k]) for k in PROOF_KINDS) if tally.enforced else "-"
+
+
 def _cells(tally: Tally) -> list[str]:
-    return [_cell(tally, g) for g in GRADES] + [str(tally.total), _proven_cell(tally)]
+    return [_cell(tally, g) for g in GRADES] + [str(tally.total), _proven_cell(tally), _kinds_cell(tally)]
 
 
 def _rows(report: Coverage) -> Iterable[tuple[str, str, list[str]]]:
@@ -144,8 +210,33 @@ def proven_line(report: Coverage, engine: str) -> str:
     )
 
 
-HEADERS = ("section", "engine", *GRADES, "rules", "proven in the engine")
+HEADERS = ("section", "engine", *GRADES, "rules", "proven in the engine", "proof: shown / pinned / none")
 PROVEN_KEY = "proven in the engine: exact + approximate rules whose grade an engine scenario or dump shows"
+KINDS_KEY = (
+    "proof: enforced rules an engine scenario plays (shown), whose dump facts alone pin option values "
+    "(pinned), or without a proof on this variant (none)"
+)
+
+
+def mutation_line(report: Coverage) -> str:
+    """One sentence: the mutation score, and the entries whose proofs let a mutant live."""
+    score = report.mutation
+    tally = report.total["1.9"]
+    if score is None:
+        return f"{report.variant}: mutation sweep not run (pytest -m mutation -k {report.variant} --update-goldens)"
+    share = f" ({100.0 * score.killed / score.mutants:.0f}%)" if score.mutants else ""
+    line = (
+        f"{report.variant}: mutation: {score.entries} of {tally.enforced} enforced rules swept, "
+        f"{score.mutants} mutants, {score.killed} killed{share}"
+    )
+    if score.equivalent or score.same_game:
+        line += f", {score.equivalent + score.same_game} equivalent"
+    if score.survivors:
+        listed = ", ".join(f"{rule} ({len(edits) or 'no mutant'})" for rule, edits in score.survivors.items())
+        line += f"; survivors: {listed}"
+    if score.shared_survivors:
+        line += f"; {score.shared_survivors} more in elements shared with other rules"
+    return line
 
 
 # A terminal too narrow for the full table (80 columns) gets counts only, under short headers
@@ -194,8 +285,12 @@ def render_table(reports: Sequence[Coverage], console: Console) -> None:
         compact = console.measure(table, options=console.options.update_width(10_000)).maximum > console.width
         console.print(_table(report, compact=True) if compact else table)
         console.print(COMPACT_KEY if compact else PROVEN_KEY, markup=False, highlight=False)
+        if not compact:
+            console.print(KINDS_KEY, markup=False, highlight=False)
         for engine in ENGINES:
             console.print(proven_line(report, engine), markup=False, highlight=False)
+        if report.mutation is not None:
+            console.print(mutation_line(report), markup=False, highlight=False)
         for rule_id, before, after in report.raised:
             line = f"{report.variant}: {rule_id} is {before} in 1.9, {after} in 2.x"
             console.print(line, markup=False, highlight=False)
@@ -221,9 +316,11 @@ def render_markdown(reports: Sequence[Coverage]) -> str:
                 title, engine, cells = f"**{title}**", f"**{engine}**", [f"**{c}**" for c in cells]
             lines.append("| " + " | ".join([title.replace("|", "\\|"), engine, *cells]) + " |")
         lines.append("")
-        lines.append(PROVEN_KEY[:1].upper() + PROVEN_KEY[1:] + ".")
+        lines.append(PROVEN_KEY[:1].upper() + PROVEN_KEY[1:] + "; " + KINDS_KEY + ".")
         lines.append("")
         lines.extend(f"- {proven_line(report, engine)}" for engine in ENGINES)
+        if report.mutation is not None:
+            lines.append(f"- {mutation_line(report)}")
         if report.raised:
             lines.append("")
             lines.append("Rules graded higher on TripleA 2.x:")

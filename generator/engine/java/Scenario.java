@@ -375,6 +375,12 @@ public final class Scenario {
     b.enter("japaneseCombatMove", 1);
     out.put("attackAfterBreaking", attackBuryatia(b));
     out.put("cloneable", cloneable(b.data));
+    // A later turn: the treaty is over, so neither side may end it (and be paid) again. In the
+    // step it was used the once-a-turn limit would hide that.
+    b.enter("russianUserActions", 2);
+    out.put("offeredToRussiaNextRound", b.validActions().contains("userActionAttachmentRuBreakTreaty"));
+    b.enter("japaneseUserActions", 2);
+    out.put("offeredToJapanNextRound", b.validActions().contains("userActionAttachmentJpBreakTreaty"));
     b.stop();
     final ScenarioGame c = new ScenarioGame(file);
     c.enter("russianUserActions", 1);
@@ -387,8 +393,15 @@ public final class Scenario {
     final ScenarioGame d = new ScenarioGame(file);
     d.enter("russianUserActions", 1);
     final int japanBefore = d.count("Japan", "infantry", JP);
+    final int othersInJapan = d.territory("Japan").getUnits().getMatches(Matches.unitIsOwnedBy(d.player(JP)).invert()).size();
     d.act("userActionAttachmentRuBreakTreaty");
     out.put("japanInfantryGainedWhenRussiaBreaks", d.count("Japan", "infantry", JP) - japanBefore);
+    out.put("othersGainedInJapanWhenRussiaBreaks",
+        d.territory("Japan").getUnits().getMatches(Matches.unitIsOwnedBy(d.player(JP)).invert()).size() - othersInJapan);
+    d.enter("japaneseUserActions", 1);
+    out.put("offeredToJapanAfterRussiaBreaks", d.validActions().contains("userActionAttachmentJpBreakTreaty"));
+    d.enter("russianUserActions", 2);
+    out.put("offeredToRussiaAfterBreakingNextRound", d.validActions().contains("userActionAttachmentRuBreakTreaty"));
     d.stop();
     final ScenarioGame e = new ScenarioGame(file);
     e.enter("russianBattle", 1);
@@ -398,11 +411,25 @@ public final class Scenario {
     out.put("relationAfterCapitalFalls", e.data.getRelationshipTracker().getRelationshipType(e.player(RU), e.player(JP)).getName());
     out.put("russiaInfantryGainedWhenCapitalFalls", e.count("Russia", "infantry", RU) - russiaInfantry);
     e.stop();
+    // Moscow falls: the treaty is void too, and nobody is paid.
+    final ScenarioGame h = new ScenarioGame(file);
+    h.enter("russianBattle", 1);
+    final int japanInfantry = h.count("Japan", "infantry", JP);
+    h.setOwner("Russia", GE);
+    h.leave();
+    out.put("relationAfterMoscowFalls", h.data.getRelationshipTracker().getRelationshipType(h.player(RU), h.player(JP)).getName());
+    out.put("japanInfantryGainedWhenMoscowFalls", h.count("Japan", "infantry", JP) - japanInfantry);
+    h.stop();
+    // Russia may end the treaty at the start of its turn only, not at its Mobilize.
+    final ScenarioGame m = new ScenarioGame(file);
+    m.enter("russianMobilizeUserActions", 1);
+    out.put("offeredToRussiaAtMobilize", m.validActions().contains("userActionAttachmentRuBreakTreaty"));
+    m.stop();
     return out;
   }
 
   /** Japanese infantry from Manchuria try to attack Buryatia in combat move; null when allowed. */
-  private static String attackBuryatia(final ScenarioGame g) {
+  static String attackBuryatia(final ScenarioGame g) {
     final List<Unit> units = g.territory("Manchuria").getUnits().getMatches(
         games.strategy.util.Match.allOf(Matches.unitIsOfType(g.unitType("infantry")), Matches.unitIsOwnedBy(g.player(JP))));
     final Route route = new Route(g.territory("Manchuria"), g.territory("Buryatia S.S.R."));

@@ -13,6 +13,7 @@ import games.strategy.engine.data.GameStep;
 import games.strategy.engine.data.PlayerID;
 import games.strategy.engine.data.Territory;
 import games.strategy.engine.data.Unit;
+import games.strategy.triplea.util.TransportUtils;
 import games.strategy.triplea.attachments.TechAttachment;
 import games.strategy.triplea.attachments.TerritoryAttachment;
 import games.strategy.triplea.delegate.EndRoundDelegate;
@@ -105,6 +106,12 @@ final class ScenarioAarhe {
       }
     }
     out.put("aaRolls", aa);
+    // The order of the battle's dice (their sides): the ID dice open every round.
+    final List<Object> order = new ArrayList<>();
+    for (final ScenarioJson.Obj roll : g.rolls.subList(from, g.rolls.size())) {
+      order.add(roll.get("sides"));
+    }
+    out.put("battleDiceSides", order);
     g.stop();
     return out;
   }
@@ -232,8 +239,8 @@ final class ScenarioAarhe {
     ScenarioPlay.enter(g, UK, "NonCombatMove", 1);
     g.addUnits("Persia", "infantry", UK, 1);
     out.put("britishIntoCaucasus", String.valueOf(ScenarioPlay.move(g, UK, "infantry", 1, "Persia", "Caucasus")));
-    // A bomber carries a marine two territories, where a marine alone cannot go; the engine does
-    // not count the load (two marines fly too).
+    // A bomber carries a marine two territories, where a marine alone cannot go; it has room for
+    // one: with two marines, the one left behind cannot follow.
     ScenarioPlay.enter(g, US, "NonCombatMove", 1);
     out.put("marinesInEasternUsAtStart", g.count("Eastern United States", "marine", US));
     out.put("carryOne", carry(g, 1, "Western United States", "Central United States", "Eastern United States"));
@@ -262,12 +269,26 @@ final class ScenarioAarhe {
     return g.data.getRelationshipTracker().getRelationshipType(g.player(a), g.player(b)).getName();
   }
 
-  /** A new bomber carries MARINES new marines from ROUTE[0] two territories on. */
+  /**
+   * A new bomber takes MARINES new marines from ROUTE[0] two territories on, loaded as the move
+   * panel loads them: the engine picks the cargo the bomber's capacity holds (TransportUtils);
+   * the rest must walk, which they cannot.
+   */
   private static String carry(final ScenarioGame g, final int marines, final String... route) {
     final List<Unit> cargo = g.addUnits(route[0], "marine", US, marines);
-    final Unit bomber = g.addUnits(route[0], "bomber", US, 1).get(0);
+    final List<Unit> bombers = g.addUnits(route[0], "bomber", US, 1);
+    final Map<Unit, Unit> loads = TransportUtils.mapTransportsToLoad(
+        TransportUtils.findUnitsToLoadOnAirTransports(cargo, bombers), bombers);
     final Map<Unit, Collection<Unit>> dependents = new HashMap<>();
-    dependents.put(bomber, cargo);
-    return String.valueOf(ScenarioPlay.moveWith(g, Collections.singletonList(bomber), dependents, route));
+    for (final Map.Entry<Unit, Unit> load : loads.entrySet()) {
+      dependents.computeIfAbsent(load.getValue(), k -> new ArrayList<>()).add(load.getKey());
+    }
+    final List<Unit> moving = new ArrayList<>(bombers);
+    for (final Unit marine : cargo) {
+      if (!loads.containsKey(marine)) {
+        moving.add(marine);
+      }
+    }
+    return String.valueOf(ScenarioPlay.moveWith(g, moving, dependents, route));
   }
 }

@@ -7,6 +7,7 @@ import java.util.TreeMap;
 
 import games.strategy.engine.data.Territory;
 import games.strategy.engine.data.Unit;
+import games.strategy.engine.data.changefactory.ChangeFactory;
 import games.strategy.triplea.TripleAUnit;
 import games.strategy.triplea.attachments.TerritoryAttachment;
 import games.strategy.triplea.delegate.Matches;
@@ -21,6 +22,39 @@ final class ScenarioAarheEconomy {
   private static final String JP = "Japanese";
   private static final String US = "Americans";
   private static final String IT = "Italians";
+
+  /** PLAYER buys RULE in round 7 (twice), places UNIT in PLACE: what it became. */
+  private static ScenarioJson.Obj singleBuild(final ScenarioGame g, final String player, final String rule,
+      final String unit, final String place, final String becomes) throws Exception {
+    final ScenarioJson.Obj out = ScenarioJson.obj();
+    ScenarioPlay.enter(g, player, "Purchase", 7);
+    g.change(ChangeFactory.changeResourcesChange(g.player(player), g.data.getResourceList().getResource("PUs"), 40));
+    final int pus = g.pus(player);
+    out.put("buy", String.valueOf(ScenarioPlay.buy(g, rule, 1)));
+    out.put("price", pus - g.pus(player));
+    out.put("buyAgain", String.valueOf(ScenarioPlay.buy(g, rule, 1)));
+    ScenarioPlay.enter(g, player, "Place", 7);
+    final int before = g.count(place, becomes, player);
+    final int others = notOwnedBy(g, place, player);
+    out.put("place", String.valueOf(ScenarioPlay.place(g, unit, 1, place)));
+    g.leave();
+    out.put("gained", g.count(place, becomes, player) - before);
+    out.put("left", g.count(place, unit, player));
+    out.put("othersGained", notOwnedBy(g, place, player) - others);
+    return out;
+  }
+
+  private static int notOwnedBy(final ScenarioGame g, final String territory, final String owner) {
+    return g.territory(territory).getUnits().getMatches(Matches.unitIsOwnedBy(g.player(owner)).invert()).size();
+  }
+
+  private static Map<String, Integer> unitsOf(final ScenarioGame g, final String territory, final String owner) {
+    final Map<String, Integer> units = new TreeMap<>();
+    for (final Unit u : g.territory(territory).getUnits().getMatches(Matches.unitIsOwnedBy(g.player(owner)))) {
+      units.merge(u.getType().getName(), 1, Integer::sum);
+    }
+    return units;
+  }
 
   /** Convoy raids, lend-lease delivery, repairs at the income step, scorched earth. */
   static ScenarioJson.Obj economy(final String file) throws Exception {
@@ -122,9 +156,11 @@ final class ScenarioAarheEconomy {
     ScenarioPlay.enter(g, RU, "Place", 1);
     out.put("placeT34InCaucasus", String.valueOf(ScenarioPlay.place(g, "t34Armour", 1, "Caucasus")));
     final int armour = g.count("Russia", "armour", RU);
+    final int othersInRussia = notOwnedBy(g, "Russia", RU);
     out.put("placeT34InRussia", String.valueOf(ScenarioPlay.place(g, "t34Armour", 2, "Russia")));
     g.leave();
     out.put("russiaArmourGained", g.count("Russia", "armour", RU) - armour);
+    out.put("othersGainedInRussia", notOwnedBy(g, "Russia", RU) - othersInRussia);
     out.put("t34Left", g.count("Russia", "t34Armour", RU));
     // Japan, Patriotism: 3 infantry for the bundle's price (round 2: in the full rules Japan plays
     // before the Soviet Union, in the earlier revisions after).
@@ -133,11 +169,42 @@ final class ScenarioAarheEconomy {
     pus = g.pus(JP);
     out.put("buyPatriotism", String.valueOf(ScenarioPlay.buy(g, "buyPatriotism", 1)));
     out.put("patriotismPrice", pus - g.pus(JP));
+    out.put("buyPatriotismAgain", String.valueOf(ScenarioPlay.buy(g, "buyPatriotism", 1)));
     ScenarioPlay.enter(g, JP, "Place", 2);
+    out.put("placePatriotsInManchuria", String.valueOf(ScenarioPlay.place(g, "patriotInfantry", 1, "Manchuria")));
     final int infantry = g.count("Japan", "infantry", JP);
+    final int othersInJapan = notOwnedBy(g, "Japan", JP);
     out.put("placePatriots", String.valueOf(ScenarioPlay.place(g, "patriotInfantry", 3, "Japan")));
     g.leave();
     out.put("japanInfantryGained", g.count("Japan", "infantry", JP) - infantry);
+    out.put("othersGainedInJapan", notOwnedBy(g, "Japan", JP) - othersInJapan);
+    // Italy, Regia Marina (the full rules only): a battleship, carrier or destroyer for 2 less, one
+    // of each a turn, ordinary ships after the placement (for Italy alone).
+    if (g.data.getUnitTypeList().getUnitType("regiaDestroyer") != null) {
+      ScenarioPlay.enter(g, IT, "Purchase", 2);
+      g.change(ChangeFactory.changeResourcesChange(g.player(IT), g.data.getResourceList().getResource("PUs"), 60));
+      final ScenarioJson.Obj regia = ScenarioJson.obj();
+      for (final String ship : new String[] {"Battleship", "Carrier", "Destroyer"}) {
+        pus = g.pus(IT);
+        regia.put("buy" + ship, String.valueOf(ScenarioPlay.buy(g, "buyRegia" + ship, 1)));
+        regia.put("price" + ship, pus - g.pus(IT));
+        regia.put("buyAgain" + ship, String.valueOf(ScenarioPlay.buy(g, "buyRegia" + ship, 1)));
+      }
+      ScenarioPlay.enter(g, IT, "Place", 2);
+      final Map<String, Integer> before = unitsOf(g, "14 Sea Zone", IT);
+      final int others = notOwnedBy(g, "14 Sea Zone", IT);
+      for (final String ship : new String[] {"Battleship", "Carrier", "Destroyer"}) {
+        regia.put("place" + ship, String.valueOf(ScenarioPlay.place(g, "regia" + ship, 1, "14 Sea Zone")));
+      }
+      g.leave();
+      final Map<String, Integer> after = unitsOf(g, "14 Sea Zone", IT);
+      for (final String unit : new String[] {"battleship", "carrier", "destroyer", "regiaBattleship", "regiaCarrier",
+          "regiaDestroyer"}) {
+        regia.put("gained " + unit, after.getOrDefault(unit, 0) - before.getOrDefault(unit, 0));
+      }
+      regia.put("othersGained", notOwnedBy(g, "14 Sea Zone", IT) - others);
+      out.put("regiaMarina", regia);
+    }
     // Round 3: the Soviet Union may buy another bundle; the national attacks are in force.
     ScenarioPlay.enter(g, RU, "Purchase", 3);
     out.put("buyT34NextTurn", String.valueOf(ScenarioPlay.buy(g, "buyT34", 1)));
@@ -145,6 +212,11 @@ final class ScenarioAarheEconomy {
     strengths.put("germanFighterInFrance", ScenarioPlay.strengths(g, GE, "fighter", "Western Europe", false));
     strengths.put("britishFighterInFrance", ScenarioPlay.strengths(g, UK, "fighter", "Western Europe", false));
     strengths.put("japaneseFighterAtSea", ScenarioPlay.strengths(g, JP, "fighter", "61 Sea Zone", false));
+    strengths.put("americanFighterAtSea", ScenarioPlay.strengths(g, US, "fighter", "61 Sea Zone", false));
+    if (g.data.getUnitTypeList().getUnitType("navalFighter") != null) {
+      strengths.put("japaneseNavalFighterAtSea", ScenarioPlay.strengths(g, JP, "navalFighter", "61 Sea Zone", false));
+      strengths.put("britishNavalFighterAtSea", ScenarioPlay.strengths(g, UK, "navalFighter", "61 Sea Zone", false));
+    }
     strengths.put("britishFighterInUk", ScenarioPlay.strengths(g, UK, "fighter", "United Kingdom", false));
     strengths.put("britishFighterInIndia", ScenarioPlay.strengths(g, UK, "fighter", "India", false));
     strengths.put("marineLanding", ScenarioPlay.strengths(g, US, "marine", "Western Europe", true));
@@ -154,6 +226,11 @@ final class ScenarioAarheEconomy {
       strengths.put("germanInfantryInGermany", ScenarioPlay.strengths(g, GE, "infantry", "Germany", false));
     }
     out.put("strengths", strengths);
+    // The bundle bought this round stays unplaced: nothing is converted in Russia.
+    ScenarioPlay.enter(g, RU, "Place", 3);
+    final int russianArmour = g.count("Russia", "armour", RU);
+    g.leave();
+    out.put("russiaArmourGainedWithoutPlacing", g.count("Russia", "armour", RU) - russianArmour);
     // Heavy artillery and heavy tanks come with their techs (the full rules only).
     if (g.data.getTechnologyFrontier().getAdvanceByName("HeavyArtilleryTech") != null) {
       ScenarioPlay.enter(g, GE, "Tech", 4);
@@ -168,6 +245,24 @@ final class ScenarioAarheEconomy {
       out.put("germanHeavyRulesAfterTech", heavy);
       out.put("britishHasHeavyArtillery", g.frontier(UK).containsKey("buyHeavyArtillery"));
     }
+    if (g.data.getTerritoryEffectList().get("Desert") != null) {
+      out.put("terrain", ScenarioAarheTerrain.terrain(g, 5));
+    }
+    // A turn without a national build converts nothing: Japan places no bundle in round 5.
+    ScenarioPlay.enter(g, JP, "Place", 5);
+    final int japanInfantry = g.count("Japan", "infantry", JP);
+    g.leave();
+    out.put("japanInfantryGainedWithoutBundle", g.count("Japan", "infantry", JP) - japanInfantry);
+    if (g.data.getUnitTypeList().getUnitType("factory5") != null) {
+      out.put("complexes", ScenarioAarheComplexes.complexes(g, 6));
+    }
+    // Type VII, Spitfire and Essex (round 7): bought once a turn, placed where the build says,
+    // ordinary units of the builder after the placement.
+    final ScenarioJson.Obj single = ScenarioJson.obj();
+    single.put("typeVII", singleBuild(g, GE, "buyTypeVII", "typeVIISubmarine", "5 Sea Zone", "submarine"));
+    single.put("spitfire", singleBuild(g, UK, "buySpitfire", "spitfire", "United Kingdom", "fighter"));
+    single.put("essex", singleBuild(g, US, "buyEssex", "essexCarrier", "10 Sea Zone", "carrier"));
+    out.put("singleBuilds", single);
     g.stop();
     return out;
   }

@@ -80,18 +80,60 @@ final class ScenarioExpansion {
 
   /** The Russia-Japan treaty ended by Russia: war, and four infantry for Japan. */
   static ScenarioJson.Obj treaty(final String file) throws Exception {
-    final ScenarioGame g = new ScenarioGame(file);
     final ScenarioJson.Obj out = ScenarioJson.obj();
+    // While the treaty holds Japan may not attack Soviet land.
+    final ScenarioGame a = new ScenarioGame(file);
+    a.enter("japaneseCombatMove", 1);
+    out.put("attackDuringTreaty", Scenario.attackBuryatia(a));
+    // The treaty steps open each side's turn, before its research.
+    final List<String> steps = new ArrayList<>();
+    for (final games.strategy.engine.data.GameStep step : a.data.getSequence()) {
+      steps.add(step.getName());
+    }
+    out.put("stepAfterRussianUserActions", steps.get(steps.indexOf("russianUserActions") + 1));
+    out.put("stepAfterJapaneseUserActions", steps.get(steps.indexOf("japaneseUserActions") + 1));
+    a.stop();
+    // Russia ends it: war, four infantry for Japan (for Japan alone), and no more treaty to end.
+    final ScenarioGame g = new ScenarioGame(file);
     g.enter("russianUserActions", 1);
     out.put("relationAtStart", relation(g));
     out.put("offered", g.validActions().contains("userActionAttachmentRuEndTreaty"));
     final int japan = g.count("Japan", "infantry", JP);
+    final int others = notOwnedBy(g, "Japan", JP);
     g.act("userActionAttachmentRuEndTreaty");
     out.put("relationAfter", relation(g));
     out.put("japanInfantryGained", g.count("Japan", "infantry", JP) - japan);
+    out.put("othersGainedInJapan", notOwnedBy(g, "Japan", JP) - others);
     out.put("offeredAfter", g.validActions().contains("userActionAttachmentRuEndTreaty"));
+    // Later turns: the treaty is over, neither side can end it (and be paid) again; in the step it
+    // was used the once-a-turn limit would hide that.
+    g.enter("japaneseUserActions", 1);
+    out.put("offeredToJapanAfterwards", g.validActions().contains("userActionAttachmentJpEndTreaty"));
+    g.enter("russianUserActions", 2);
+    out.put("offeredNextRound", g.validActions().contains("userActionAttachmentRuEndTreaty"));
+    out.put("relationNextRound", relation(g));
+    g.enter("japaneseCombatMove", 2);
+    out.put("attackAfterTreaty", Scenario.attackBuryatia(g));
     g.stop();
+    // Japan ends it: four infantry for the Soviet Union in Russia, for it alone.
+    final ScenarioGame j = new ScenarioGame(file);
+    j.enter("japaneseUserActions", 1);
+    out.put("offeredToJapan", j.validActions().contains("userActionAttachmentJpEndTreaty"));
+    final int russia = j.count("Russia", "infantry", RU);
+    final int othersInRussia = notOwnedBy(j, "Russia", RU);
+    j.act("userActionAttachmentJpEndTreaty");
+    out.put("relationAfterJapanEnds", relation(j));
+    out.put("russiaInfantryGained", j.count("Russia", "infantry", RU) - russia);
+    out.put("othersGainedInRussia", notOwnedBy(j, "Russia", RU) - othersInRussia);
+    j.enter("japaneseUserActions", 2);
+    out.put("offeredToJapanNextRound", j.validActions().contains("userActionAttachmentJpEndTreaty"));
+    j.stop();
     return out;
+  }
+
+  private static int notOwnedBy(final ScenarioGame g, final String territory, final String owner) {
+    return g.territory(territory).getUnits().getMatches(
+        games.strategy.triplea.delegate.Matches.unitIsOwnedBy(g.player(owner)).invert()).size();
   }
 
   private static String relation(final ScenarioGame g) {
