@@ -79,21 +79,26 @@ def strip_comments(src: str) -> str:
 
 def block_end(src: str, open_brace: int) -> int:
     """Index just after the brace matching the '{' at open_brace (string-literal aware)."""
-    depth, i = 0, open_brace
+    return closing(src, open_brace, "{", "}") + 1
+
+
+def closing(src: str, start: int, opener: str, closer: str) -> int:
+    """Index of the `closer` matching the `opener` at `start` (string-literal aware)."""
+    depth, i = 0, start
     while i < len(src):
         c = src[i]
         if c == '"':
             i += 1
             while src[i] != '"':
                 i += 2 if src[i] == "\\" else 1
-        elif c == "{":
+        elif c == opener:
             depth += 1
-        elif c == "}":
+        elif c == closer:
             depth -= 1
             if depth == 0:
-                return i + 1
+                return i
         i += 1
-    raise ValueError("unbalanced braces")
+    raise ValueError(f"unbalanced {opener}{closer}")
 
 
 @dataclass

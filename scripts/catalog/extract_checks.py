@@ -175,21 +175,9 @@ _LITERAL = re.compile(r'"((?:\\.|[^"\\])*)"')
 
 
 def _argument(src: str, open_paren: int) -> str:
-    depth, i = 0, open_paren
-    while i < len(src):
-        c = src[i]
-        if c == '"':
-            i += 1
-            while src[i] != '"':
-                i += 2 if src[i] == "\\" else 1
-        elif c == "(":
-            depth += 1
-        elif c == ")":
-            depth -= 1
-            if depth == 0:
-                return src[open_paren + 1 : i]
-        i += 1
-    raise ValueError("unbalanced parentheses")
+    from extract_2x import closing  # a script beside this one
+
+    return src[open_paren + 1 : closing(src, open_paren, "(", ")")]
 
 
 def _message(argument: str) -> str:
