@@ -62,14 +62,19 @@ Spec = Mapping[str, Any]
 Names = Mapping[str, Collection[str]]
 
 
-@cache
-def load_catalog(engine: str) -> dict[str, Any]:
-    """The parsed ``engine-<engine>.json`` (engine is "1.9" or "2.x")."""
+def engine_json(engine: str, stem: str) -> dict[str, Any]:
+    """The parsed ``<stem>-<engine>.json`` of this folder (engine is "1.9" or "2.x")."""
     if engine not in ENGINES:
         raise ValueError(f"unknown engine {engine!r}; expected one of {ENGINES}")
-    path = Path(__file__).with_name(f"engine-{engine}.json")
+    path = Path(__file__).with_name(f"{stem}-{engine}.json")
     data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
     return data
+
+
+@cache
+def load_catalog(engine: str) -> dict[str, Any]:
+    """The parsed ``engine-<engine>.json``: the options and properties the engine reads."""
+    return engine_json(engine, "engine")
 
 
 def _class_name(attachment_class: str) -> str:

@@ -21,12 +21,10 @@ option, `@name` the attachment's name, `option#i` field i of the option's value 
 
 from __future__ import annotations
 
-import json
 from functools import cache
-from pathlib import Path
 from typing import Any
 
-from generator.catalog import ENGINES, load_catalog
+from generator.catalog import engine_json, load_catalog
 
 __all__ = ["Condition", "load_checks", "rule_checks", "shortcuts"]
 
@@ -37,12 +35,8 @@ STATUSES = frozenset({"rule", "option_syntax", "spec_check", "not_checked"})
 
 @cache
 def load_checks(engine: str) -> dict[str, Any]:
-    """The parsed ``engine-checks-<engine>.json``."""
-    if engine not in ENGINES:
-        raise ValueError(f"unknown engine {engine!r}; expected one of {ENGINES}")
-    path = Path(__file__).with_name(f"engine-checks-{engine}.json")
-    data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
-    return data
+    """The parsed ``engine-checks-<engine>.json``: what the engine refuses when a game loads."""
+    return engine_json(engine, "engine-checks")
 
 
 @cache
