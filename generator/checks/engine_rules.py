@@ -130,9 +130,8 @@ def failing(rule: dict[str, Any], attachment: Attachment) -> str | None:
 
     A rule on the fields of an option written several times (`activateTrigger#0`) is checked on each.
     """
-    conditions = [c for a in rule["alternatives"] for c in a.get("all", []) + a.get("any", [])]
-    repeated = {_base(c[0]) for c in conditions if _FIELD.fullmatch(c[0])}
-    for option in sorted(repeated):
+    repeated = _repeated(rule)
+    for option in repeated:
         for text in attachment.writes.get(option, []):
             attachment.current[option] = text
             blamed = _failing(rule, attachment)
@@ -141,6 +140,22 @@ def failing(rule: dict[str, Any], attachment: Attachment) -> str | None:
                 return blamed
         attachment.current.clear()
     return None if repeated else _failing(rule, attachment)
+
+
+# A rule's options read field by field, by the rule's identity: the rules are loaded once
+# (catalog.checks.load_checks) and checked against every attachment of every variant.
+# The rule is kept beside its answer, so its id is never reused for another rule.
+_REPEATED: dict[int, tuple[dict[str, Any], tuple[str, ...]]] = {}
+
+
+def _repeated(rule: dict[str, Any]) -> tuple[str, ...]:
+    cached = _REPEATED.get(id(rule))
+    if cached is not None and cached[0] is rule:
+        return cached[1]
+    conditions = [c for a in rule["alternatives"] for c in a.get("all", []) + a.get("any", [])]
+    found = tuple(sorted({_base(c[0]) for c in conditions if _FIELD.fullmatch(c[0])}))
+    _REPEATED[id(rule)] = (rule, found)
+    return found
 
 
 def _failing(rule: dict[str, Any], attachment: Attachment) -> str | None:
