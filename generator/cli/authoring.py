@@ -14,6 +14,7 @@ from generator.cli.group import (
     OUTPUT_OPTION,
     RULES_OPTION,
     TARGET_OPTION,
+    TEXT_OUTPUT_OPTION,
     _display,
     _report,
     cli,
@@ -214,39 +215,22 @@ def validate(
 
 
 @cli.command()
-@click.option(
-    "-o",
-    "--output",
-    "out",
-    type=click.Path(dir_okay=False, allow_dash=True, path_type=Path),
-    help="Write here, not stdout.",
-)
+@TEXT_OUTPUT_OPTION
 @click.option("--force", is_flag=True, help="Replace the file even if it is not a schema.")
 def schema(out: Path | None, force: bool) -> None:
     """Print the JSON Schema of spec files, for editor completion and squiggles.
 
     Put `# yaml-language-server: $schema=<path to the schema>` at the top of a spec file.
     """
-    from generator.cli.outputs import SCHEMA, check_output_file, write_output
+    from generator.cli.outputs import SCHEMA, print_or_write
     from generator.spec.schema import schema_text
 
-    if out is None:
-        click.echo(schema_text(), nl=False)
-        return
-    check_output_file(out, SCHEMA, force, "-o")
-    if write_output(out, schema_text().encode("utf-8")):
-        click.echo(f"wrote {_display(out)}")
+    print_or_write(out, schema_text(), SCHEMA, force)
 
 
 @cli.command()
 @click.argument("name", required=False)
-@click.option(
-    "-o",
-    "--output",
-    "out",
-    type=click.Path(dir_okay=False, allow_dash=True, path_type=Path),
-    help="Write here, not stdout.",
-)
+@TEXT_OUTPUT_OPTION
 @click.option("--force", is_flag=True, help="Replace the file even if it is not a pattern reference.")
 def patterns(name: str | None, out: Path | None, force: bool) -> None:
     """Print the reference of the rule patterns (NAME: one of them): parameters and an example each.
@@ -254,18 +238,12 @@ def patterns(name: str | None, out: Path | None, force: bool) -> None:
     A rule pattern writes one rule of a rules document as one spec entry (a national advantage, a
     treaty, a turn order...); triplea-forge makes it into the triggers and steps that enforce it.
     """
-    from generator.cli.outputs import PATTERNS, check_output_file, write_output
+    from generator.cli.outputs import PATTERNS, print_or_write
     from generator.spec.patterns.reference import pattern_names, reference_markdown
 
     if name is not None and name not in pattern_names():
         raise click.UsageError(f"no pattern '{name}' (patterns: {', '.join(pattern_names())})")
-    text = reference_markdown(name)
-    if out is None:
-        click.echo(text, nl=False)
-        return
-    check_output_file(out, PATTERNS, force, "-o")
-    if write_output(out, text.encode("utf-8")):
-        click.echo(f"wrote {_display(out)}")
+    print_or_write(out, reference_markdown(name), PATTERNS, force)
 
 
 @cli.command(name="import")

@@ -75,6 +75,15 @@ OUTPUT_OPTION = click.option(
     help="Folder the generated map files go to.",
 )
 
+# `schema` and `patterns`: the text goes to the standard output unless -o names a file.
+TEXT_OUTPUT_OPTION = click.option(
+    "-o",
+    "--output",
+    "out",
+    type=click.Path(dir_okay=False, allow_dash=True, path_type=Path),
+    help="Write here, not stdout.",
+)
+
 
 def _display(path: Path) -> str:
     """A path as shown in messages: relative to the working folder when inside it."""

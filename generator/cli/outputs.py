@@ -105,3 +105,15 @@ def write_output(path: Path, content: bytes) -> bool:
         return False
     write_file(path, content)
     return True
+
+
+def print_or_write(out: Path | None, text: str, kind: Kind, force: bool) -> None:
+    """`text` to the standard output, or (-o) into `out` when it may be written there (check_output_file)."""
+    from generator.cli.group import _display
+
+    if out is None:
+        click.echo(text, nl=False)
+        return
+    check_output_file(out, kind, force, "-o")
+    if write_output(out, text.encode("utf-8")):
+        click.echo(f"wrote {_display(out)}")
