@@ -20,7 +20,7 @@ import json
 import os
 import shutil
 import tempfile
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path, PurePosixPath
 
@@ -282,28 +282,40 @@ def stale_files(out_dir: Path, files: Mapping[str, bytes]) -> list[str]:
     return stale
 
 
+def switch(
+    out_dir: Path, files: Mapping[str, bytes], plan: Callable[[], tuple[list[str], list[str]]], display: str | None
+) -> tuple[list[str], list[str]]:
+    """One switch of `files` under `out_dir`: `plan()` says which of them to write and which paths
+    to remove (or raises ForgeError); returns (written, removed).
+
+    The plan is made again under the output folder's lock, so two runs never mix their files: the
+    folder ends with one run's whole set. Asked once before, so a run with nothing to do takes no
+    lock and stages nothing.
+    """
+    for rel in files:
+        _check_rel(out_dir, rel)
+    if out_dir.is_dir():
+        settle(out_dir)
+        if plan() == ([], []):
+            return [], []
+    with transaction(out_dir, display) as tx:
+        written, removed = plan()
+        for rel in written:
+            tx.file(rel, files[rel])
+        for rel in removed:
+            tx.remove(rel)
+    return written, removed
+
+
 def write_files(
     out_dir: Path, files: Mapping[str, bytes], remove: list[str] | None = None, display: str | None = None
 ) -> list[str]:
     """Write the stale ones of `files` under `out_dir` and delete `remove`, all in one switch.
 
-    What is stale is decided under the output folder's lock, so two runs never mix their files:
-    the folder ends with one run's whole set. Returns what was written.
+    Returns what was written.
     """
-    for rel in files:
-        _check_rel(out_dir, rel)
 
     def plan() -> tuple[list[str], list[str]]:
         return stale_files(out_dir, files), [rel for rel in remove or [] if _exists(out_dir / rel)]
 
-    if out_dir.is_dir():
-        settle(out_dir)
-        if plan() == ([], []):  # nothing to do: no stage, no lock
-            return []
-    with transaction(out_dir, display) as tx:
-        changed, leftovers = plan()
-        for rel in changed:
-            tx.file(rel, files[rel])
-        for rel in leftovers:
-            tx.remove(rel)
-    return changed
+    return switch(out_dir, files, plan, display)[0]
