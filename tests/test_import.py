@@ -78,3 +78,17 @@ def test_import_report_lists_what_was_normalised(tmp_path: Path) -> None:
     assert lines[-1].endswith(
         "second 'Soviet-Western_Friendship' on player 'Russians' replaces the first, as in the engine"
     )
+
+
+def test_import_extends_a_variant_that_extends_another(tmp_path: Path) -> None:
+    """A parent with a parent of its own: the child keeps its `extends` (the parent's is not
+    content to delete) and restates none of the parent's step moves."""
+    rules = tmp_path / "rules"
+    for variant in ("revised", "lhtr"):
+        (rules / variant).mkdir(parents=True)
+        for spec in (ROOT / "rules" / variant).glob("*.yaml"):
+            (rules / variant / spec.name).write_text(spec.read_text(encoding="utf-8"), encoding="utf-8")
+    result = run_cli("import", str(OFFICIAL_GAMES / "lhtr.xml"), "--name", "again", "--extends", "lhtr", cwd=tmp_path)
+    assert result.code == 0, result.err
+    assert sorted(p.name for p in (rules / "again").iterdir()) == ["game.yaml"]
+    assert "{extends: lhtr}" in (rules / "again" / "game.yaml").read_text(encoding="utf-8")

@@ -17,6 +17,7 @@ from generator.spec.dump import dump_yaml
 from generator.spec.errors import build_spec
 from generator.spec.expand import expand_templates
 from generator.spec.load import DELETE, SpecList, SpecMap
+from generator.spec.model import play_order
 from generator.spec.resolve import Rules, extends_cycle, resolve
 
 
@@ -58,9 +59,16 @@ def write_variant(
         resolved, problems = resolve(Rules(rules_dir, display_root), parent)
         if resolved is None or problems:
             return [], problems or [Diagnostic(f"cannot resolve parent variant '{parent}'")]
-        base = plain(resolved.tree)
+        # The parent's own `extends` is its line to its parent, not content: left in, the overlay
+        # would delete it in the child (`extends: !delete`) over the child's own `extends`.
+        # Nor are its steps' `after:`/`before:` moves: the child inherits them, and restates only
+        # the moves that make its own order (from the order the parent plays).
+        base = {key: value for key, value in plain(resolved.tree).items() if key != "extends"}
+        parent_order = _play_order(base.get("sequence", {}))
+        if isinstance(base.get("sequence"), dict):
+            base["sequence"] = {name: _without_moves(step) for name, step in base["sequence"].items()}
         content = {"extends": parent, **overlay(base, tree)}
-        hints = order_hints(list(base.get("sequence", {})), list(tree.get("sequence", {})))
+        hints = order_hints(parent_order, list(tree.get("sequence", {})))
         for step, anchor in hints.items():
             content.setdefault("sequence", {}).setdefault(step, {})["after"] = anchor
     files = {}
@@ -174,3 +182,14 @@ def order_hints(parent_order: list[str], child_order: list[str]) -> dict[str, st
             order.insert(order.index(anchor) + 1, name)
             hints[name] = anchor
     return hints
+
+
+def _play_order(sequence: dict[str, Any]) -> list[str]:
+    """The parent's steps in the order it plays them (its own `after:`/`before:` moves applied),
+    so the child restates only the moves that are its own."""
+    moves = {name: step if isinstance(step, dict) else {} for name, step in sequence.items()}
+    return play_order([(name, step.get("after"), step.get("before")) for name, step in moves.items()])
+
+
+def _without_moves(step: Any) -> Any:
+    return {k: v for k, v in step.items() if k not in ("after", "before")} if isinstance(step, dict) else step

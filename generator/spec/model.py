@@ -470,12 +470,17 @@ class Spec(Strict):
 
     def ordered_steps(self) -> list[str]:
         """Step names in play order, after applying `after:`/`before:` moves in spec order."""
-        order = list(self.sequence)
-        for name, step in self.sequence.items():
-            anchor = step.after or step.before
-            if anchor is None or anchor not in self.sequence or anchor == name:
-                continue
-            order.remove(name)
-            at = order.index(anchor)
-            order.insert(at + 1 if step.after else at, name)
-        return order
+        return play_order([(name, step.after, step.before) for name, step in self.sequence.items()])
+
+
+def play_order(steps: list[tuple[str, str | None, str | None]]) -> list[str]:
+    """Step names in play order: `(name, after, before)` in spec order, each move applied in turn."""
+    order = [name for name, _, _ in steps]
+    for name, after, before in steps:
+        anchor = after or before
+        if anchor is None or anchor not in order or anchor == name:
+            continue
+        order.remove(name)
+        at = order.index(anchor)
+        order.insert(at + 1 if after else at, name)
+    return order
