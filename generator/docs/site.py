@@ -19,7 +19,8 @@ from generator.spec.patterns.reference import reference_markdown
 from generator.spec.resolve import Rules
 
 REFERENCE = "docs/reference"
-# Folders whose every file the generator makes (anything else in them is stale).
+# Folders holding generated files: a page there is ours when it opens with the GENERATED line (a
+# page written by hand beside them is left alone), a file under IMAGES always is.
 OWNED = (REFERENCE, FOLDER, IMAGES)
 # The official Revised map, kept in the repository for the tests: the same board on every machine.
 DEFAULT_BASE_MAP = Path("tests/data/world_war_ii_revised")
@@ -42,9 +43,20 @@ def generated(root: Path, base_map: Path) -> dict[str, bytes]:
     return dict(sorted(files.items()))
 
 
+def _ours(root: Path, path: Path) -> bool:
+    if path.is_relative_to(root / IMAGES):
+        return True
+    with path.open("rb") as opened:
+        return opened.read(len(GENERATED)) == GENERATED.encode("utf-8")
+
+
 def _present(root: Path) -> set[str]:
+    """The generated files on disk (those a run made before, wanted now or not)."""
     return {
-        path.relative_to(root).as_posix() for folder in OWNED for path in (root / folder).rglob("*") if path.is_file()
+        path.relative_to(root).as_posix()
+        for folder in OWNED
+        for path in (root / folder).rglob("*")
+        if path.is_file() and _ours(root, path)
     }
 
 
