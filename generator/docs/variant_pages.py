@@ -63,13 +63,14 @@ def _facts(item: Compiled) -> list[str]:
         ["units, territories", f"{len(spec.units)} unit types, {len(spec.territories)} territories"],
         ["rules in the ledger", str(len(spec.rule_ledger)) if spec.rule_ledger else "none (no rules document)"],
     ]
-    return [*table(["", ""], rows), ""]
+    return [*table(["", f"`{item.name}`"], rows), ""]
 
 
 def variant_page(item: Compiled, made: Made, mutation_results: Path) -> str:
     name = item.name
     lines = [GENERATED, "", f"# {name}", "", *_facts(item)]
-    lines += ["## The board at the start", "", f"![{name}: the board at the start](../images/generated/previews/{name}.png)",
+    picture = f"../images/generated/previews/{name}.png"
+    lines += ["## The board at the start", "", f"![{name}: the board at the start]({picture})",
               "", f"Drawn by `triplea-forge preview {name} -o {name}.png`; the package ships it as the game's picture.",
               ""]  # fmt: skip
     units = made.new_units.get(name)
