@@ -23,20 +23,26 @@ from generator.catalog import engine_json, load_catalog
 from generator.docs.catalog_reference import ENGINES
 from generator.docs.cli_reference import commands
 from generator.docs.markdown import cell
+from generator.docs.pictures import Made, make_pictures
 from generator.docs.site import generated, stale
 from generator.docs.spec_reference import TOP, documented_keys
 from generator.spec.patterns import PATTERNS
 from generator.spec.resolve import Rules
 from tests.browser import Browser
-from tests.conftest import BASE_MAP, ROOT, variant_spec
+from tests.conftest import BASE_MAP, ROOT
 
 DOCS = ROOT / "docs"
 MKDOCS = [sys.executable, "-m", "mkdocs"]
 
 
 @pytest.fixture(scope="module")
-def files() -> dict[str, bytes]:
-    return generated(ROOT, BASE_MAP)
+def made() -> Made:
+    return make_pictures(Rules(ROOT / "rules", "rules"), BASE_MAP)
+
+
+@pytest.fixture(scope="module")
+def files(made: Made) -> dict[str, bytes]:
+    return generated(ROOT, BASE_MAP, made)
 
 
 def _page(path: str) -> str:
@@ -71,7 +77,7 @@ def test_a_stale_page_or_an_orphan_picture_is_found(files: dict[str, bytes], tmp
     ]
 
 
-def test_the_reference_covers_every_command_option_key_pattern_and_catalog_entry() -> None:
+def test_the_reference_covers_every_command_option_key_pattern_and_catalog_entry(made: Made) -> None:
     from generator.cli import cli
 
     counts: dict[str, list[int]] = {}  # what -> [documented, total]
@@ -120,11 +126,11 @@ def test_the_reference_covers_every_command_option_key_pattern_and_catalog_entry
         checks = _section(page, "## Load checks")
         for check in engine_json(engine, "engine-checks")["checks"]:
             count("engine checks", f"| `{check['method']}` | {cell(check['message'])} |" in checks)
-    rules = Rules(ROOT / "rules", "rules")
-    for variant in rules.variants():
+    assert sorted(made.compiled) == Rules(ROOT / "rules", "rules").variants()
+    for variant, item in made.compiled.items():
         count("variant pages", (DOCS / "variants" / f"{variant}.md").is_file())
         page = _page(f"docs/variants/{variant}.md")
-        for rule_id in variant_spec(variant).rule_ledger:
+        for rule_id in item.spec.rule_ledger:
             count("ledger rules", f"\n| `{rule_id}` |" in page)
     print({what: f"{done} of {total}" for what, (done, total) in counts.items()})
     assert {what: done for what, (done, _) in counts.items()} == {what: total for what, (_, total) in counts.items()}

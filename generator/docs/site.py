@@ -12,7 +12,7 @@ from pathlib import Path
 from generator.docs.catalog_reference import ENGINES, catalog_reference
 from generator.docs.cli_reference import cli_reference
 from generator.docs.markdown import GENERATED
-from generator.docs.pictures import IMAGES, make_pictures
+from generator.docs.pictures import IMAGES, Made, make_pictures
 from generator.docs.spec_reference import spec_reference
 from generator.docs.variant_pages import FOLDER, variant_pages
 from generator.spec.patterns.reference import reference_markdown
@@ -26,8 +26,8 @@ OWNED = (REFERENCE, FOLDER, IMAGES)
 DEFAULT_BASE_MAP = Path("tests/data/world_war_ii_revised")
 
 
-def generated(root: Path, base_map: Path) -> dict[str, bytes]:
-    """Every generated file of the site (repository path -> content)."""
+def generated(root: Path, base_map: Path, made: Made | None = None) -> dict[str, bytes]:
+    """Every generated file of the site (repository path -> content); `made`: the variants compiled already."""
     from generator.cli import cli
 
     pages = {
@@ -37,7 +37,7 @@ def generated(root: Path, base_map: Path) -> dict[str, bytes]:
         **{f"{REFERENCE}/catalog-{engine}.md": catalog_reference(engine) for engine in ENGINES},
     }
     files = {path: text.encode("utf-8") for path, text in pages.items()}
-    made = make_pictures(Rules(root / "rules", "rules"), base_map)
+    made = made or make_pictures(Rules(root / "rules", "rules"), base_map)
     files.update(made.files)
     files.update(variant_pages(made, root / "output" / "mutation"))
     return dict(sorted(files.items()))
