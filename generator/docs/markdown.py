@@ -6,17 +6,23 @@ import re
 
 # Characters Markdown would read as markup in text taken from help strings, comments and data.
 _MARKUP = re.compile(r"([\\`*_\[\]#])")
+_CODE_SPAN = re.compile(r"(`[^`]+`)")  # `like this` in a comment or help: kept as code
+
+
+def _plain(text: str) -> str:
+    return _MARKUP.sub(r"\\\1", text).replace("<", "&lt;").replace(">", "&gt;")
 
 
 def prose(text: str) -> str:
-    """`text` as one Markdown paragraph that shows every character as it is."""
-    flat = " ".join(text.split())
-    return _MARKUP.sub(r"\\\1", flat).replace("<", "&lt;").replace(">", "&gt;")
+    """`text` as one Markdown paragraph that shows every character as it is, `code spans` as code."""
+    parts = _CODE_SPAN.split(" ".join(text.split()))
+    return "".join(part if index % 2 else _plain(part) for index, part in enumerate(parts))
 
 
 def cell(text: str) -> str:
-    """`text` as the content of a table cell (no line breaks, no column separator)."""
-    return prose(text).replace("|", "\\|")
+    """`text` as the content of a table cell (no line breaks, no column separator outside a code span)."""
+    parts = _CODE_SPAN.split(" ".join(text.split()))
+    return "".join(part if index % 2 else _plain(part).replace("|", "\\|") for index, part in enumerate(parts))
 
 
 def code(text: str) -> str:
