@@ -9,6 +9,7 @@ errors, uncaught exceptions, failed requests, images that did not load, and ever
 from __future__ import annotations
 
 import base64
+import fcntl
 import json
 import os
 import shutil
@@ -51,18 +52,19 @@ class Browser:
         assert executable, "Chromium is part of the test set-up (apt-get install chromium)"
         to_chrome, self._write = os.pipe()
         self._read, from_chrome = os.pipe()
-
-        def pipes_at_3_and_4() -> None:  # in the child, before exec
-            os.dup2(to_chrome, 3)
-            os.dup2(from_chrome, 4)
-
+        # Chromium's ends go to 3 and 4 by bash's redirections (no preexec_fn: the tests run threads,
+        # a served site among them), from fds above 9 so no redirection overwrites the other (dash
+        # takes one-digit fds only, hence bash).
+        ends = [fcntl.fcntl(fd, fcntl.F_DUPFD, 10) for fd in (to_chrome, from_chrome)]
+        for fd in (to_chrome, from_chrome):
+            os.close(fd)
+        command = [executable, *FLAGS, f"--user-data-dir={profile}", f"--window-size={width},{height}"]
         self._process = subprocess.Popen(
-            [executable, *FLAGS, f"--user-data-dir={profile}", f"--window-size={width},{height}"],
-            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-            preexec_fn=pipes_at_3_and_4, close_fds=False,
+            ["bash", "-c", f'exec "$@" 3<&{ends[0]} 4>&{ends[1]} {ends[0]}<&- {ends[1]}>&-', "bash", *command],
+            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, pass_fds=ends,
         )  # fmt: skip
-        os.close(to_chrome)
-        os.close(from_chrome)
+        for fd in ends:
+            os.close(fd)
         self._buffer = b""
         self._next_id = 0
         self._events: list[dict[str, Any]] = []
