@@ -22,27 +22,16 @@ import pytest
 from generator.catalog import engine_json, load_catalog
 from generator.docs.catalog_reference import ENGINES
 from generator.docs.cli_reference import commands
-from generator.docs.markdown import cell
-from generator.docs.pictures import Made, make_pictures
-from generator.docs.site import generated, stale
+from generator.docs.markdown import GENERATED, cell
+from generator.docs.site import stale, write
 from generator.docs.spec_reference import TOP, documented_keys
 from generator.spec.patterns import PATTERNS
 from generator.spec.resolve import Rules
 from tests.browser import Browser
-from tests.conftest import BASE_MAP, ROOT
+from tests.conftest import ROOT, variant_spec
 
 DOCS = ROOT / "docs"
 MKDOCS = [sys.executable, "-m", "mkdocs"]
-
-
-@pytest.fixture(scope="module")
-def made() -> Made:
-    return make_pictures(Rules(ROOT / "rules", "rules"), BASE_MAP)
-
-
-@pytest.fixture(scope="module")
-def files(made: Made) -> dict[str, bytes]:
-    return generated(ROOT, BASE_MAP, made)
 
 
 def _page(path: str) -> str:
@@ -57,27 +46,43 @@ def _section(text: str, heading: str) -> str:
     return text[start : start + len(heading) + ends[0]] if ends else text[start:]
 
 
-def test_generated_pages_and_pictures_are_current(files: dict[str, bytes]) -> None:
-    assert stale(ROOT, files) == [], "run: python -m generator.docs"
+def test_generated_pages_and_pictures_are_current() -> None:
+    """`python -m generator.docs --check`, as a contributor runs it: nothing to regenerate."""
+    result = subprocess.run([sys.executable, "-m", "generator.docs", "--check"], cwd=ROOT, capture_output=True,
+                            text=True, timeout=600)  # fmt: skip
+    assert (result.returncode, result.stdout, result.stderr) == (0, "", "")
 
 
-def test_a_stale_page_or_an_orphan_picture_is_found(files: dict[str, bytes], tmp_path: Path) -> None:
-    """The staleness check can fail: a changed page, a missing picture, a picture nothing makes any more."""
+def test_a_stale_page_or_an_orphan_picture_is_found(tmp_path: Path) -> None:
+    """The staleness check can fail: a changed page, a missing picture, a picture nothing makes any more;
+    a page written by hand beside the generated ones is left alone."""
+    files = {"docs/reference/commands.md": f"{GENERATED}\nnew\n".encode(), "docs/variants/lhtr.md": b"same",
+             "docs/images/generated/previews/lhtr.png": b"png"}  # fmt: skip
     for path, data in files.items():
         (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / path).write_bytes(data)
-    (tmp_path / "docs/reference/commands.md").write_text("edited by hand", encoding="utf-8")
+    (tmp_path / "docs/reference/commands.md").write_text(f"{GENERATED}\nedited by hand\n", encoding="utf-8")
     (tmp_path / "docs/images/generated/previews/lhtr.png").unlink()
     (tmp_path / "docs/images/generated/previews/gone.png").write_bytes(b"old")
-    (tmp_path / "docs/reference/guide.md").write_text("# Written by hand\n", encoding="utf-8")  # not ours: kept
-    assert stale(tmp_path, files) == [
-        "docs/images/generated/previews/lhtr.png",
+    (tmp_path / "docs/reference/guide.md").write_text("# Written by hand\n", encoding="utf-8")
+    expected = [
         "docs/reference/commands.md",
+        "docs/images/generated/previews/lhtr.png",
         "docs/images/generated/previews/gone.png",
     ]
+    assert stale(tmp_path, files) == expected
+    assert write(tmp_path, files) == expected  # written, written, removed
+    assert stale(tmp_path, files) == [] and (tmp_path / "docs/reference/guide.md").is_file()
 
 
-def test_the_reference_covers_every_command_option_key_pattern_and_catalog_entry(made: Made) -> None:
+def test_the_generator_says_when_the_board_is_not_a_map(tmp_path: Path) -> None:
+    result = subprocess.run([sys.executable, "-m", "generator.docs", "--check", "--base-map", str(tmp_path)],
+                            cwd=ROOT, capture_output=True, text=True, timeout=120)  # fmt: skip
+    assert result.returncode == 1
+    assert result.stderr == f"error: {tmp_path}: not a TripleA map (no polygons.txt in it or its map/ folder)\n"
+
+
+def test_the_reference_covers_every_command_option_key_pattern_and_catalog_entry() -> None:
     from generator.cli import cli
 
     counts: dict[str, list[int]] = {}  # what -> [documented, total]
@@ -126,11 +131,10 @@ def test_the_reference_covers_every_command_option_key_pattern_and_catalog_entry
         checks = _section(page, "## Load checks")
         for check in engine_json(engine, "engine-checks")["checks"]:
             count("engine checks", f"| `{check['method']}` | {cell(check['message'])} |" in checks)
-    assert sorted(made.compiled) == Rules(ROOT / "rules", "rules").variants()
-    for variant, item in made.compiled.items():
+    for variant in Rules(ROOT / "rules", "rules").variants():
         count("variant pages", (DOCS / "variants" / f"{variant}.md").is_file())
         page = _page(f"docs/variants/{variant}.md")
-        for rule_id in item.spec.rule_ledger:
+        for rule_id in variant_spec(variant).rule_ledger:
             count("ledger rules", f"\n| `{rule_id}` |" in page)
     print({what: f"{done} of {total}" for what, (done, total) in counts.items()})
     assert {what: done for what, (done, _) in counts.items()} == {what: total for what, (_, total) in counts.items()}

@@ -86,13 +86,15 @@ def _sheet(item: Compiled, units: list[str], pictures: Mapping[str, bytes], stoc
 
 def make_pictures(rules: Rules, base_map: Path) -> Made:
     """Every picture of the site, by repository path (IMAGES/...)."""
+    installed = InstalledMap(base_map.name, base_map)
+    if not installed.valid:
+        raise DocsError(f"{base_map}: not a TripleA map (no polygons.txt in it or its map/ folder)")
     maps = MapLookup(base_map=base_map, search=[])
     compiled, problems = compile_variants(rules, rules.variants(), "portable", maps)
-    installed = InstalledMap(base_map.name, base_map)
     pictures, found = shared_unit_pictures(compiled, rules, installed, maps)
     errors = [p for p in [*problems, *found] if p.severity is Severity.ERROR]
-    if errors or not installed.valid:
-        raise DocsError(_said(errors) or f"{base_map}: not a TripleA map (no polygons.txt)")
+    if errors:
+        raise DocsError(_said(errors))
     made = Made(compiled, installed)
     for rel, data in previews(compiled, installed).items():
         if rel.startswith("previews/"):

@@ -180,9 +180,8 @@ _FLAT = {
 def _section(name: str, schema: dict[str, Any], cls: type[BaseModel] | None) -> list[str]:
     title = "Top level: a spec file" if name == TOP else name
     lines = [f"## {name}" if name != TOP else f"## {title}", ""]
-    doc = inspect.getdoc(cls) if cls is not None and cls.__doc__ else None
-    if doc and cls is not None and cls.__doc__ not in (BaseModel.__doc__,):
-        lines += [prose(doc.split("\n\n")[0]), ""]
+    if cls is not None and cls.__doc__:  # its own docstring's first paragraph (a class's is not inherited)
+        lines += [prose(inspect.cleandoc(cls.__doc__).split("\n\n")[0]), ""]
     if name in _FLAT:
         catalog = "[1.9](catalog-1.9.md#" + anchor(_FLAT[name]) + "), [2.x](catalog-2.x.md#" + anchor(_FLAT[name])
         lines += [f"Besides the keys below, every `{_FLAT[name]}` option of the engines ({catalog})) sits "
