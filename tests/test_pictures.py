@@ -146,10 +146,10 @@ def test_who_can_own_a_unit() -> None:
     assert [f.name for f in picture_forms(spec, "cruiser", advances["Italians"])] == ["cruiser", "cruiser_hit"]
 
 
-def test_readme_example_variant_gets_its_heavy_tank_pictures(tmp_path: Path) -> None:
-    """The README's `Adding a variant`, as written there, checks clean and packages a heavy tank for all."""
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    section = readme[readme.index("### Adding a variant") :]
+def test_the_add_a_unit_guide_variant_gets_its_heavy_tank_pictures(tmp_path: Path) -> None:
+    """The how-to `Add a unit with its picture`, as written there, checks clean and packages a heavy tank for all."""
+    guide = (ROOT / "docs" / "how-to" / "add-a-unit.md").read_text(encoding="utf-8")
+    section = guide[guide.index("## Write the unit") :]
     start = section.index("```yaml\n") + len("```yaml\n")
     spec = section[start : section.index("```\n", start)]
     (tmp_path / "rules").mkdir()

@@ -18,7 +18,7 @@ def test_readme_opens_with_two_commands() -> None:
     """Both work with Debian's own Python (a virtual environment) and bring javac for `check`."""
     build, test = _readme_commands()[:2]
     assert build.endswith(".venv/bin/triplea-forge build") and "apt-get install -y triplea " in build
-    assert test.endswith(".venv/bin/python -m pytest") and "'.[test,cluster]'" in test and " chromium " in test
+    assert test.endswith(".venv/bin/python -m pytest") and "'.[test,cluster,docs]'" in test and " chromium " in test
     for command in (build, test):
         assert "python3 -m venv .venv" in command and "default-jdk-headless" in command
         assert "python3 -m pip" not in command  # refused by Debian's Python (externally managed)
@@ -28,6 +28,9 @@ def test_ci_runs_the_readme_test_command_exactly() -> None:
     test_command = _readme_commands()[1]
     ci_lines = (ROOT / ".ci" / "run").read_text().splitlines()
     assert test_command in ci_lines
+    # The docs' contributing page gives the same command.
+    contributing = re.findall(r"```sh\n(.+?)\n```", (ROOT / "docs" / "contributing.md").read_text())
+    assert test_command in contributing
 
 
 def test_ruff_clean() -> None:

@@ -41,7 +41,8 @@ from generator.diagnostics import Diagnostic, ForgeError
     default="rules",
     show_default=True,
     help="How the AIs take the variant's user and political actions (the 1.9 AIs take none themselves): "
-    "rules plays them as their rules make sense (see README, balance); random flips a coin per open action.",
+    "rules plays them as their rules make sense (see docs/how-to/balance-study.md); random flips a coin per "
+    "open action.",
 )
 @CHOICE_RATE_OPTION
 @click.option("--seed", default=1, show_default=True, type=int, help="Seed of the first game (seeds S..S+N-1).")

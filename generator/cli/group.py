@@ -48,7 +48,7 @@ REPRODUCIBLE_OPTION = click.option(
     default=False,
     show_default=True,
     help="--reproducible: the same seed plays the same game, the AIs' own choices included, at 10-80 % "
-    "more CPU (see README, balance). --varied: the dice and actions follow the seed, the AIs' plans vary.",
+    "more CPU (see docs/how-to/balance-study.md). --varied: the dice and actions follow the seed, the AIs' plans vary.",
 )
 ACTION_POLICIES = ["rules", "none", "random", "cover", "all-early"]
 CHOICE_RATE_OPTION = click.option(

@@ -6,7 +6,7 @@ one domain is one line with every member under it (12 territories changed produc
 listed; Markdown folds them), steps renamed are one line, and a block of steps that moved
 together (a player's turn) is one move of its first step "with the N steps behind it". Nothing
 is left out; `brief` gives the short form of before (runs named up to five, "and N more"). JSON
-holds every change, one by one, with the same words in `text`; its layout is in the README and
+holds every change, one by one, with the same words in `text`; its layout is in docs/reference/reports.md and
 in generator/diff/schema.json.
 """
 

@@ -72,7 +72,7 @@ PLAY_JVM_OPTIONS = ("-XX:CompileThresholdScaling=10",)
 # The harness resets the engine's own random sources before each game (Determinism.java); what
 # is left is the order of hash sets keyed by objects without a hash of their own, which follows
 # the JVM's identity hash codes. A constant identity hash makes those sets iterate in insertion
-# order, so a game plays the same wherever it runs in a JVM (at a CPU cost: see README, balance).
+# order, so a game plays the same wherever it runs in a JVM (at a CPU cost: see docs/how-to/balance-study.md).
 REPRODUCIBLE_JVM_OPTIONS = ("-XX:+UnlockExperimentalVMOptions", "-XX:hashCode=2")
 
 

@@ -133,6 +133,7 @@ class WithOptions(BaseModel):
 
     model_config = ConfigDict(extra="allow", strict=True, frozen=True)
 
+    # Ids of the rule-ledger entries this element implements.
     ledger: LedgerClaims = []
 
     @property
@@ -154,12 +155,15 @@ class Attachment(WithOptions):
 
 
 class HasAttachments(WithOptions):
+    # Further attachments by their TripleA name (the class follows from the name, or `class:`).
     attachments: dict[str, Attachment] = {}
 
 
 class GameInfo(Strict):
+    # The game's name, as TripleA lists it.
     name: str
     version: str | None = Field(default=None, pattern=r"^\d+(\.\d+){0,3}$")  # required by engine 1.9
+    # The map the game is played on (a downloadedMaps folder name).
     map: str
     # <triplea minimumVersion>: engines older than this refuse the game (1.9 only knows it).
     minimum_version: str | None = None
@@ -171,24 +175,34 @@ class GameInfo(Strict):
 class Resource(Strict):
     # TripleA 2.x: the players who see it (isDisplayedFor); 1.9 ignores it.
     displayed_for: list[str] | None = None
+    # Attachments of the resource, by their TripleA name.
     attachments: dict[str, Attachment] = {}
 
 
 class Relationship(Strict):
+    # The relationship type's name.
     type: str
     round: EngineInt = 0  # TripleA's roundValue: the round the relationship started
 
 
 class Player(Strict):
+    # TripleA's `optional` attribute of the player.
     optional: bool = False
+    # TripleA's `canBeDisabled` attribute: the player may be disabled in the game set-up.
     can_be_disabled: bool = False
+    # Who plays it by default in the game set-up.
     default_type: Literal["Human", "AI", "DoesNothing"] = "Human"
+    # TripleA's `isHidden` attribute of the player.
     hidden: bool = False
     # Colour on the map, hex RRGGBB; packaged into map.properties as color.<player>.
     color: str | None = Field(default=None, pattern=r"^[0-9A-Fa-f]{6}$")
+    # The alliances the player belongs to.
     alliances: list[str] = []
+    # The production frontier the player buys from.
     production_frontier: str | None = None
+    # The repair frontier the player repairs with.
     repair_frontier: str | None = None
+    # Starting resources: {PUs: 24}.
     resources: dict[str, Count] = {}
     # Units bought before the game starts and not yet placed.
     held_units: dict[str, Count] = {}
@@ -196,6 +210,7 @@ class Player(Strict):
     tech_categories: dict[str, list[str]] = {}
     # Starting relationship to each other player, by relationship type (or {type, round}).
     relationships: dict[str, str | Relationship] = {}
+    # Attachments of the player (rules, triggers, user actions...), by their TripleA name.
     attachments: dict[str, Attachment] = {}
 
 
@@ -270,11 +285,15 @@ class DamagedUnits(Strict):
 class Territory(HasAttachments):
     """A territory; its keys are TerritoryAttachment options plus the territory's own facts."""
 
+    # A sea zone.
     sea: bool = False
+    # The player who owns it at the start (none: neutral).
     owner: str | None = None
+    # Its neighbours; a border is listed on both sides.
     connections: list[str] = []
     # Starting units by owner; the owner `Neutral` places units that belong to no player.
     units: dict[str, dict[str, EngineInt]] = {}
+    # Units that start damaged (hits taken, or bombing damage).
     damaged_units: list[DamagedUnits] = []
 
     @field_validator("units")
@@ -305,11 +324,14 @@ class Technology(HasAttachments):
 class ProductionRule(Strict):
     # A negative amount is refused by checks.sanity, which says what the engine would do with it.
     cost: dict[str, EngineInt]
+    # What it makes: {infantry: 1} (or a resource).
     result: dict[str, EngineInt]
 
 
 class Delegate(Strict):
+    # The delegate's Java class (short names are in TripleA's delegate package).
     class_: str = Field(alias="class")
+    # Its name in the client.
     display: str | None = None
 
     @property
@@ -318,10 +340,15 @@ class Delegate(Strict):
 
 
 class Step(Strict):
+    # The delegate the step runs (a key of `delegates`).
     delegate: str
+    # The player whose step it is.
     player: str | None = None
+    # Its name in the client.
     display: str | None = None
+    # How many times the step runs in a game (TripleA's maxRunCount).
     max_run_count: EngineInt | None = None
+    # The step's own properties (TripleA's stepProperty).
     properties: dict[str, Scalar | list[Scalar]] = {}
     # Move this (inherited) step: place it right after / before another step.
     after: str | None = None
@@ -330,13 +357,18 @@ class Step(Strict):
 
 class Property(Strict):
     value: Scalar  # a number beyond Java's int is text to the engine, unless it is editable (checks.properties)
+    # Shown in the game options, where players may change it.
     editable: bool = False
+    # The smallest value players may choose (an editable number).
     min: EngineInt | None = None
+    # The largest value players may choose (an editable number).
     max: EngineInt | None = None
+    # The values players may choose from (an editable text).
     choices: list[str] | None = None
 
 
 class Fidelity(Strict):
+    # exact, approximate (with the difference in `note`) or notes-only (players enforce it).
     grade: Literal["exact", "approximate", "notes-only"]
     note: str = ""  # what differs from the seed, or how players enforce it
 
@@ -406,7 +438,9 @@ class LedgerEntry(Strict):
 
     section: str  # grouped as the seed groups its rules
     source: str  # seed file and section
+    # The rule in our words.
     summary: str
+    # How faithfully TripleA 1.9 enforces it.
     fidelity: Fidelity
     fidelity_2x: Fidelity | None = None  # when current TripleA enforces it better than 1.9
     reading: str | None = None  # where the seed is wrong or ambiguous: the reading chosen
@@ -418,44 +452,68 @@ class AttachmentTemplate(Strict):
     """An attachment made once per value of its loop (see generator/expand.py); TripleA 2.x foreach."""
 
     name: str | None = None  # the made attachments' name pattern, when it is not the key
+    # The variable to loop over: `$variable$`.
     foreach: str = ""
+    # What each attachment is attached to (`@variable@` stands for the loop's value).
     attach_to: str
+    # The kind of object it is attached to.
     type: Literal["unitType", "territory", "player", "resource", "relationship", "territoryEffect", "technology"] = (
         "unitType"
     )
+    # The attachment's class, when its name does not say it.
     class_: str | None = Field(default=None, alias="class")
+    # The options of each attachment made.
     options: dict[str, Any] = {}
 
 
 class Spec(Strict):
     """A resolved variant."""
 
+    # The variant this one is made from: it holds only what it changes (see the merge rules).
     extends: str | None = None
+    # The game's name, version and map.
     game: GameInfo
+    # The game notes (HTML), shown in TripleA's notes pane; the rule ledger is added to them.
     notes: str = ""
     dice_sides: int | None = Field(default=None, ge=1, le=JAVA_INT_MAX)  # the engine rolls 1..dice_sides
+    # Added to the round number the game shows (TripleA's round offset).
     round_offset: EngineInt | None = None
+    # The resources players hold (PUs...).
     resources: dict[str, Resource] = {}
+    # The players, in the order TripleA lists them.
     players: dict[str, Player] = {}
+    # The unit types; their keys are UnitAttachment options.
     units: dict[str, Unit] = {}
+    # The territories and sea zones; their keys are TerritoryAttachment options plus their own facts.
     territories: dict[str, Territory] = {}
+    # The relationship types (war, allied, treaties...); their keys are RelationshipTypeAttachment options.
     relationship_types: dict[str, RelationshipType] = {}
+    # The territory effects; their keys are TerritoryEffectAttachment options.
     territory_effects: dict[str, TerritoryEffect] = {}
     # Left out: the engine's six built-in advances. `{}`: no technologies at all.
     technologies: dict[str, Technology] | None = None
+    # What players can buy: cost and result.
     production_rules: dict[str, ProductionRule] = {}
+    # The lists of production rules players buy from, in display order.
     production_frontiers: dict[str, list[str]] = {}
+    # What players can repair: cost and result.
     repair_rules: dict[str, ProductionRule] = {}
+    # The lists of repair rules.
     repair_frontiers: dict[str, list[str]] = {}
+    # The delegates the steps run, by name.
     delegates: dict[str, Delegate] = {}
+    # The steps of a round, in play order.
     sequence: dict[str, Step] = {}
+    # The game properties: a value, or {value, editable, min, max, choices}.
     properties: dict[str, Scalar | Property] = {}
     # Contents of the map's .properties files, by file name without '.properties'
     # (map, objectives, notifications, politicstext, actionstext, tooltips, production_tabs...).
     map_files: dict[str, dict[str, Scalar]] = {}
+    # Every rule of the variant's rules document, by rule id (see the rule ledger).
     rule_ledger: dict[str, LedgerEntry] = {}
     # Made into attachments before the rest of the spec is read (generator/expand.py).
     variables: dict[str, list[Scalar]] = {}
+    # Attachments made once per value of a variable (TripleA 2.x foreach), written out for both engines.
     attachment_templates: dict[str, AttachmentTemplate] = {}
     # Rule patterns (generator/spec/patterns): each use is made into ordinary entries before the
     # model reads the spec; the uses stay, so a diff compares them instead of what they make.

@@ -1,6 +1,6 @@
 """Stage 2, resolve: combine a variant's files, follow `extends`, and merge child over parent.
 
-Merge rules (documented in the README):
+Merge rules (documented in docs/concepts/variants.md):
 * mappings merge key by key, recursively; the child's entry wins;
 * scalars and lists are replaced whole;
 * an entry whose value is `!delete` removes the inherited entry of that key;
