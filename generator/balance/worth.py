@@ -7,7 +7,8 @@ the ledger it implements. An action claims ledger entries (``ledger: [...]``); t
 with the fewest other actions is its own rule (RuWinter and RuSevereWinter claim aare-na-ru-1,
 the Russian Winter; the declaration schedule aare-na-00 that thirty actions claim is not one
 advantage), so the actions a pattern made for one rule (Mobile Industry in each of ten places) are
-forbidden together. An action that claims no entry is a rule of its own.
+forbidden together. An action that claims no entry belongs to the rule pattern use that made it
+(a national advantage of a variant without a ledger), else it is a rule of its own.
 
 Each rule's worth is taken for the side that holds it (the alliance of the players its actions
 are attached to; the first side where they are on both), as is minus without, on the pairs of
@@ -29,6 +30,7 @@ from generator.balance.records import Record
 from generator.balance.stats import Interval, mean_interval, paired, paired_rates
 from generator.balance.summary import Prices, paired_scores, priced
 from generator.spec.model import Spec
+from generator.spec.patterns.expansion import made_by
 
 PREFIXES = ("userActionAttachment", "politicalActionAttachment")
 
@@ -78,14 +80,20 @@ def from_spec(spec: Spec) -> list[RuleActions]:
             if name is not None:
                 claims[name] += [c for c in options.ledger if c not in claims[name]]
     claimed_by = Counter(claim for found in claims.values() for claim in found)
+    makers = {path[-1]: uses[0] for path, uses in made_by(spec).items() if len(path) == 4 and path[2] == "attachments"}
     groups: dict[tuple[str, str], list[str]] = {}
     for name, found in claims.items():
-        # min keeps the first of equals: an action's own rule is listed before what it shares.
-        key = ("ledger", min(found, key=lambda c: claimed_by[c])) if found else ("action", name)
+        maker = next((makers[p + name] for p in PREFIXES if p + name in makers), None)
+        if found:  # min keeps the first of equals: an action's own rule is listed before what it shares
+            key = ("ledger", min(found, key=lambda c: claimed_by[c]))
+        elif maker is not None:
+            key = ("pattern", f"{maker.name} ({maker.noun})")
+        else:
+            key = ("action", name)
         groups.setdefault(key, []).append(name)
     out = []
     for (kind, claim), names in groups.items():
-        label = claim if kind == "action" else _ledger_label(spec, claim)
+        label = _ledger_label(spec, claim) if kind == "ledger" else claim
         players = tuple(dict.fromkeys(p for name in names for p in held[name]))
         out.append(RuleActions(label, tuple(names), players))
     return out
