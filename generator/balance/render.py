@@ -61,6 +61,11 @@ def action_rows(summaries: Sequence[VariantSummary]) -> list[tuple[str, str, int
     ]
 
 
+def take_rate(opened: int, taken: int) -> str:
+    """'50%' of the turns it was open; '-' for an action taken but never seen open (no share to give)."""
+    return f"{taken / opened:.0%}" if opened else "-"
+
+
 def _header(summaries: Sequence[VariantSummary]) -> list[str]:
     head = ["figure", *[s.variant for s in summaries]]
     head += [f"{s.variant} - {summaries[0].variant}" for s in summaries[1:]]
@@ -159,10 +164,10 @@ def terminal(
     taken = action_rows(summaries)
     if taken:
         actions = Table(title="Actions (turns open, turns taken)")
-        for name in ("variant", "action", "open", "taken"):
+        for name in ("variant", "action", "open", "taken", "take rate"):
             actions.add_column(name)
         for variant, action, opened, chosen in taken:
-            actions.add_row(variant, action, str(opened), str(chosen))
+            actions.add_row(variant, action, str(opened), str(chosen), take_rate(opened, chosen))
         console.print(actions)
 
 
@@ -194,8 +199,9 @@ def _actions_markdown(summaries: Sequence[VariantSummary]) -> list[str]:
         out += ["## Errors", "", *[f"- {line}" for line in errors], ""]
     taken = action_rows(summaries)
     if taken:
-        out += ["## Actions: turns open, turns taken", "", "| variant | action | open | taken |", "|---|---|---|---|"]
-        out += [f"| {variant} | {action} | {opened} | {chosen} |" for variant, action, opened, chosen in taken]
+        out += ["## Actions: turns open, turns taken", ""]
+        out += ["| variant | action | open | taken | take rate |", "|---|---|---|---|---|"]
+        out += [f"| {v} | {a} | {o} | {t} | {take_rate(o, t)} |" for v, a, o, t in taken]
         out += [""]
     return out
 
@@ -271,12 +277,12 @@ def page(
     errors = "".join(f"<li>{html.escape(line)}</li>" for line in problems(summaries))
     errors_part = f'<h2>Errors</h2><ul id="errors">{errors}</ul>' if errors else ""
     action_cells = "".join(
-        f"<tr><td>{html.escape(v)}</td><td>{html.escape(a)}</td><td>{o}</td><td>{t}</td></tr>"
+        f"<tr><td>{html.escape(v)}</td><td>{html.escape(a)}</td><td>{o}</td><td>{t}</td><td>{take_rate(o, t)}</td></tr>"
         for v, a, o, t in action_rows(summaries)
     )
     actions = (
         '<h2>Actions</h2><table id="actions"><thead><tr><th>variant</th><th>action</th><th>turns open</th>'
-        f"<th>turns taken</th></tr></thead><tbody>{action_cells}</tbody></table>"
+        f"<th>turns taken</th><th>take rate</th></tr></thead><tbody>{action_cells}</tbody></table>"
         if action_cells
         else ""
     )
