@@ -243,7 +243,7 @@ REPRODUCIBLE_GAMES = ("lhtr", "--games", "2", "--rounds", "1", "--seed", "5", "-
 
 
 def _without_timing(game: dict[str, Any]) -> dict[str, Any]:
-    return {key: value for key, value in game.items() if key != "seconds"}
+    return {key: value for key, value in game.items() if key not in ("seconds", "cpuSeconds")}
 
 
 @pytest.mark.engine
