@@ -82,6 +82,7 @@ def failed_record(game: Game, settings: Settings, problem: str) -> Record:
         "winningSide": None,
         "sides": {},
         "seconds": 0.0,
+        "cpuSeconds": None,
         "errors": [problem],
         "perRound": [],
         "unitCosts": {},

@@ -9,13 +9,16 @@ line holds the nested per-round figures without flattening, any tool reads it (`
 Layout of a record::
 
     {variant, seed, ai, actions, rounds, roundsCompleted, gameOver, winners [player],
-     winningSide, sides {player: side}, seconds, errors [text],
+     winningSide, sides {player: side}, seconds, cpuSeconds, errors [text],
      perRound [{round, players {player: {income, pus, tuv, territories, victoryCities, units,
                                          unitTypes {type: n}}}}],
      unitCosts {player: {type: PUs}} (at the start of the game: what TUV is priced with),
      actionsOpen [{round, step, player, action}] (each action open at a step the policy played),
      actionsTaken [{round, step, player, action, kind, pusSpent, error}]}
 
+`seconds` is the game's wall time, `cpuSeconds` the CPU its JVM used (every thread, the JIT and
+the collector too) since the game before it in that JVM reported (the first game of a JVM carries
+its start); null where the engine did not say.
 Round 0 is the start of the game, round r the state after round r. A side is the alliance a
 player is in (alliances joined with "+" where the game puts a player in several).
 """
@@ -82,12 +85,17 @@ def from_report(variant: str, seed: int, actions: str, report: dict[str, Any]) -
         "winningSide": "+".join(winning) if winning else None,
         "sides": sides,
         "seconds": round(report.get("timings", {}).get("totalMs", 0) / 1000, 3),
+        "cpuSeconds": _cpu_seconds(report.get("timings", {}).get("cpuMs")),
         "errors": errors,
         "perRound": per_round,
         "unitCosts": report.get("game", {}).get("unitCosts", {}),
         "actionsOpen": opened,
         "actionsTaken": taken,
     }
+
+
+def _cpu_seconds(milliseconds: Any) -> float | None:
+    return round(milliseconds / 1000, 3) if isinstance(milliseconds, int | float) and milliseconds >= 0 else None
 
 
 def write(path: Path, records: Iterable[Record]) -> None:

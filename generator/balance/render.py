@@ -12,7 +12,8 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
-from generator.balance.summary import Row, VariantSummary, Worth, difference, rows
+from generator.balance.summary import Row, VariantSummary, difference, rows
+from generator.balance.worth import Worth
 from generator.paths import open_output
 
 CHARTS = (("income", "Income (PUs per turn)"), ("tuv", "Total unit value (PUs)"))
@@ -20,8 +21,10 @@ NOTE = (
     "Rates: share and 95 % interval; a leader is the side with more victory cities or unit value "
     "after the last round (ties counted apart). Income and TUV after the last round: mean (± half-width "
     "of its Student t interval) over the games that reached it; TUV is priced with the baseline's unit "
-    "costs for every variant. Intervals are 95 %: Wilson for a rate, Newcombe for the difference of two "
-    "rates; a difference of income or TUV is the mean of the differences of the games played with the "
+    "costs for every variant. Intervals are 95 %: Wilson for a rate; for the difference of two win rates "
+    "Newcombe's paired method on the games played with the same seed in both variants (his method 10 for "
+    "independent rates where fewer than two seeds pair up, and for the leaders of unfinished games); "
+    "a difference of income or TUV is the mean of the differences of the games played with the "
     "same seed in both variants (paired t interval), or Welch's t interval where fewer than two seeds "
     "pair up; * marks a difference whose interval leaves out zero. The first variant is the baseline. "
     "Failed games (no report) and games with errors are listed below the table."
@@ -33,6 +36,7 @@ def headline(summary: VariantSummary, workers_note: str = "") -> str:
         f"{summary.variant}: {summary.games} games, {summary.rounds} rounds, {summary.finished} won, "
         f"{summary.unfinished} unfinished, {summary.failed} failed, {summary.with_errors} with errors; "
         f"{summary.seconds:.0f} s of play{workers_note}"
+        + (f", {summary.cpu_per_round:.1f} CPU s per game-round" if summary.cpu_per_round is not None else "")
     )
 
 
@@ -57,6 +61,11 @@ def action_rows(summaries: Sequence[VariantSummary]) -> list[tuple[str, str, int
     ]
 
 
+def take_rate(opened: int, taken: int) -> str:
+    """'50%' of the turns it was open; '-' for an action taken but never seen open (no share to give)."""
+    return f"{taken / opened:.0%}" if opened else "-"
+
+
 def _header(summaries: Sequence[VariantSummary]) -> list[str]:
     head = ["figure", *[s.variant for s in summaries]]
     head += [f"{s.variant} - {summaries[0].variant}" for s in summaries[1:]]
@@ -68,21 +77,26 @@ def _cells(row: Row) -> list[str]:
 
 
 def worth_lines(worths: Sequence[Worth]) -> list[str]:
-    """'aare without RuWinter: Allies score -0.012 (-0.031..+0.007)', best for the side first."""
+    """'aare without RuWinter: Allies, 10 pairs: score +0.012 (-0.031..+0.055), win rate ..., VCs ..., TUV ...'."""
     return [
-        f"{w.arm}: {w.side} score {w.interval.value:+.3f} "
+        f"{w.arm}: to {w.side}, {w.pairs} pairs: score "
         + (
-            f"({w.interval.low:+.3f}..{w.interval.high:+.3f}){' *' if w.interval.significant else ''}"
-            if math.isfinite(w.interval.half_width)
+            f"{w.score.value:+.3f} ({w.score.low:+.3f}..{w.score.high:+.3f}){' *' if w.score.significant else ''}"
+            if math.isfinite(w.score.half_width)
             else "(too few games)"
         )
+        + f", win rate {difference(w.win, True)}, VCs {difference(w.vcs, False)}, TUV {difference(w.tuv, False)}"
+        + f" (forbids {w.rule.shown_actions()})"
         for w in worths
     ]
 
 
 WORTH_NOTE = (
-    "What a rule is worth: the first side's score (1 for a win, 0 for a loss, else its share of all unit value "
-    "on the board) played without the actions minus as is, paired by seed, with its 95 % t interval."
+    "What a rule is worth to the side that holds it: the side's figures as is minus without the rule's actions, "
+    "on the games played with the same seed both ways. Score: 1 for a win, 0 for a loss, else the side's share "
+    "of all unit value on the board after the last round (mean with its 95 % t interval); win rate: Newcombe's "
+    "paired interval; victory cities and TUV (at the baseline's prices) after the last round: paired t "
+    "intervals. Ranked by the score; * marks an interval that leaves out zero."
 )
 
 
@@ -93,16 +107,16 @@ def worth_chart(worths: Sequence[Worth]) -> bytes:
     matplotlib.use("Agg")
     from matplotlib import pyplot
 
-    shown = [w for w in worths if math.isfinite(w.interval.half_width)]
+    shown = [w for w in worths if math.isfinite(w.score.half_width)]
     canvas, axis = pyplot.subplots(figsize=(8, 0.5 * len(shown) + 1.5))
     ys = list(range(len(shown)))[::-1]
-    axis.barh(ys, [w.interval.value for w in shown], color="#7fa7d9")
+    axis.barh(ys, [w.score.value for w in shown], color="#7fa7d9")
     axis.errorbar(
-        [w.interval.value for w in shown], ys, xerr=[w.interval.half_width for w in shown], fmt="none", ecolor="#222"
+        [w.score.value for w in shown], ys, xerr=[w.score.half_width for w in shown], fmt="none", ecolor="#222"
     )
-    axis.set_yticks(ys, [w.arm for w in shown])
+    axis.set_yticks(ys, [f"{w.arm.split(' without ', 1)[-1]} ({w.side})" for w in shown])
     axis.axvline(0, color="#888", linewidth=1)
-    axis.set_xlabel(f"{shown[0].side if shown else ''} score: without - as is (95 % interval)")
+    axis.set_xlabel("the holder's score: as is - without (95 % interval)")
     axis.set_title("What each rule is worth")
     canvas.tight_layout()
     buffer = io.BytesIO()
@@ -112,7 +126,11 @@ def worth_chart(worths: Sequence[Worth]) -> bytes:
 
 
 def terminal(
-    summaries: Sequence[VariantSummary], console: Console, verdicts: Sequence[str] = (), worths: Sequence[Worth] = ()
+    summaries: Sequence[VariantSummary],
+    console: Console,
+    verdicts: Sequence[str] = (),
+    worths: Sequence[Worth] = (),
+    speed: Sequence[str] = (),
 ) -> None:
     """The comparison as a table, or, where the table would not fit the terminal (80 columns),
     one block per figure with a line per variant: no value is wrapped inside a cell."""
@@ -122,8 +140,8 @@ def terminal(
         table.add_column(name, no_wrap=True)
     for row in rows(summaries):
         table.add_row(*_cells(row))
-    for summary in summaries:
-        console.print(headline(summary), markup=False, highlight=False)
+    for line in [*map(headline, summaries), *speed]:
+        console.print(line, markup=False, highlight=False, soft_wrap=True)
     for verdict in verdicts:
         console.print(verdict, markup=False, highlight=False, soft_wrap=True)
     if console.measure(table, options=console.options.update_width(10_000)).maximum <= console.width:
@@ -146,10 +164,10 @@ def terminal(
     taken = action_rows(summaries)
     if taken:
         actions = Table(title="Actions (turns open, turns taken)")
-        for name in ("variant", "action", "open", "taken"):
+        for name in ("variant", "action", "open", "taken", "take rate"):
             actions.add_column(name)
         for variant, action, opened, chosen in taken:
-            actions.add_row(variant, action, str(opened), str(chosen))
+            actions.add_row(variant, action, str(opened), str(chosen), take_rate(opened, chosen))
         console.print(actions)
 
 
@@ -158,9 +176,10 @@ def markdown(
     charts: Sequence[str] = (),
     verdicts: Sequence[str] = (),
     worths: Sequence[Worth] = (),
+    speed: Sequence[str] = (),
 ) -> str:
     lines = ["# Balance study", ""]
-    lines += [f"- {headline(s)}" for s in summaries]
+    lines += [f"- {line}" for line in [*map(headline, summaries), *speed]]
     lines += [f"- {verdict}" for verdict in verdicts]
     if worths:
         lines += ["", "## What each rule is worth", "", *[f"{i}. {w}" for i, w in enumerate(worth_lines(worths), 1)]]
@@ -180,8 +199,9 @@ def _actions_markdown(summaries: Sequence[VariantSummary]) -> list[str]:
         out += ["## Errors", "", *[f"- {line}" for line in errors], ""]
     taken = action_rows(summaries)
     if taken:
-        out += ["## Actions: turns open, turns taken", "", "| variant | action | open | taken |", "|---|---|---|---|"]
-        out += [f"| {variant} | {action} | {opened} | {chosen} |" for variant, action, opened, chosen in taken]
+        out += ["## Actions: turns open, turns taken", ""]
+        out += ["| variant | action | open | taken | take rate |", "|---|---|---|---|---|"]
+        out += [f"| {v} | {a} | {o} | {t} | {take_rate(o, t)} |" for v, a, o, t in taken]
         out += [""]
     return out
 
@@ -238,6 +258,7 @@ def page(
     pictures: dict[str, bytes],
     verdicts: Sequence[str] = (),
     worths: Sequence[Worth] = (),
+    speed: Sequence[str] = (),
 ) -> str:
     """One HTML file with everything inside (charts as data: URLs), to open or attach anywhere."""
     header = "".join(f"<th>{html.escape(h)}</th>" for h in _header(summaries))
@@ -256,16 +277,16 @@ def page(
     errors = "".join(f"<li>{html.escape(line)}</li>" for line in problems(summaries))
     errors_part = f'<h2>Errors</h2><ul id="errors">{errors}</ul>' if errors else ""
     action_cells = "".join(
-        f"<tr><td>{html.escape(v)}</td><td>{html.escape(a)}</td><td>{o}</td><td>{t}</td></tr>"
+        f"<tr><td>{html.escape(v)}</td><td>{html.escape(a)}</td><td>{o}</td><td>{t}</td><td>{take_rate(o, t)}</td></tr>"
         for v, a, o, t in action_rows(summaries)
     )
     actions = (
         '<h2>Actions</h2><table id="actions"><thead><tr><th>variant</th><th>action</th><th>turns open</th>'
-        f"<th>turns taken</th></tr></thead><tbody>{action_cells}</tbody></table>"
+        f"<th>turns taken</th><th>take rate</th></tr></thead><tbody>{action_cells}</tbody></table>"
         if action_cells
         else ""
     )
-    heads = "".join(f"<li>{html.escape(line)}</li>" for line in [*map(headline, summaries), *verdicts])
+    heads = "".join(f"<li>{html.escape(line)}</li>" for line in [*map(headline, summaries), *speed, *verdicts])
     ranked = "".join(f"<li>{html.escape(line)}</li>" for line in worth_lines(worths))
     worth_part = (
         f'<h2>What each rule is worth</h2><ol id="worth">{ranked}</ol><p>{html.escape(WORTH_NOTE)}</p>'
@@ -301,7 +322,11 @@ def report_files() -> list[str]:
 
 
 def write_all(
-    summaries: Sequence[VariantSummary], folder: Path, verdicts: Sequence[str] = (), worths: Sequence[Worth] = ()
+    summaries: Sequence[VariantSummary],
+    folder: Path,
+    verdicts: Sequence[str] = (),
+    worths: Sequence[Worth] = (),
+    speed: Sequence[str] = (),
 ) -> list[Path]:
     """report.md, report.html and the charts in ``folder``; the paths written.
 
@@ -312,8 +337,8 @@ def write_all(
         pictures["worth.png"] = worth_chart(worths)
     contents = {
         **pictures,
-        "report.md": markdown(summaries, list(pictures), verdicts, worths).encode("utf-8"),
-        "report.html": page(summaries, pictures, verdicts, worths).encode("utf-8"),
+        "report.md": markdown(summaries, list(pictures), verdicts, worths, speed).encode("utf-8"),
+        "report.html": page(summaries, pictures, verdicts, worths, speed).encode("utf-8"),
     }
     for name, data in contents.items():
         with open_output(folder / name) as out:

@@ -3,6 +3,11 @@
 Win rates are binomial proportions: the Wilson score interval (it stays inside 0..1 and keeps
 its coverage for small samples and rates near 0 or 1, where the textbook p ± z·se does not), and
 for the difference of two rates Newcombe's method 10, which combines the two Wilson intervals.
+When game i of both variants used the same seed the two rates are paired: Newcombe's paired
+method 10 (Newcombe 1998, Statistics in Medicine 17:2635) combines the same Wilson intervals with
+the correlation of the pairs (phi, from the 2x2 table of outcomes), so a seed that decides both
+games alike narrows the interval; with no games won it stays as wide as the Wilson bounds (a t
+interval on the paired 0/1 differences would collapse to a point there).
 
 Numbers per nation (income, total unit value) are shown as means with Student t intervals, and
 compared by the difference of the same means: Welch's t interval (no equal-variance assumption,
@@ -68,6 +73,44 @@ def newcombe(successes_a: int, trials_a: int, successes_b: int, trials_b: int, z
     below = math.sqrt((b.value - b.low) ** 2 + (a.high - a.value) ** 2)
     above = math.sqrt((b.high - b.value) ** 2 + (a.value - a.low) ** 2)
     return Interval(difference, max(-1.0, difference - below), min(1.0, difference + above))
+
+
+def newcombe_paired(both: int, only_a: int, only_b: int, neither: int, z: float = Z95) -> Interval:
+    """Difference of paired proportions b - a with Newcombe's paired method 10 (square and add).
+
+    The counts are the pairs' 2x2 table: both won, only a won, only b won, neither won. phi
+    estimates the correlation of the pairs' outcomes from the table (no correction between 0 and
+    n/2 of the cross-product, as Newcombe's method prescribes; 0 when a margin is empty).
+    """
+    pairs = both + only_a + only_b + neither
+    if pairs <= 0:
+        return Interval(0.0, -1.0, 1.0)
+    a = wilson(both + only_a, pairs, z)
+    b = wilson(both + only_b, pairs, z)
+    margins = (both + only_a) * (only_b + neither) * (both + only_b) * (only_a + neither)
+    cross = both * neither - only_a * only_b
+    phi = 0.0
+    if margins > 0:
+        corrected = cross - pairs / 2 if cross > pairs / 2 else (cross if cross < 0 else 0.0)
+        phi = corrected / math.sqrt(margins)
+    difference = b.value - a.value
+    b_down, b_up, a_down, a_up = b.value - b.low, b.high - b.value, a.value - a.low, a.high - a.value
+    below = math.sqrt(max(0.0, b_down**2 + a_up**2 - 2 * phi * b_down * a_up))
+    above = math.sqrt(max(0.0, b_up**2 + a_down**2 - 2 * phi * b_up * a_down))
+    return Interval(difference, max(-1.0, difference - below), min(1.0, difference + above))
+
+
+def paired_rates(a: Sequence[bool], b: Sequence[bool]) -> Interval:
+    """Rate of b minus rate of a over pairs (a[i], b[i]) of outcomes: Newcombe's paired method."""
+    if len(a) != len(b):
+        raise ValueError("paired samples of different lengths")
+    pairs = list(zip(a, b, strict=True))
+    return newcombe_paired(
+        sum(x and y for x, y in pairs),
+        sum(x and not y for x, y in pairs),
+        sum(y and not x for x, y in pairs),
+        sum(not x and not y for x, y in pairs),
+    )
 
 
 def mean(values: Sequence[float]) -> float:

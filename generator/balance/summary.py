@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from generator.balance.records import Record
-from generator.balance.stats import Interval, mean_interval, newcombe, paired, quartiles, welch, wilson
+from generator.balance.stats import Interval, mean_interval, newcombe, paired, paired_rates, quartiles, welch, wilson
 
 Prices = dict[str, dict[str, int]]  # player -> unit type -> PUs
 
@@ -42,7 +42,16 @@ class VariantSummary:
     actions_open: Counter[str] = field(default_factory=Counter)  # action -> turns it was open
     actions_taken: Counter[str] = field(default_factory=Counter)  # action -> turns it was taken
     problems: list[tuple[int, str]] = field(default_factory=list)  # (seed, error) of every game with errors
+    # seed -> the side that won it ("" for a game played but not won): the games that pair up by seed
+    outcomes: dict[int, str] = field(default_factory=dict)
     seconds: float = 0.0
+    cpu_seconds: float = 0.0  # the JVMs' CPU over the games that report it
+    cpu_rounds: int = 0  # the rounds those games played
+
+    @property
+    def cpu_per_round(self) -> float | None:
+        """CPU seconds per game-round (JIT, collector and the JVM's start included), if measured."""
+        return self.cpu_seconds / self.cpu_rounds if self.cpu_rounds else None
 
     @property
     def with_errors(self) -> int:
@@ -85,7 +94,7 @@ def prices(records: Sequence[Record]) -> Prices:
     return next((r["unitCosts"] for r in records if r.get("unitCosts")), {})
 
 
-def _priced(player: str, figures: dict[str, Any], price_list: Prices, own: Prices) -> float:
+def priced(player: str, figures: dict[str, Any], price_list: Prices, own: Prices) -> float:
     """The player's TUV at `price_list`, a type it lacks at its own variant's price."""
     types: dict[str, int] | None = figures.get("unitTypes")
     if not price_list or types is None:
@@ -101,12 +110,16 @@ def summarize(variant: str, records: Sequence[Record], rounds: int, price_list: 
     summary = VariantSummary(variant, len(records), rounds, sides, nations)
     for record in records:
         summary.seconds += record["seconds"]
+        if record.get("cpuSeconds") is not None and record["roundsCompleted"]:
+            summary.cpu_seconds += record["cpuSeconds"]
+            summary.cpu_rounds += record["roundsCompleted"]
         summary.problems += [(record["seed"], error) for error in record["errors"]]
         summary.actions_open.update(a["action"] for a in record.get("actionsOpen", []))
         summary.actions_taken.update(a["action"] for a in record["actionsTaken"] if not a.get("error"))
         if not record["perRound"]:
             summary.failed += 1
             continue
+        summary.outcomes[record["seed"]] = record["winningSide"] if record["gameOver"] else ""
         if record["gameOver"] and record["winningSide"]:
             summary.finished += 1
             summary.wins[record["winningSide"]] += 1
@@ -124,7 +137,7 @@ def summarize(variant: str, records: Sequence[Record], rounds: int, price_list: 
             for nation, figures in entry["players"].items():
                 per_figure = summary.curves.setdefault(nation, {})
                 numbers = {f: float(v) for f, v in figures.items() if f != "unitTypes"}
-                numbers["tuv"] = _priced(nation, figures, price_list or own, own)
+                numbers["tuv"] = priced(nation, figures, price_list or own, own)
                 for figure, value in numbers.items():
                     series = per_figure.setdefault(figure, [])
                     while len(series) <= entry["round"]:
@@ -151,10 +164,7 @@ def rows(summaries: Sequence[VariantSummary]) -> list[Row]:
             Row(
                 f"{side} win rate",
                 tuple(_rate(v, v.wins[side], v.games - v.failed) for v in summaries),
-                tuple(
-                    newcombe(base.wins[side], base.games - base.failed, v.wins[side], v.games - v.failed)
-                    for v in summaries[1:]
-                ),
+                tuple(win_difference(base, v, side) for v in summaries[1:]),
                 True,
             )
         )
@@ -187,6 +197,15 @@ def rows(summaries: Sequence[VariantSummary]) -> list[Row]:
                 )
             )
     return out
+
+
+def win_difference(base: VariantSummary, other: VariantSummary, side: str) -> Interval:
+    """other's win rate - base's: on the games played with the same seed when at least two pair up
+    (Newcombe's paired method), else between the two groups (Newcombe's method 10)."""
+    seeds = sorted(base.outcomes.keys() & other.outcomes.keys())
+    if len(seeds) >= 2:
+        return paired_rates([base.outcomes[s] == side for s in seeds], [other.outcomes[s] == side for s in seeds])
+    return newcombe(base.wins[side], base.games - base.failed, other.wins[side], other.games - other.failed)
 
 
 def compare(base: dict[int, float], other: dict[int, float]) -> Interval:
@@ -243,7 +262,7 @@ def side_score(record: Record, side: str, price_list: Prices) -> float | None:
     totals: dict[str, float] = {}
     for nation, figures in record["perRound"][-1]["players"].items():
         key = record["sides"].get(nation, nation)
-        totals[key] = totals.get(key, 0.0) + _priced(nation, figures, price_list or own, own)
+        totals[key] = totals.get(key, 0.0) + priced(nation, figures, price_list or own, own)
     everything = sum(totals.values())
     return totals.get(side, 0.0) / everything if everything else None
 
@@ -257,16 +276,3 @@ def paired_scores(base: Sequence[Record], other: Sequence[Record], side: str, pr
         for seed in sorted(first.keys() & second.keys())
         if (a := first[seed]) is not None and (b := second[seed]) is not None
     ]
-
-
-@dataclass(frozen=True)
-class Worth:
-    """What playing without some actions changes in a side's score: restricted - as is, paired by seed."""
-
-    arm: str
-    side: str
-    interval: Interval
-
-
-def worth(arm: str, side: str, base: Sequence[Record], restricted: Sequence[Record], price_list: Prices) -> Worth:
-    return Worth(arm, side, mean_interval(paired_scores(base, restricted, side, price_list)))

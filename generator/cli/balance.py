@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import io
+import os
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -22,6 +23,9 @@ from generator.cli.group import (
 )
 from generator.cli.release import EngineUnusable
 from generator.diagnostics import Diagnostic, ForgeError
+
+if TYPE_CHECKING:  # the balance lab (scipy, numpy) is imported when a study runs, not with the CLI
+    from generator.balance.worth import RuleActions
 
 
 @cli.command()
@@ -63,6 +67,14 @@ from generator.diagnostics import Diagnostic, ForgeError
     help="Restricted play, what a rule is worth: one VARIANT played as is and, with the same seeds, once more "
     "for each --without with ACTION (a user or political action, e.g. RuWinter; A+B for several at once) never "
     "taken; the report ranks what each is worth to the first side.",
+)
+@click.option(
+    "--value-of-actions",
+    "value_of_actions",
+    is_flag=True,
+    help="Restricted play for every rule the AIs act on: one VARIANT played as is and, with the same seeds, "
+    "once more with each rule's actions never taken (the user and political actions of one rule of its ledger "
+    "together, e.g. Russian Winter); the report ranks what each rule is worth to the side that holds it.",
 )
 @click.option(
     "--margin",
@@ -107,6 +119,7 @@ def balance(
     seed: int,
     until: str | None,
     forbidden: tuple[str, ...],
+    value_of_actions: bool,
     margin: float,
     max_games: int | None,
     workers: int | None,
@@ -152,8 +165,12 @@ def balance(
     chosen: list[tuple[str, Path, str | None]] = [
         (v, output_dir / "games" / f"{v}.xml", None) for v in dict.fromkeys(variants)
     ]
-    if forbidden:
-        chosen += _restricted(chosen, forbidden, policy, bool(cluster))
+    rules_of: dict[str, RuleActions] = {}
+    if forbidden or value_of_actions:
+        rules_of = _restricted(chosen, forbidden, value_of_actions, bool(cluster), rules_dir)
+        chosen += [(arm, chosen[0][1], f"{policy};without={','.join(r.actions)}") for arm, r in rules_of.items()]
+        if value_of_actions:
+            click.echo(f"value of actions: {len(rules_of)} rules of {chosen[0][0]}, each forbidden in turn", err=True)
     if until and len(chosen) != 2:
         raise click.UsageError("--until compares two variants: name exactly two (or one with --without)")
     looks = -(-(max_games or 5 * games) // games) if until else 1
@@ -180,10 +197,12 @@ def balance(
             engine = None if cluster else find_engine()
             count = workers or lab.default_workers()
             where = f"on the Ray cluster {cluster}" if cluster else f"on {count} local worker{'s' if count > 1 else ''}"
+            load_before = os.getloadavg()[0]
             for look in range(1, looks + 1):
                 plan = lab.plan(chosen, games, seed + (look - 1) * games)
                 planned += len(plan)
                 batch, seconds, _ = lab.timed(partial(_play, plan, settings, keep, cluster, engine, count))
+                load_after = os.getloadavg()[0]
                 played, wall = played + batch, wall + seconds
                 if until:
                     verdict, stop = _look(played, chosen[0][0], chosen[1][0], look, looks, until, margin)
@@ -200,9 +219,10 @@ def balance(
     summaries = [summarize(v, [r for r in played if r["variant"] == v], rounds, price_list) for v, _, _ in chosen]
     try:
         records.write(out / "games.jsonl", played)
-        worths = _worths(played, chosen) if forbidden else []
-        render.terminal(summaries, Console(), verdicts, worths)
-        written = render.write_all(summaries, out, verdicts, worths)
+        worths = _worths(played, chosen[0][0], rules_of)
+        speed = [_speed(played, wall, where, (load_before, load_after))]
+        render.terminal(summaries, Console(), verdicts, worths, speed)
+        written = render.write_all(summaries, out, verdicts, worths, speed)
     except UnwritableFile as exc:
         raise ForgeError([Diagnostic(str(exc))]) from exc
     click.echo(
@@ -212,44 +232,75 @@ def balance(
 
 
 def _restricted(
-    chosen: list[tuple[str, Path, str | None]], forbidden: tuple[str, ...], policy: str, cluster: bool
-) -> list[tuple[str, Path, str | None]]:
-    """One more arm per --without: the variant played with those actions never taken."""
-    from lxml import etree
+    chosen: list[tuple[str, Path, str | None]],
+    forbidden: tuple[str, ...],
+    every_rule: bool,
+    cluster: bool,
+    rules_dir: Path,
+) -> dict[str, RuleActions]:
+    """The restricted arms, by name: each --without, or every rule made of actions (--value-of-actions)."""
+    from generator.balance.worth import RuleActions, from_spec, from_xml
 
     if len(chosen) != 1 or cluster:
-        raise click.UsageError("--without plays one variant several ways, on local workers: name exactly one")
+        raise click.UsageError(
+            "--without and --value-of-actions play one variant several ways, on local workers: name exactly one"
+        )
+    if forbidden and every_rule:
+        raise click.UsageError("--value-of-actions forbids every rule in turn: give it without --without")
     name, path, _ = chosen[0]
-    prefixes = ("userActionAttachment", "politicalActionAttachment")
-    parser = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False)
-    tree = etree.parse(str(path), parser)
-    actions = {
-        a.get("name", "")[len(prefix) :]
-        for a in tree.iter("attachment")
-        for prefix in prefixes
-        if a.get("name", "").startswith(prefix)
-    }
-    unknown = list(dict.fromkeys(a for group in forbidden for a in group.split("+") if a not in actions))
+    if every_rule:
+        found = from_spec(_spec(rules_dir, name))
+        if not found:
+            raise click.UsageError(f"{name} has no user or political actions to forbid")
+        return {f"{name} without {rule.label}": rule for rule in found}
+    held = from_xml(path)
+    unknown = list(dict.fromkeys(a for group in forbidden for a in group.split("+") if a not in held))
     if unknown:
-        known = ", ".join(sorted(actions)[:12]) + (", ..." if len(actions) > 12 else "")
+        known = ", ".join(sorted(held)[:12]) + (", ..." if len(held) > 12 else "")
         raise click.UsageError(f"no action {', '.join(unknown)} in {name} (its actions: {known or 'none'})")
-    return [
-        (f"{name} without {group}", path, f"{policy};without={','.join(group.split('+'))}")
+    return {
+        f"{name} without {group}": RuleActions(
+            group, tuple(group.split("+")), tuple(dict.fromkeys(p for a in group.split("+") for p in held[a]))
+        )
         for group in dict.fromkeys(forbidden)
-    ]
+    }
 
 
-def _worths(played: list[dict[str, Any]], chosen: list[tuple[str, Path, str | None]]) -> list[Any]:
-    """What each restricted arm changes in the first side's score, paired by seed, best first."""
-    from generator.balance.summary import prices, worth
+def _spec(rules_dir: Path, name: str) -> Any:
+    """The variant's checked spec (it was just built, so it loads)."""
+    from generator.emit.build import load_spec
+    from generator.spec.resolve import Rules
 
-    base = [r for r in played if r["variant"] == chosen[0][0]]
-    side = (sorted({s for r in base for s in r["sides"].values()}) or ["-"])[0]
-    arms = [
-        worth(label, side, base, [r for r in played if r["variant"] == label], prices(base))
-        for label, _, _ in chosen[1:]
-    ]
-    return sorted(arms, key=lambda w: -w.interval.value)
+    loaded, problems = load_spec(Rules(rules_dir, _display(rules_dir)), name)
+    if loaded is None:
+        raise ForgeError(problems)
+    return loaded.spec
+
+
+def _worths(played: list[dict[str, Any]], base_name: str, rules_of: dict[str, RuleActions]) -> list[Any]:
+    """What each restricted arm's rule is worth to the side that holds it, paired by seed, most first."""
+    from generator.balance.summary import prices
+    from generator.balance.worth import ranked, worth
+
+    base = [r for r in played if r["variant"] == base_name]
+    price_list = prices(base)
+    return ranked(
+        [
+            worth(arm, rule, base, [r for r in played if r["variant"] == arm], price_list)
+            for arm, rule in rules_of.items()
+        ]
+    )
+
+
+def _speed(played: list[dict[str, Any]], wall: float, where: str, load: tuple[float, float]) -> str:
+    """How fast this machine played the study: games and game-rounds an hour, with the load it had."""
+    rounds = sum(r["roundsCompleted"] for r in played)
+    per_hour = 3600 / wall if wall > 0 else 0.0
+    return (
+        f"speed: {len(played)} games ({rounds} game-rounds) in {wall:.0f} s {where}: "
+        f"{len(played) * per_hour:.0f} games an hour ({rounds * per_hour:.0f} game-rounds); "
+        f"load average {load[0]:.1f} before, {load[1]:.1f} after, on {os.cpu_count() or 1} cores"
+    )
 
 
 def _play(

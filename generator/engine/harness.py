@@ -68,7 +68,7 @@ PARSE_JVM_OPTIONS = ("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1")
 # JVM's CPU, on a second core. Ten times the thresholds leave C2 the truly hot code: 25 % less CPU
 # per game, the game thread no slower (lhtr 4 games x 3 rounds, aare 8 x 6; 3, 5 and 30 measured
 # worse), and JVMs side by side no longer spend their cores compiling what each compiles again.
-PLAY_JVM_OPTIONS = ("-XX:CompileThresholdScaling=10",)
+PLAY_JVM_OPTIONS: tuple[str, ...] = ("-XX:CompileThresholdScaling=10",)
 # The harness resets the engine's own random sources before each game (Determinism.java); what
 # is left is the order of hash sets keyed by objects without a hash of their own, which follows
 # the JVM's identity hash codes. A constant identity hash makes those sets iterate in insertion

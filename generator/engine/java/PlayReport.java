@@ -52,7 +52,7 @@ import games.strategy.util.IntegerMap;
  *  actionsTaken [{round, step, player, action, kind (user|political), pusSpent, error}] (see ActionPolicy),
  *  actionsOpen [{round, step, player, action}] (each action open at a step where the policy acted),
  *  purchaseReplans [{round, step, player, refused, asked {unit: n}, bought {unit: n}}] (see ActionLog),
- *  errors [ENTRY], warnings [ENTRY], timings {parseMs, setupMs, totalMs, rounds [ms], byDelegate {class: ms}},
+ *  errors [ENTRY], warnings [ENTRY], timings {parseMs, setupMs, totalMs, cpuMs, rounds [ms], byDelegate {class: ms}},
  *  peakHeapMb}
  * SNAPSHOT = {resources {name: n}, income, territories, victoryCities, tuv, units {type: n}, unplaced {type: n}}
  * ENTRY = {channel, message, detail, round, step, player}
@@ -194,7 +194,7 @@ final class PlayReport {
     final Json.Obj parse = new Json.Obj().putNum("ms", parseMs).putStr("error", parseError).put("saxErrors", saxErrors);
     final List<List<ErrorCapture.Entry>> captured = ErrorCapture.drain();
     final Json.Obj timings = new Json.Obj().putNum("parseMs", parseMs).putNum("setupMs", setupMs)
-        .putNum("totalMs", totalMs).put("rounds", Json.arr(roundMs));
+        .putNum("totalMs", totalMs).putNum("cpuMs", cpuSinceLastReport()).put("rounds", Json.arr(roundMs));
     final Map<String, String> byDelegate = new TreeMap<>();
     delegateNanos.forEach((k, v) -> byDelegate.put(k, Json.num(v / 1_000_000)));
     timings.put("byDelegate", Json.obj(byDelegate));
@@ -330,6 +330,22 @@ final class PlayReport {
 
   private static String name(final Territory t) {
     return t == null ? null : t.getName();
+  }
+
+  // The JVM's CPU time when the last game reported: a game's cpuMs is what every thread (the game,
+  // the JIT compilers, the collector) used since then, so the games of one JVM share its whole CPU
+  // (the first game carries the JVM's start).
+  private static long cpuMarkNanos;
+
+  private static long cpuSinceLastReport() {
+    final java.lang.management.OperatingSystemMXBean os = ManagementFactory.getOperatingSystemMXBean();
+    if (!(os instanceof com.sun.management.OperatingSystemMXBean)) {
+      return -1;
+    }
+    final long now = ((com.sun.management.OperatingSystemMXBean) os).getProcessCpuTime();
+    final long spent = now - cpuMarkNanos;
+    cpuMarkNanos = now;
+    return now < 0 ? -1 : spent / 1_000_000;
   }
 
   /** Several games may share a JVM: each reports its own peak. */
