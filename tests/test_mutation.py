@@ -19,7 +19,9 @@ from __future__ import annotations
 
 import importlib
 import json
+import shutil
 from functools import cache
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -27,7 +29,7 @@ import pytest
 from generator.engine.mutation import expanded_tree, parent_tree
 from generator.engine.sweep import fingerprint, sweep
 from generator.spec.resolve import Rules
-from tests.conftest import ROOT, variant_spec
+from tests.conftest import ROOT, TINY, run_cli, variant_spec, write_tree
 from tests.proofs import ASSERTIONS, Facts, map_files_for_engine
 from tests.test_proofs import LEDGER_VARIANTS, _scenario_test_modules
 
@@ -98,3 +100,74 @@ def test_the_recorded_sweep_is_current_and_kills_every_mutant(variant: str) -> N
     assert sorted(entries) == sorted(_enforced(variant)), how
     assert {r: e["survivors"] for r, e in entries.items() if e["survivors"]} == {}
     assert [r for r, e in entries.items() if not e["mutants"]] == []
+
+
+_LEDGERED = """
+extends: tiny
+units:
+  infantry:
+    defense: 3
+    attack: 2
+    ledger: [t-defence, t-attack]
+    ledger_options: {t-defence: [defense], t-attack: [attack]}
+rule_ledger:
+  t-defence:
+    section: Units
+    source: "tiny §1"
+    summary: Infantry defends on 3.
+    fidelity: {grade: exact}
+    proof: {dump: {units: {infantry: {defense: 3}}}}
+  t-attack:
+    section: Units
+    source: "tiny §2"
+    summary: Infantry attacks on 2.
+    fidelity: {grade: exact}
+    proof: {dump: {units: {infantry: {PROVEN}}}}
+"""
+
+
+def _ledgered(tmp_path: Path, proven: str, narrowed: bool = True) -> Path:
+    shutil.copytree(TINY, tmp_path / "rules" / "tiny")
+    text = _LEDGERED.replace("PROVEN", proven)
+    if not narrowed:
+        text = text.replace("    ledger_options: {t-defence: [defense], t-attack: [attack]}\n", "")
+    write_tree(tmp_path / "rules", {"ledgered/game.yaml": text})
+    return tmp_path
+
+
+def _without_time(out: str) -> list[str]:
+    return [line.rsplit("; ", 1)[0] if "enforced of" in line else line for line in out.splitlines()]
+
+
+@pytest.mark.engine
+def test_coverage_mutate_names_each_survivor_under_the_rule_its_option_serves(tmp_path: Path) -> None:
+    """`coverage --mutate` through the CLI: the attack's proof states the defence, so every edit of
+    the attack survives, and `ledger_options` puts them under the attack's rule alone."""
+    result = run_cli("coverage", "ledgered", "--mutate", cwd=_ledgered(tmp_path, "defense: 3"))
+    assert result.code == 1, result
+    assert _without_time(result.out) == [
+        "ledgered: 2 enforced of 2 rules; 4 mutants, 2 killed, 0 equivalent, 2 survivors",
+        "  t-attack: 2 of 2 mutants survive",
+        "    units.infantry.attack: removed",
+        "    units.infantry.attack: 2 -> 3",
+    ]
+    assert "ledgered: 4 mutants built, 0 stillborn; dumping them" in result.err
+    # Without the narrowing, each edit of the unit serves both rules: killed by either's proof, and
+    # a survivor is each rule's, naming the other.
+    result = run_cli("coverage", "ledgered", "--mutate", cwd=_ledgered(tmp_path / "shared", "defense: 3", False))
+    assert result.code == 1, result
+    assert _without_time(result.out) == [
+        "ledgered: 2 enforced of 2 rules; 8 mutants, 4 killed, 0 equivalent, 4 survivors",
+        "  t-defence: 2 of 4 mutants survive",
+        "    units.infantry.attack: removed (also t-attack)",
+        "    units.infantry.attack: 2 -> 3 (also t-attack)",
+        "  t-attack: 2 of 4 mutants survive",
+        "    units.infantry.attack: removed (also t-defence)",
+        "    units.infantry.attack: 2 -> 3 (also t-defence)",
+    ]
+    # A proof of the attack kills them all.
+    result = run_cli("coverage", "ledgered", "--mutate", cwd=_ledgered(tmp_path / "fixed", "attack: 2"))
+    assert result.code == 0, result
+    assert _without_time(result.out) == [
+        "ledgered: 2 enforced of 2 rules; 4 mutants, 4 killed, 0 equivalent, 0 survivors"
+    ]

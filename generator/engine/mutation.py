@@ -220,6 +220,9 @@ def _edited(tree: Any, path: TreePath, key: str, new: Any) -> Any:
         changed[path[0]] = _edited(tree[path[0]], path[1:], key, new)
     elif new is _DROP:
         del changed[key]
+        narrowed = changed.get("ledger_options")
+        if isinstance(narrowed, dict):  # a claim narrowed to the option no longer names it
+            changed["ledger_options"] = {rule: [o for o in options if o != key] for rule, options in narrowed.items()}
     else:
         changed[key] = new
     return changed
