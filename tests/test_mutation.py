@@ -171,3 +171,23 @@ def test_coverage_mutate_names_each_survivor_under_the_rule_its_option_serves(tm
     assert _without_time(result.out) == [
         "ledgered: 2 enforced of 2 rules; 4 mutants, 4 killed, 0 equivalent, 0 survivors"
     ]
+
+
+def test_coverage_lists_the_variants_whose_recorded_sweep_is_stale(tmp_path: Path) -> None:
+    """CI sweeps only what changed: a record with the variant's fingerprint is current, any edit of
+    the variant makes it stale (and the coverage line says so), a missing record is stale too."""
+    project = _ledgered(tmp_path, "attack: 2")
+    assert run_cli("coverage", "--list-stale", cwd=project).out == "ledgered\n"
+    tree = expanded_tree(Rules(project / "rules"), "ledgered")
+    record = {"variant": "ledgered", "fingerprint": fingerprint(tree), "entries": {}}
+    (project / "output" / "mutation").mkdir(parents=True)
+    (project / "output" / "mutation" / "ledgered.json").write_text(json.dumps(record), encoding="utf-8")
+    assert run_cli("coverage", "--list-stale", cwd=project).out == ""
+    game = project / "rules" / "ledgered" / "game.yaml"
+    game.write_text(game.read_text(encoding="utf-8").replace("attack: 2\n", "attack: 3\n", 1), encoding="utf-8")
+    assert run_cli("coverage", "--list-stale", cwd=project).out == "ledgered\n"
+    out = run_cli("coverage", "ledgered", "--format", "markdown", cwd=project).out
+    assert (
+        "- ledgered: mutation: 0 of 2 enforced rules swept, 0 mutants, 0 killed "
+        "(stale: the variant changed since the sweep)" in out
+    )

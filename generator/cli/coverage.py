@@ -41,8 +41,15 @@ if TYPE_CHECKING:
     is_flag=True,
     help="Run the mutation sweep in engine 1.9: mutants of every enforced rule, and the proofs run on them.",
 )
+@click.option(
+    "--list-stale",
+    is_flag=True,
+    help="Only print the variants whose recorded sweep is missing or stale, one a line (CI sweeps those).",
+)
 @RULES_OPTION
-def coverage(variants: tuple[str, ...], fmt: str, mutation_results: Path, mutate: bool, rules_dir: Path) -> None:
+def coverage(
+    variants: tuple[str, ...], fmt: str, mutation_results: Path, mutate: bool, list_stale: bool, rules_dir: Path
+) -> None:
     """Count each variant's rule ledger by fidelity grade and section, for TripleA 1.9 and 2.x.
 
     Without VARIANTS, every variant in rules/ that has a rule ledger. The 2.x grade is the rule's
@@ -89,6 +96,11 @@ def coverage(variants: tuple[str, ...], fmt: str, mutation_results: Path, mutate
         _sweep_all(rules, specs)
         return
     _mark_stale(rules, reports)
+    if list_stale:
+        for report in reports:
+            if specs[report.variant].game.target != "2.x" and (report.mutation is None or report.mutation.stale):
+                click.echo(report.variant)
+        return
     if fmt == "markdown":
         click.echo(render_markdown(reports), nl=False)
     else:
