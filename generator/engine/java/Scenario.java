@@ -62,7 +62,7 @@ public final class Scenario {
     final String name = args[0];
     final String file = args[1];
     ScenarioGame.resources = args.length == 3 ? args[2] : null;
-    if (!RUNS.containsKey(name)) {
+    if (!known(name)) {
       System.err.println("unknown scenario: " + name);
       System.exit(2);
       return;
@@ -84,7 +84,7 @@ public final class Scenario {
     for (int index = 0; index < lines.size(); index++) {
       final String[] parts = lines.get(index).split("\t");
       ScenarioGame.resources = parts.length > 2 ? parts[2] : null;
-      final ScenarioJson.Obj facts = RUNS.containsKey(parts[0])
+      final ScenarioJson.Obj facts = known(parts[0])
           ? runCatching(parts[0], parts[1])
           : ScenarioJson.obj().put("error", "unknown scenario: " + parts[0]);
       json.println(ScenarioJson.obj().put("index", index).put("scenario", parts[0]).put("facts", facts));
@@ -107,6 +107,7 @@ public final class Scenario {
   }
 
   private static final Map<String, Run> RUNS = new LinkedHashMap<>();
+  private static final String ADVANTAGE = "declare-";
 
   static {
     RUNS.put("advantage-placement", Scenario::advantagePlacement);
@@ -130,9 +131,17 @@ public final class Scenario {
     RUNS.put("aarhe-movement", ScenarioAarhe::movement);
     RUNS.put("aarhe-economy", ScenarioAarheEconomy::economy);
     RUNS.put("aarhe-builds", ScenarioAarheEconomy::builds);
+    RUNS.put("advantages-undeclared", ScenarioAdvantages::undeclared);
+  }
+
+  private static boolean known(final String name) {
+    return RUNS.containsKey(name) || name.startsWith(ADVANTAGE);
   }
 
   private static ScenarioJson.Obj run(final String name, final String file) throws Exception {
+    if (name.startsWith(ADVANTAGE)) { // declare-RuWinter: the user action userActionAttachmentRuWinter
+      return ScenarioAdvantages.declared(file, "userActionAttachment" + name.substring(ADVANTAGE.length()));
+    }
     final Run scenario = RUNS.get(name);
     if (scenario == null) {
       throw new IllegalArgumentException("unknown scenario: " + name);
