@@ -30,9 +30,11 @@ from generator.spec.resolve import Rules, resolve
 __all__ = ["Mutant", "claims_of", "expanded_tree", "mutants_of", "parent_tree", "render_mutant"]
 
 TreePath = tuple[str | int, ...]
-# Keys of a spec element that are not game content: what names or draws it, or claims rules.
+# Keys of a spec element that are not game content: what names, shows or draws it, or claims rules
+# (`display`: the name a step or delegate shows in the UI).
 _NOT_CONTENT = {
-    "ledger", "ledger_options", "image", "class", "foreach", "attach_to", "type", "name", "section", "summary",
+    "ledger", "ledger_options", "image", "class", "foreach", "attach_to", "type", "name", "display", "section",
+    "summary",
 }  # fmt: skip
 # Collections that hold no game elements (the ledger itself, the variant's metadata and notes), and
 # rule patterns and templates: already made into the elements mutated here, editing them does nothing.
