@@ -10,7 +10,16 @@ copies (the AI copies it every purchase phase).
 
 from __future__ import annotations
 
-from tests.proofs import Facts, proves
+import json
+import re
+from typing import Any
+
+import pytest
+
+from generator.checks.proofs import AARE_ADVANTAGES
+from generator.engine.scenario import run_scenarios
+from tests.conftest import ROOT
+from tests.proofs import Facts, game_for_engine, map_files_for_engine, proves
 
 AARE = ("aare", "aare-2x")  # aare-2x: the same game as engine 1.9 reads it, without the railway
 RU_NAS = {f"userActionAttachmentRu{n}" for n in ("Winter", "Railway", "T34", "LendLease", "MobileIndustry", "Siberian")}
@@ -228,3 +237,90 @@ def test_colonial_garrison_complex_makes_a_convoy_zone(f: Facts) -> None:
     assert (garrison["indiaFactories"], garrison["convoyZone35"]) == (1, True)
     # The Japanese submarine next to the new complex costs the UK 2 PUs.
     assert garrison["britishIncome"] == without["britishIncome"] - 2
+
+
+# Every national advantage, declared and followed for two rounds (generator/engine/java/
+# ScenarioAdvantages.java): what the engine did is committed as a reviewed golden per advantage
+# (tests/goldens/scenarios/aare/), and a proof fails when any of it changes. Beyond the golden, what
+# every advantage must do: change only its own nation's state when declared, take its nation's
+# declaration for the round, and its Mobilize actions (if any) place its nation's units.
+ADVANTAGE_GOLDENS = ROOT / "tests" / "goldens" / "scenarios"
+NATIONS = {"Ru": "Russians", "Ge": "Germans", "Uk": "British", "Jp": "Japanese", "Us": "Americans"}
+
+
+def _golden(variant: str, scenario: str) -> Any:
+    path = ADVANTAGE_GOLDENS / variant / f"{scenario}.json"
+    return json.loads(path.read_text(encoding="utf-8")) if path.is_file() else None
+
+
+def _concerns(key: str) -> str:
+    """The player a state key of the scenario is about (units/<territory>/<owner>/<unit>)."""
+    parts = key.split("/")
+    return parts[2] if parts[0] == "units" else parts[1]
+
+
+def _declaring(name: str, variant: str) -> Any:
+    nation = NATIONS[name[:2]]
+
+    def test(f: Facts) -> None:
+        assert f == _golden(variant, f"declare-{name}")
+        assert f["declared"], "declaring changes nothing"
+        assert {_concerns(key) for key in f["declared"]} == {nation}
+        assert f"userActionAttachment{name}" not in f["start2"]  # each advantage once
+        # One advantage a round: after declaring, the nation is offered no other advantage.
+        others = [a for a in f["offeredAfterDeclaring"] if a.removeprefix("userActionAttachment") in AARE_ADVANTAGES]
+        assert others == []
+        placed = {key for key in f["afterMobilize1"] if key.startswith("units/")}
+        assert {_concerns(key) for key in placed} <= {nation}
+
+    test.__name__ = f"test_declaring_{name}_{variant.replace('-', '_')}"
+    test.__qualname__ = test.__name__
+    test.__doc__ = f"{name}: declared in round 1 and followed for two rounds, as the golden says."
+    return test
+
+
+for _variant in AARE:
+    for _name in AARE_ADVANTAGES:
+        _test = _declaring(_name, _variant)
+        globals()[_test.__name__] = proves(f"declare-{_name}", _variant)(_test)
+
+
+def _undeclared(variant: str) -> Any:
+    def test(f: Facts) -> None:
+        assert f == _golden(variant, "advantages-undeclared")
+        _no_advantage_acts_undeclared(f)
+
+    test.__name__ = f"test_without_a_declaration_no_advantage_acts_{variant.replace('-', '_')}"
+    return test
+
+
+for _variant in AARE:
+    _test = _undeclared(_variant)
+    globals()[_test.__name__] = proves("advantages-undeclared", _variant)(_test)
+
+
+def _no_advantage_acts_undeclared(f: Facts) -> None:
+    # Nothing is placed at Mobilize in round 1 without a declaration; round 2 offers delayed ones only.
+    assert all(offered == [] for step, offered in f["offered"].items() if step.startswith("1:") and "Mobilize" in step)
+    for step, offered in f["offered"].items():
+        assert all(not re.search(r"In[A-Z0-9]", action.removeprefix("userActionAttachment")) for action in offered), (
+            step
+        )
+
+
+@pytest.mark.engine
+@pytest.mark.parametrize("variant", AARE)
+def test_the_advantage_goldens_are_the_engines(variant: str, update_goldens: bool) -> None:
+    """The goldens above are what the engine reports for the built game (--update-goldens writes them)."""
+    names = ["advantages-undeclared", *(f"declare-{n}" for n in AARE_ADVANTAGES)]
+    for name, facts in zip(
+        names,
+        run_scenarios([(n, game_for_engine(variant)) for n in names], map_files=map_files_for_engine(variant)),
+        strict=True,
+    ):
+        if update_goldens:
+            (ADVANTAGE_GOLDENS / variant).mkdir(parents=True, exist_ok=True)
+            (ADVANTAGE_GOLDENS / variant / f"{name}.json").write_text(
+                json.dumps(facts, indent=1, sort_keys=True) + "\n", encoding="utf-8"
+            )
+        assert facts == _golden(variant, name), name

@@ -73,7 +73,7 @@ def test_cli_table_and_markdown() -> None:
     assert markdown.code == 0, markdown.err
     total = (
         "| **All rules** | **1.9** | **20 (32%)** | **30 (48%)** | **13 (21%)** | **63** | **20 + 30 of 50 (100%)** "
-        "| **18 / 32 / 0** |"
+        "| **30 / 20 / 0** |"
     )
     assert total in markdown.out
     assert "- aare: 50 of 51 enforced rules proven in the engine on 2.x (98%)" in markdown.out
@@ -113,9 +113,10 @@ def test_proof_kinds_and_the_mutation_score(tmp_path: Path) -> None:
     loaded, problems = load_spec(Rules(ROOT / "rules", "rules"), "aare")
     assert loaded is not None, problems
     (tmp_path / "aare.json").write_text(
-        '{"aare-base-04": {"mutants": 30, "killed": 29, "survivors": ["x: removed"], "shared_survivors": []},'
-        ' "aare-base-01": {"mutants": 2, "killed": 2, "survivors": [], "shared_survivors": ["y: removed"]},'
-        ' "aare-gone-01": {"mutants": 5, "killed": 0, "survivors": ["z"], "shared_survivors": []}}',
+        '{"variant": "aare", "fingerprint": "f", "entries": {'
+        '"aare-base-04": {"mutants": 30, "killed": 29, "survivors": ["x: removed"], "equivalent": []},'
+        ' "aare-base-01": {"mutants": 3, "killed": 2, "survivors": [], "equivalent": ["y: removed"]},'
+        ' "aare-gone-01": {"mutants": 5, "killed": 0, "survivors": ["z"], "equivalent": []}}}',
         encoding="utf-8",
     )
     report = coverage("aare", loaded.spec, tmp_path)
@@ -124,8 +125,8 @@ def test_proof_kinds_and_the_mutation_score(tmp_path: Path) -> None:
     assert kinds["shown"] > 0 and kinds["pinned"] > 0
     markdown = render_markdown([report])
     assert (
-        "- aare: mutation: 2 of 50 enforced rules swept, 32 mutants, 31 killed (97%); "
-        "survivors: aare-base-04 (1); 1 more in elements shared with other rules"
+        "- aare: mutation: 2 of 50 enforced rules swept, 33 mutants, 31 killed (94%), 1 equivalent; "
+        "survivors: aare-base-04 (1)"
     ) in markdown
     # Without recorded results there is no mutation line.
     assert "mutation:" not in render_markdown([coverage("aare", loaded.spec, tmp_path / "none")])

@@ -173,6 +173,31 @@ CASES: dict[str, tuple[dict[str, str], list[str]]] = {
             "implements it (add `ledger: [tiny-1]` to the elements that do)",
         ],
     ),
+    "ledger_options_narrow_claims_and_set_options": (
+        {
+            "broken/game.yaml": """
+            extends: tiny
+            units:
+              infantry:
+                defense: 2
+                attack: 1
+                ledger: [tiny-1]
+                ledger_options: {tiny-1: [defence], tiny-2: [attack]}
+            rule_ledger:
+              tiny-1:
+                section: Units
+                source: "tiny §1"
+                summary: Infantry defends on 2.
+                fidelity: {grade: exact}
+            """
+        },
+        [
+            "rules/broken/game.yaml:7:31: units.infantry.ledger_options.tiny-1[0]: 'tiny-1' is narrowed to option "
+            "'defence', which this element does not set (did you mean 'defense'?)",
+            "rules/broken/game.yaml:7:41: units.infantry.ledger_options.tiny-2: 'tiny-2' is not claimed by this "
+            "element: add it to its `ledger` list",
+        ],
+    ),
     "tag_needs_space": (
         {"broken/game.yaml": "extends: tiny\nterritories:\n  Beta: {capital: !delete}\n"},
         [

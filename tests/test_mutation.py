@@ -1,34 +1,36 @@
 """Mutation-tested proofs: every enforced rule's proof fails on a game without (part of) the rule.
 
 For each enforced entry of each ledger variant, `generator.engine.mutation` builds one-edit mutants
-of the elements claiming it (an option dropped, a number changed by one, a switch flipped, a list
-shortened) and runs the entry's proof on each: its dump facts against engine 1.9's dump of the
-mutant, then its scenarios, through the very assertions of the `@proves` tests (tests/proofs.py).
-A mutant the proof does not fail on survives.
+of the options claiming it (an option dropped, a number changed by one, a switch flipped, a list
+shortened or widened, a name swapped) and `generator.engine.sweep` runs the proofs of the rules the
+edit serves on each: their dump facts against engine 1.9's dump of the mutant, then their
+scenarios, judged by the very assertions of the `@proves` tests (tests/proofs.py), all mutants of a
+variant in a few JVMs. A mutant no such proof fails on survives.
 
 The sweep plays the engine for every mutant a dump does not kill, so it is not part of the default
-run: it is marked `mutation` (`pytest -m mutation`, one test per variant and entry; CI runs it for
-the variants a change touches: `pytest -m mutation -k aarhe-p1-01` or `-k "[aarhe-"`). With
-`--update-goldens` each test records its entry's numbers in `output/mutation/<variant>.json`,
-which `triplea-forge coverage` shows.
+run: it is marked `mutation` (`pytest -m mutation -k VARIANT`, one test per variant). With
+`--update-goldens` it records the variant's numbers, and the fingerprint of what they depend on,
+in `output/mutation/<variant>.json`, which `triplea-forge coverage` shows. The default run checks
+those records instead (cheap): each is current (its fingerprint is the variant's today) and has no
+survivors; `.ci/run` sweeps the variants whose record is stale before the suite runs.
 """
 
 from __future__ import annotations
 
 import importlib
 import json
-import re
+import shutil
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from generator.engine.mutation import EntryResult, expanded_tree, parent_tree, run_mutants
-from generator.engine.scenario import ScenarioError, run_scenario
+from generator.engine.mutation import expanded_tree, parent_tree
+from generator.engine.sweep import fingerprint, sweep
 from generator.spec.resolve import Rules
-from tests.conftest import ROOT, variant_spec
-from tests.proofs import ASSERTIONS, map_files_for_engine
+from tests.conftest import ROOT, TINY, run_cli, variant_spec, write_tree
+from tests.proofs import ASSERTIONS, Facts, map_files_for_engine
 from tests.test_proofs import LEDGER_VARIANTS, _scenario_test_modules
 
 RESULTS = ROOT / "output" / "mutation"
@@ -37,34 +39,8 @@ RESULTS = ROOT / "output" / "mutation"
 SWEPT = tuple(v for v in LEDGER_VARIANTS if variant_spec(v).game.target != "2.x")
 
 
-# Equivalent mutants: edits no game can tell apart from the original, each with the reason. A
-# survivor matching one is reported as equivalent, not as a weak proof.
-_BUILD_UNITS = r"(patriotInfantry|t34Armour|spitfire|essexCarrier|typeVIISubmarine|regia\w+)"
-EQUIVALENT: dict[str, str] = {
-    rf"^units\.{_BUILD_UNITS}\.(attack|defense|movement|hitPoints|isSub|canAirBattle|airAttack|airDefense): ": (
-        "a national build's unit becomes an ordinary unit at the end of the placement that puts it on "
-        "the board: it never moves or fights as itself"
-    ),
-    r"^players\.\w+\.attachments\.conditionAttachmentBuilt\w+\.players: widened by ": (
-        "the condition counts the build's units in its place; only the builder can buy them"
-    ),
-    r"^players\.\w+\.attachments\.triggerAttachmentNa\w+\.(uses|when): ": (
-        "the national attack's hidden tech is held from the nation's first turn on: giving it again, "
-        "or at another step before that turn, changes nothing"
-    ),
-}
-
-
-def equivalent(edit: str) -> str | None:
-    """Why the mutant EDIT cannot change a game, when it cannot."""
-    return next((why for pattern, why in EQUIVALENT.items() if re.search(pattern, edit)), None)
-
-
 def _enforced(variant: str) -> list[str]:
     return [i for i, e in variant_spec(variant).rule_ledger.items() if e.fidelity.grade != "notes-only"]
-
-
-CASES = [pytest.param(v, r, id=f"{v}:{r}") for v in SWEPT for r in _enforced(v)]
 
 
 @cache
@@ -73,43 +49,168 @@ def _trees(variant: str) -> tuple[Any, Any]:
     return expanded_tree(rules, variant), parent_tree(rules, variant)
 
 
-def _scenario_passes(variant: str) -> Any:
+def _assertions_hold(variant: str) -> Any:
+    """The verdict of the `@proves` tests of a scenario on a variant, for facts of a mutant."""
     for module in _scenario_test_modules():
         importlib.import_module(module)
 
-    def check(scenario: str, game: Path) -> bool:
+    def holds(scenario: str, facts: Facts) -> bool:
         try:
-            facts = run_scenario(scenario, game, map_files=map_files_for_engine(variant))
             for assertion in ASSERTIONS[(scenario, variant)]:
                 assertion(facts)
-        except (AssertionError, ScenarioError, KeyError, TypeError, ValueError):
+        except (AssertionError, KeyError, TypeError, ValueError, IndexError):
             return False
         return True
 
-    return check
+    return holds
 
 
-def _record(variant: str, result: EntryResult) -> None:
-    RESULTS.mkdir(parents=True, exist_ok=True)
+def _recorded(variant: str) -> dict[str, Any]:
     path = RESULTS / f"{variant}.json"
-    recorded = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
-    enforced = set(_enforced(variant))
-    recorded = {rule_id: numbers for rule_id, numbers in recorded.items() if rule_id in enforced}
-    numbers = result.as_json()
-    numbers["equivalent"] = [edit for edit in numbers["survivors"] if equivalent(edit)]
-    numbers["survivors"] = [edit for edit in numbers["survivors"] if not equivalent(edit)]
-    recorded[result.rule_id] = numbers
-    path.write_text(json.dumps(dict(sorted(recorded.items())), indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    return json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
 
 
 @pytest.mark.engine
 @pytest.mark.mutation
-@pytest.mark.parametrize(("variant", "rule_id"), CASES)
-def test_the_proof_kills_every_mutant_of_its_rule(variant: str, rule_id: str, update_goldens: bool) -> None:
+@pytest.mark.parametrize("variant", SWEPT)
+def test_the_proofs_kill_every_mutant_of_their_rules(variant: str, update_goldens: bool) -> None:
     tree, parent = _trees(variant)
-    entry = variant_spec(variant).rule_ledger[rule_id]
-    [result] = run_mutants(variant, {rule_id: entry}, tree, _scenario_passes(variant), parent=parent)
+    spec = variant_spec(variant)
+    entries = {rule_id: spec.rule_ledger[rule_id] for rule_id in _enforced(variant)}
+    result = sweep(
+        variant, entries, tree, _assertions_hold(variant), parent=parent, map_files=map_files_for_engine(variant)
+    )
+    record = result.as_json()
     if update_goldens:
-        _record(variant, result)
-    assert result.mutants, f"{rule_id}: no element of the rule can be mutated (stillborn: {result.stillborn})"
-    assert [edit for edit in result.survivors if not equivalent(edit)] == []
+        RESULTS.mkdir(parents=True, exist_ok=True)
+        text = json.dumps(record, indent=1, sort_keys=True) + "\n"
+        (RESULTS / f"{variant}.json").write_text(text, encoding="utf-8")
+    print(f"{variant}: {result.seconds} s, {result.counts}")
+    assert {r: e["survivors"] for r, e in record["entries"].items() if e["survivors"]} == {}
+    assert [r for r, e in record["entries"].items() if not e["mutants"]] == []
+
+
+# Variants whose recorded sweep still has survivors (issue 29 is open until this is empty): their
+# survivor test is expected to fail, strictly, so that killing the last survivor shows.
+SURVIVORS_LEFT: dict[str, str] = {
+    "aare": "229 survivors in 33 entries: placements beyond the first, expiries, first-use prices, bids, convoy zones",
+    "expansion": "136 survivors in 15 entries: bids, convoy zones, lend-lease, free units, treaty limits",
+    "aarhe-draft": "82 survivors in 15 entries: complexes' placement lists, Total Victory players, tech steps",
+    "aarhe-phase1": "86 survivors in 11 entries: complexes' placement lists, Total Victory players, tech steps",
+    "aarhe": "its survivors are worked on in another branch",
+}
+# Records made by another branch's sweep, to be swept again with this one once merged.
+STALE_LEFT: dict[str, str] = {"aarhe": "swept on the aarhe branch: sweep again after the merge"}
+
+
+def _expected_to_fail(variants: tuple[str, ...], why: dict[str, str]) -> list[Any]:
+    return [pytest.param(v, marks=pytest.mark.xfail(reason=why[v], strict=True)) if v in why else v for v in variants]
+
+
+@pytest.mark.parametrize("variant", _expected_to_fail(SWEPT, STALE_LEFT))
+def test_the_recorded_sweep_is_current(variant: str) -> None:
+    """Cheap: the committed record of the sweep is of the variant as it is."""
+    recorded = _recorded(variant)
+    how = f"pytest -m mutation -k {variant} --update-goldens"
+    assert recorded.get("fingerprint") == fingerprint(_trees(variant)[0]), f"{variant}: stale sweep ({how})"
+    assert sorted(recorded["entries"]) == sorted(_enforced(variant)), how
+
+
+@pytest.mark.parametrize("variant", _expected_to_fail(SWEPT, SURVIVORS_LEFT))
+def test_the_recorded_sweep_kills_every_mutant(variant: str) -> None:
+    """Cheap: every mutant of the committed record is killed, and every entry has one."""
+    entries = _recorded(variant).get("entries", {})
+    assert entries, f"{variant}: no sweep recorded"
+    assert {r: e["survivors"] for r, e in entries.items() if e["survivors"]} == {}
+    assert [r for r, e in entries.items() if not e["mutants"]] == []
+
+
+_LEDGERED = """
+extends: tiny
+units:
+  infantry:
+    defense: 3
+    attack: 2
+    ledger: [t-defence, t-attack]
+    ledger_options: {t-defence: [defense], t-attack: [attack]}
+rule_ledger:
+  t-defence:
+    section: Units
+    source: "tiny §1"
+    summary: Infantry defends on 3.
+    fidelity: {grade: exact}
+    proof: {dump: {units: {infantry: {defense: 3}}}}
+  t-attack:
+    section: Units
+    source: "tiny §2"
+    summary: Infantry attacks on 2.
+    fidelity: {grade: exact}
+    proof: {dump: {units: {infantry: {PROVEN}}}}
+"""
+
+
+def _ledgered(tmp_path: Path, proven: str, narrowed: bool = True) -> Path:
+    shutil.copytree(TINY, tmp_path / "rules" / "tiny")
+    text = _LEDGERED.replace("PROVEN", proven)
+    if not narrowed:
+        text = text.replace("    ledger_options: {t-defence: [defense], t-attack: [attack]}\n", "")
+    write_tree(tmp_path / "rules", {"ledgered/game.yaml": text})
+    return tmp_path
+
+
+def _without_time(out: str) -> list[str]:
+    return [line.rsplit("; ", 1)[0] if "enforced of" in line else line for line in out.splitlines()]
+
+
+@pytest.mark.engine
+def test_coverage_mutate_names_each_survivor_under_the_rule_its_option_serves(tmp_path: Path) -> None:
+    """`coverage --mutate` through the CLI: the attack's proof states the defence, so every edit of
+    the attack survives, and `ledger_options` puts them under the attack's rule alone."""
+    result = run_cli("coverage", "ledgered", "--mutate", cwd=_ledgered(tmp_path, "defense: 3"))
+    assert result.code == 1, result
+    assert _without_time(result.out) == [
+        "ledgered: 2 enforced of 2 rules; 4 mutants, 2 killed, 0 equivalent, 2 survivors",
+        "  t-attack: 2 of 2 mutants survive",
+        "    units.infantry.attack: removed",
+        "    units.infantry.attack: 2 -> 3",
+    ]
+    assert "ledgered: 4 mutants built, 0 stillborn; dumping them" in result.err
+    # Without the narrowing, each edit of the unit serves both rules: killed by either's proof, and
+    # a survivor is each rule's, naming the other.
+    result = run_cli("coverage", "ledgered", "--mutate", cwd=_ledgered(tmp_path / "shared", "defense: 3", False))
+    assert result.code == 1, result
+    assert _without_time(result.out) == [
+        "ledgered: 2 enforced of 2 rules; 8 mutants, 4 killed, 0 equivalent, 4 survivors",
+        "  t-defence: 2 of 4 mutants survive",
+        "    units.infantry.attack: removed (also t-attack)",
+        "    units.infantry.attack: 2 -> 3 (also t-attack)",
+        "  t-attack: 2 of 4 mutants survive",
+        "    units.infantry.attack: removed (also t-defence)",
+        "    units.infantry.attack: 2 -> 3 (also t-defence)",
+    ]
+    # A proof of the attack kills them all.
+    result = run_cli("coverage", "ledgered", "--mutate", cwd=_ledgered(tmp_path / "fixed", "attack: 2"))
+    assert result.code == 0, result
+    assert _without_time(result.out) == [
+        "ledgered: 2 enforced of 2 rules; 4 mutants, 4 killed, 0 equivalent, 0 survivors"
+    ]
+
+
+def test_coverage_lists_the_variants_whose_recorded_sweep_is_stale(tmp_path: Path) -> None:
+    """CI sweeps only what changed: a record with the variant's fingerprint is current, any edit of
+    the variant makes it stale (and the coverage line says so), a missing record is stale too."""
+    project = _ledgered(tmp_path, "attack: 2")
+    assert run_cli("coverage", "--list-stale", cwd=project).out == "ledgered\n"
+    tree = expanded_tree(Rules(project / "rules"), "ledgered")
+    record = {"variant": "ledgered", "fingerprint": fingerprint(tree), "entries": {}}
+    (project / "output" / "mutation").mkdir(parents=True)
+    (project / "output" / "mutation" / "ledgered.json").write_text(json.dumps(record), encoding="utf-8")
+    assert run_cli("coverage", "--list-stale", cwd=project).out == ""
+    game = project / "rules" / "ledgered" / "game.yaml"
+    game.write_text(game.read_text(encoding="utf-8").replace("attack: 2\n", "attack: 3\n", 1), encoding="utf-8")
+    assert run_cli("coverage", "--list-stale", cwd=project).out == "ledgered\n"
+    out = run_cli("coverage", "ledgered", "--format", "markdown", cwd=project).out
+    assert (
+        "- ledgered: mutation: 0 of 2 enforced rules swept, 0 mutants, 0 killed "
+        "(stale: the variant changed since the sweep)" in out
+    )

@@ -35,6 +35,16 @@ class ScenarioInfo:
 
 
 _AARE = ("aare", "aare-2x")
+# AARe's national advantages by their user actions' names (userActionAttachment<name>): each has a
+# `declare-<name>` scenario (generator/engine/java/ScenarioAdvantages.java).
+AARE_ADVANTAGES = (
+    "RuWinter", "RuRailway", "RuT34", "RuLendLease", "RuMobileIndustry", "RuSiberian",
+    "Ge88s", "GeAfrikaKorps", "GeAtlanticWall", "GeLuftwaffe", "GePanzerblitz", "GeWolfPacks",
+    "UkColonialGarrison", "UkCommonwealth", "UkLendLease", "UkRadar", "UkRoyalAirForce", "UkRoyalNavy",
+    "JpBanzai", "JpKaiten", "JpKamikaze", "JpTechAdvantage", "JpTokyoExpress", "JpYamato",
+    "UsMarines", "UsMechanizedInfantry", "UsNavalIndustry", "UsPacificDivisions", "UsReinforcedCarriers",
+    "UsTechInvestment",
+)  # fmt: skip
 _AARHE = ("aarhe", "aarhe-2x")
 SCENARIOS: dict[str, ScenarioInfo] = {
     "advantage-placement": ScenarioInfo(
@@ -61,6 +71,17 @@ SCENARIOS: dict[str, ScenarioInfo] = {
     "advantage-strengths": ScenarioInfo(
         "T-34s and Wolf Packs in combat, Radar on the AA dice, fighters bought at the Luftwaffe price", _AARE
     ),
+    "advantages-undeclared": ScenarioInfo(
+        "no advantage declared: the switches as the game starts, what each nation's steps offer", _AARE
+    ),
+    **{
+        f"declare-{name}": ScenarioInfo(
+            f"{name} declared and followed for two rounds: everything it changes (every player's PUs, prices, "
+            "techs, switches, unit strengths, units placed)",
+            _AARE,
+        )
+        for name in AARE_ADVANTAGES
+    },
     "colonial-convoys": ScenarioInfo("Colonial Garrison: a complex in India makes its sea zone a convoy zone", _AARE),
     "expansion-turn": ScenarioInfo(
         "Italy's turn after Germany's, the free units of round 1, SS Panzers placed in Germany only", ("expansion",)

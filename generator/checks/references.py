@@ -174,7 +174,7 @@ def _claims(value: Any, path: tuple[str | int, ...]) -> Iterator[tuple[tuple[str
         for index, rule_id in enumerate(getattr(value, "ledger", [])):
             yield (*path, "ledger", index), rule_id
         for name, field in type(value).model_fields.items():
-            if name not in ("ledger", "rule_ledger"):
+            if name not in ("ledger", "ledger_options", "rule_ledger"):
                 yield from _claims(getattr(value, name), (*path, field.alias or name))
     elif isinstance(value, dict):
         for key, item in value.items():
@@ -184,10 +184,47 @@ def _claims(value: Any, path: tuple[str | int, ...]) -> Iterator[tuple[tuple[str
             yield from _claims(item, (*path, index))
 
 
+def _narrowed(value: Any, path: tuple[str | int, ...]) -> Iterator[tuple[tuple[str | int, ...], BaseModel]]:
+    """(key path, element) for every element whose `ledger_options` narrows its claims."""
+    if isinstance(value, BaseModel):
+        if getattr(value, "ledger_options", None):
+            yield path, value
+        for name, field in type(value).model_fields.items():
+            if name not in ("ledger", "ledger_options", "rule_ledger"):
+                yield from _narrowed(getattr(value, name), (*path, field.alias or name))
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield from _narrowed(item, (*path, key))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            yield from _narrowed(item, (*path, index))
+
+
+def _check_ledger_options(c: _Checker) -> None:
+    """`ledger_options` narrows claims the element makes, to options the element sets."""
+    for path, element in _narrowed(c.spec, ()):
+        fields = type(element).model_fields
+        written = {(fields[n].alias or n) if n in fields else n for n in element.model_fields_set}
+        written -= {"ledger", "ledger_options"}
+        claims = list(getattr(element, "ledger", []))
+        for rule_id, options in element.ledger_options.items():  # type: ignore[attr-defined]
+            at = (*path, "ledger_options", rule_id)
+            if rule_id not in claims:
+                c.error(at, f"'{rule_id}' is not claimed by this element: add it to its `ledger` list", key=True)
+            for index, option in enumerate(options):
+                if option not in written:
+                    c.error(
+                        (*at, index),
+                        f"'{rule_id}' is narrowed to option '{option}', which this element does not set"
+                        f"{did_you_mean(option, sorted(written))}",
+                    )
+
+
 def _check_ledger(c: _Checker) -> None:
     """Claims name real ledger entries; every rule graded exact/approximate is implemented somewhere."""
     ledger = c.spec.rule_ledger
     claimed: set[str] = set()
+    _check_ledger_options(c)
     for path, rule_id in _claims(c.spec, ()):
         claimed.add(rule_id)
         c.ref(path, rule_id, "rule-ledger id", ledger)

@@ -310,68 +310,6 @@ def init_ci(folder: Path, base_map_repo: str | None, install_spec: str | None, f
 
 
 @cli.command()
-@click.argument("variants", nargs=-1)
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(["table", "markdown"]),
-    default="table",
-    show_default=True,
-    help="A terminal table, or Markdown for reports and pull requests.",
-)
-@click.option(
-    "--mutation-results",
-    type=click.Path(file_okay=False, path_type=Path),
-    default=Path("output/mutation"),
-    show_default=True,
-    help="Folder of the mutation sweep's <variant>.json (pytest -m mutation --update-goldens writes them).",
-)
-@RULES_OPTION
-def coverage(variants: tuple[str, ...], fmt: str, mutation_results: Path, rules_dir: Path) -> None:
-    """Count each variant's rule ledger by fidelity grade and section, for TripleA 1.9 and 2.x.
-
-    Without VARIANTS, every variant in rules/ that has a rule ledger. The 2.x grade is the rule's
-    `fidelity_2x` where it has one, else its 1.9 grade. The proof column counts the enforced rules
-    an engine scenario shows, those only pinned by dump facts, and those without a proof; the
-    mutation line gives the sweep's score where it has been recorded.
-    """
-    from rich.console import Console
-
-    from generator.emit.build import load_spec
-    from generator.emit.coverage import Coverage, render_markdown, render_table
-    from generator.emit.coverage import coverage as ledger_coverage
-    from generator.spec.resolve import Rules
-
-    rules = Rules(rules_dir, _display(rules_dir))
-    known = rules.variants()
-    for name in variants:
-        if name not in known:
-            raise click.BadParameter(f"no variant '{name}' in {_display(rules_dir)}/", param_hint="VARIANTS")
-    problems: list[Diagnostic] = []
-    reports: list[Coverage] = []
-    for name in variants or tuple(known):
-        loaded, found = load_spec(rules, name)
-        problems += found
-        if loaded is None:
-            continue
-        if not loaded.spec.rule_ledger:
-            if variants:
-                raise click.ClickException(f"variant '{name}' has no rule ledger (rule_ledger: in its spec)")
-            continue
-        reports.append(ledger_coverage(name, loaded.spec, mutation_results))
-    _report(problems)
-    if not reports:
-        raise click.ClickException(f"no variant in {_display(rules_dir)}/ has a rule ledger")
-    if fmt == "markdown":
-        click.echo(render_markdown(reports), nl=False)
-    else:
-        console = Console()
-        if not console.is_terminal:
-            console.width = max(console.width, 120)
-        render_table(reports, console)
-
-
-@cli.command()
 @click.argument("sides", nargs=-1, required=True, metavar="OLD NEW | VARIANT")
 @click.option("--from", "from_rev", default=None, help="Git revision of the rules folder to compare VARIANT from.")
 @click.option("--to", "to_rev", default=None, help="Git revision to compare VARIANT to (default: the working tree).")

@@ -71,16 +71,17 @@ class Tally:
 
 @dataclass
 class MutationScore:
-    """The mutation sweep's results for one variant (output/mutation/<variant>.json)."""
+    """The mutation sweep's record for one variant (output/mutation/<variant>.json)."""
 
     entries: int = 0
     mutants: int = 0
     killed: int = 0
-    # Entry -> its surviving mutants (edits of elements claiming that entry alone).
+    # Entry -> its surviving mutants (an edit of an option several rules claim is each one's).
     survivors: dict[str, list[str]] = field(default_factory=dict)
-    shared_survivors: int = 0  # survivors of elements claiming several rules: maybe another rule's part
-    equivalent: int = 0  # survivors no game can tell from the original (tests/test_mutation.py says why)
+    equivalent: int = 0  # survivors no game can tell from the original (generator/engine/equivalent.py says why)
     same_game: int = 0  # mutants the engine reads exactly as the original (a default value dropped)
+    fingerprint: str = ""  # of what the record depends on (generator/engine/sweep.py)
+    stale: bool = False  # the variant changed since: the record is not of the game as it is
 
     @classmethod
     def read(cls, path: Path, enforced: set[str]) -> MutationScore | None:
@@ -88,14 +89,14 @@ class MutationScore:
         if not path.is_file():
             return None
         recorded: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
-        score = cls()
-        for rule_id, result in sorted(recorded.items()):
+        score = cls(fingerprint=str(recorded.get("fingerprint", "")))
+        entries: dict[str, Any] = recorded.get("entries", {})
+        for rule_id, result in sorted(entries.items()):
             if rule_id not in enforced:
                 continue
             score.entries += 1
             score.mutants += int(result.get("mutants", 0))
             score.killed += int(result.get("killed", 0))
-            score.shared_survivors += len(result.get("shared_survivors", []))
             score.equivalent += len(result.get("equivalent", []))
             score.same_game += int(result.get("same_game", 0))
             if result.get("survivors") or not result.get("mutants"):
@@ -223,7 +224,7 @@ def mutation_line(report: Coverage) -> str:
     score = report.mutation
     tally = report.total["1.9"]
     if score is None:
-        return f"{report.variant}: mutation sweep not run (pytest -m mutation -k {report.variant} --update-goldens)"
+        return f"{report.variant}: mutation sweep not run (triplea-forge coverage {report.variant} --mutate)"
     share = f" ({100.0 * score.killed / score.mutants:.0f}%)" if score.mutants else ""
     line = (
         f"{report.variant}: mutation: {score.entries} of {tally.enforced} enforced rules swept, "
@@ -234,8 +235,8 @@ def mutation_line(report: Coverage) -> str:
     if score.survivors:
         listed = ", ".join(f"{rule} ({len(edits) or 'no mutant'})" for rule, edits in score.survivors.items())
         line += f"; survivors: {listed}"
-    if score.shared_survivors:
-        line += f"; {score.shared_survivors} more in elements shared with other rules"
+    if score.stale:
+        line += " (stale: the variant changed since the sweep)"
     return line
 
 

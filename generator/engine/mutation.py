@@ -1,41 +1,41 @@
-"""Mutation testing of ledger proofs: a proof must fail when its rule is taken out of the game.
+"""Mutants of a game: one-edit changes of the spec elements that claim a ledger entry.
 
 For an enforced ledger entry, every spec element that claims it (`ledger: [id]`: a unit, a
 territory effect, a property, an attachment, a production rule, what a rule pattern or an
 attachment template made) is mutated one edit at a time on the expanded spec tree: an option
-dropped, a number changed by one, a switch flipped, a list shortened by its last item. Each
-mutant that still builds (the spec checks pass and the XML renders) is a game without that part of
-the rule. The entry's proof then runs on the mutant: its dump facts against the engine's dump of
-the mutant (all mutants of a variant in one JVM), its scenarios through `scenario_check` (the tests
-supply it: the assertions live with the scenario tests). A proof **kills** a mutant when it fails
-on it; a surviving mutant is a proof that cannot tell the rule from its absence.
+dropped, a number changed by one, a switch flipped, a list shortened by its last item or widened,
+a name swapped. Where an element serves several rules, `ledger_options: {id: [option, ...]}` says
+which of its options are that rule's: an edit of an option belongs to the rules that claim it
+(every rule of the element's `ledger` that `ledger_options` does not narrow, and those it names for
+that option). Each mutant that still builds (the spec checks pass and the XML renders) is a game
+without that part of the rule; generator/engine/sweep.py runs the proofs on them.
 """
 
 from __future__ import annotations
 
 import copy
-import tempfile
-from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
-from pathlib import Path
+from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import Any
 
 from generator.checks.references import check_spec
 from generator.diagnostics import Severity
 from generator.emit.render import render_game_xml
-from generator.engine.harness import Engine, find_engine
-from generator.engine.proof import check_facts, readable_by_19
+from generator.engine.proof import readable_by_19
 from generator.spec.errors import build_spec
 from generator.spec.expand import expand_templates
-from generator.spec.model import LedgerEntry
 from generator.spec.patterns.expansion import expand_patterns
 from generator.spec.resolve import Rules, resolve
 
-__all__ = ["EntryResult", "Mutant", "expanded_tree", "mutants_of", "parent_tree", "run_mutants"]
+__all__ = ["Mutant", "claims_of", "expanded_tree", "mutants_of", "parent_tree", "render_mutant"]
 
 TreePath = tuple[str | int, ...]
-# Keys of a spec element that are not game content: what names or draws it, or claims rules.
-_NOT_CONTENT = {"ledger", "image", "class", "foreach", "attach_to", "type", "name", "section", "summary"}
+# Keys of a spec element that are not game content: what names, shows or draws it, or claims rules
+# (`display`: the name a step or delegate shows in the UI).
+_NOT_CONTENT = {
+    "ledger", "ledger_options", "image", "class", "foreach", "attach_to", "type", "name", "display", "section",
+    "summary",
+}  # fmt: skip
 # Collections that hold no game elements (the ledger itself, the variant's metadata and notes), and
 # rule patterns and templates: already made into the elements mutated here, editing them does nothing.
 _SKIPPED_TOP = {
@@ -52,43 +52,12 @@ class Mutant:
     rule_id: str
     edit: str  # in words: "units.heavyTank.canBlitz: true -> false"
     tree: Any
-    # The element also claims other rules: the edit may take out another rule's part instead.
-    shared: bool = False
-
-
-@dataclass
-class EntryResult:
-    """What the mutants of one entry did to its proof."""
-
-    rule_id: str
-    mutants: list[str] = field(default_factory=list)
-    killed: list[str] = field(default_factory=list)
-    stillborn: list[str] = field(default_factory=list)  # mutants that do not build: no game to test
-    # Mutants the engine reads exactly as the original game (a value dropped that is the default):
-    # no proof can tell them apart, nor any player.
-    same_game: list[str] = field(default_factory=list)
-    shared: list[str] = field(default_factory=list)  # mutants of elements that claim other rules too
+    # Every rule the edited option serves (RULE_ID among them): a proof of any of them may kill it.
+    claimants: tuple[str, ...] = ()
 
     @property
-    def survivors(self) -> list[str]:
-        """Surviving mutants of elements that claim this rule alone: the proof cannot tell the
-        rule from its absence."""
-        return [m for m in self.mutants if m not in self.killed and m not in self.shared and m not in self.same_game]
-
-    @property
-    def shared_survivors(self) -> list[str]:
-        """Surviving mutants of shared elements: the edit may have taken out another rule's part."""
-        return [m for m in self.mutants if m not in self.killed and m in self.shared and m not in self.same_game]
-
-    def as_json(self) -> dict[str, Any]:
-        return {
-            "mutants": len(self.mutants),
-            "killed": len(self.killed),
-            "survivors": self.survivors,
-            "shared_survivors": self.shared_survivors,
-            "stillborn": len(self.stillborn),
-            "same_game": len(self.same_game),
-        }
+    def shared(self) -> bool:
+        return len(self.claimants) > 1
 
 
 def parent_tree(rules: Rules, variant: str) -> Any:
@@ -107,6 +76,17 @@ def expanded_tree(rules: Rules, variant: str) -> Any:
     return tree
 
 
+def claims_of(element: dict[str, Any], key: str) -> tuple[str, ...]:
+    """The rules option KEY of ELEMENT serves: those of its `ledger` whose `ledger_options` (when
+    they have some) name KEY."""
+    ledger = element.get("ledger")
+    if not isinstance(ledger, list):
+        return ()
+    narrowed = element.get("ledger_options")
+    narrowed = narrowed if isinstance(narrowed, dict) else {}
+    return tuple(str(rule) for rule in ledger if rule not in narrowed or key in (narrowed.get(rule) or []))
+
+
 def _claiming(tree: Any, rule_id: str, path: TreePath = ()) -> Iterator[TreePath]:
     """Paths of the mappings whose `ledger` names RULE_ID."""
     if isinstance(tree, dict):
@@ -116,7 +96,7 @@ def _claiming(tree: Any, rule_id: str, path: TreePath = ()) -> Iterator[TreePath
         for key, value in tree.items():
             if not path and key in _SKIPPED_TOP:
                 continue
-            if key != "ledger":
+            if key not in ("ledger", "ledger_options"):
                 yield from _claiming(value, rule_id, (*path, key))
 
 
@@ -193,49 +173,61 @@ def _inherited(parent: Any, path: TreePath, key: str, value: Any) -> bool:
 
 
 def mutants_of(tree: Any, rule_id: str, limit: int = MAX_MUTANTS_PER_ENTRY, parent: Any = None) -> list[Mutant]:
-    """One-edit mutants of the elements claiming RULE_ID, spread over its elements and options.
+    """One-edit mutants of the options claiming RULE_ID, spread over its elements and options.
 
     With PARENT (the tree of the variant this one extends), options the element only inherits are
     left alone: they are the parent's rules, not this entry's; unless the entry's elements hold
     nothing else (a rule of the parent's the variant restates), whose inherited options are then
     what the game has of the rule."""
-    candidates: list[tuple[TreePath, str, str, Any]] = []
+    candidates: list[tuple[TreePath, str, str, Any, tuple[str, ...]]] = []
     names = _names(tree)
     for path in _claiming(tree, rule_id):
         element = _at(tree, path)
         for key, value in element.items():
             if key in _NOT_CONTENT or key in ("attachments", "units", "connections"):
                 continue
+            claimants = claims_of(element, str(key))
+            if rule_id not in claimants:
+                continue
             if parent is not None and _inherited(parent, path, str(key), value):
                 continue
             for words, new in _edits(value, names):
-                candidates.append((path, str(key), words, new))
+                candidates.append((path, str(key), words, new, claimants))
     if not candidates and parent is not None:
         return mutants_of(tree, rule_id, limit)
-    # Round-robin over the elements (those claiming this rule alone first), so a capped entry
+    # Round-robin over the elements (options serving this rule alone first), so a capped entry
     # still touches each of them.
-    ordered: list[tuple[TreePath, str, str, Any]] = []
+    ordered: list[tuple[TreePath, str, str, Any, tuple[str, ...]]] = []
     for alone in (True, False):
-        by_element: dict[TreePath, list[tuple[TreePath, str, str, Any]]] = {}
+        by_element: dict[TreePath, list[tuple[TreePath, str, str, Any, tuple[str, ...]]]] = {}
         for candidate in candidates:
-            if (len(_at(tree, candidate[0]).get("ledger", [])) == 1) == alone:
+            if (len(candidate[4]) == 1) == alone:
                 by_element.setdefault(candidate[0], []).append(candidate)
         while any(by_element.values()) and len(ordered) < limit:
             for queue in by_element.values():
                 if queue and len(ordered) < limit:
                     ordered.append(queue.pop(0))
     mutants = []
-    for path, key, words, new in ordered:
-        mutated = copy.deepcopy(tree)
-        element = _at(mutated, path)
-        if new is _DROP:
-            del element[key]
-        else:
-            element[key] = new
+    for path, key, words, new, claimants in ordered:
         where = ".".join(str(p) for p in (*path, key))
-        shared = len(_at(tree, path).get("ledger", [])) > 1
-        mutants.append(Mutant(rule_id, f"{where}: {words}", mutated, shared))
+        mutants.append(Mutant(rule_id, f"{where}: {words}", _edited(tree, path, key, new), claimants))
     return mutants
+
+
+def _edited(tree: Any, path: TreePath, key: str, new: Any) -> Any:
+    """TREE with one option changed (or dropped): only the mappings on the way to it are copied,
+    the rest is shared with TREE (a deep copy of a large game per mutant costs more than its build)."""
+    changed = copy.copy(tree)  # a shallow copy keeps the mapping's kind and its YAML marks
+    if path:
+        changed[path[0]] = _edited(tree[path[0]], path[1:], key, new)
+    elif new is _DROP:
+        del changed[key]
+        narrowed = changed.get("ledger_options")
+        if isinstance(narrowed, dict):  # a claim narrowed to the option no longer names it
+            changed["ledger_options"] = {rule: [o for o in options if o != key] for rule, options in narrowed.items()}
+    else:
+        changed[key] = new
+    return changed
 
 
 def render_mutant(variant: str, mutant: Mutant) -> bytes | None:
@@ -250,55 +242,3 @@ def render_mutant(variant: str, mutant: Mutant) -> bytes | None:
     except (ValueError, KeyError, TypeError):
         return None
     return readable_by_19(xml)
-
-
-ScenarioCheck = Callable[[str, Path], bool]  # (scenario, game) -> whether the scenario's tests pass
-
-
-def run_mutants(
-    variant: str,
-    entries: dict[str, LedgerEntry],
-    tree: Any,
-    scenario_check: ScenarioCheck | None = None,
-    *,
-    parent: Any = None,
-    engine: Engine | None = None,
-    limit: int = MAX_MUTANTS_PER_ENTRY,
-) -> list[EntryResult]:
-    """Mutate each entry's elements and run its proof on every mutant (dump facts first, then scenarios)."""
-    results: list[EntryResult] = []
-    games: list[tuple[EntryResult, str, LedgerEntry, Path]] = []
-    with tempfile.TemporaryDirectory(prefix="forge-mutants-") as folder:
-        original = Path(folder) / "original.xml"
-        unmutated = render_mutant(variant, Mutant("", "", tree))
-        if unmutated is None:
-            raise ValueError(f"{variant}: the game itself does not build")
-        original.write_bytes(unmutated)
-        for rule_id, entry in entries.items():
-            result = EntryResult(rule_id)
-            results.append(result)
-            for index, mutant in enumerate(mutants_of(tree, rule_id, limit, parent)):
-                xml = render_mutant(variant, mutant)
-                if xml is None:
-                    result.stillborn.append(mutant.edit)
-                    continue
-                game = Path(folder) / f"{rule_id}-{index}.xml"
-                game.write_bytes(xml)
-                result.mutants.append(mutant.edit)
-                if mutant.shared:
-                    result.shared.append(mutant.edit)
-                games.append((result, mutant.edit, entry, game))
-        dumps = (engine or find_engine()).dump([original, *(g for *_, g in games)]) if games else {}
-        for result, edit, entry, game in games:
-            facts = entry.proof.facts if entry.proof else []
-            dumped = dumps.get(str(game), {})
-            if dumped == dumps.get(str(original)):
-                result.same_game.append(edit)
-                continue
-            if "error" in dumped or any(check_facts(f, dumped) for f in facts):
-                result.killed.append(edit)
-                continue
-            scenarios: Sequence[str] = entry.proof.scenarios if entry.proof else []
-            if scenario_check is not None and any(not scenario_check(name, game) for name in scenarios):
-                result.killed.append(edit)
-    return results

@@ -99,8 +99,9 @@ def run_group(cmd: Sequence[str], timeout: float | None, **options: object) -> s
     ) as proc:
         try:
             out, err = proc.communicate(timeout=timeout)
-        except subprocess.TimeoutExpired:
+        except subprocess.TimeoutExpired as exc:
             kill_group(proc)
-            proc.communicate()
+            # What it printed before: a caller reading results line by line keeps the finished ones.
+            exc.output, exc.stderr = proc.communicate()
             raise
         return subprocess.CompletedProcess(cmd, proc.returncode, out, err)

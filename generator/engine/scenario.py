@@ -9,6 +9,10 @@ is started the way ``generator.engine.Engine`` starts its harness: the same comp
 (``Engine.harness_dir()``), headless flags, a private working folder holding the engine's version
 file, and ``user.home`` inside it.
 
+`run_scenarios` plays many (scenario, game) runs in one JVM (``forge.Scenario --batch``): each run
+loads its game afresh, and the JVM's start and the engine's class loading are paid once, not once
+per run (the mutation sweep plays hundreds).
+
 ``python -m generator.engine.scenario SCENARIO [FILE]`` prints the facts (FILE defaults to
 ``output/games/aare.xml``).
 """
@@ -18,6 +22,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -25,12 +30,14 @@ from typing import Any
 from generator.checks.proofs import SCENARIOS
 from generator.engine.harness import Engine, EngineError, HarnessError, find_engine
 
-__all__ = ["DEFAULT_GAME", "SCENARIOS", "ScenarioError", "run_scenario"]
+__all__ = ["DEFAULT_GAME", "SCENARIOS", "ScenarioError", "run_scenario", "run_scenarios"]
 
 MAIN_CLASS = "forge.Scenario"
 DEFAULT_GAME = Path("output/games/aare.xml")
 DEFAULT_HEAP = "512m"
 DEFAULT_TIMEOUT = 600.0
+# A batch's time limit per run: the slowest scenario takes ~5 s alone on a loaded machine.
+BATCH_TIMEOUT_PER_RUN = 60.0
 JsonDict = dict[str, Any]
 
 
@@ -79,6 +86,59 @@ def run_scenario(
     if proc.returncode != 0 or "error" in facts:
         raise ScenarioError(f"scenario '{name}' failed: {facts.get('error')}\n{_tail(proc.stderr)}")
     return facts
+
+
+def run_scenarios(
+    runs: Sequence[tuple[str, Path]],
+    *,
+    map_files: Path | None = None,
+    engine: Engine | None = None,
+    heap: str = DEFAULT_HEAP,
+) -> list[JsonDict]:
+    """The facts of each (scenario, game) run, in order, played in as few JVMs as possible.
+
+    A run that fails has {"error": ...} as its facts (what `run_scenario` raises as ScenarioError);
+    a JVM that dies or hangs half-way costs the run it was playing (an error) and the rest go on in
+    a new JVM.
+    """
+    unknown = sorted({name for name, _ in runs if name not in SCENARIOS})
+    if unknown:
+        raise ScenarioError(f"unknown scenario '{unknown[0]}' (known: {', '.join(SCENARIOS)})")
+    engine = engine or find_engine()
+    results: list[JsonDict | None] = [None] * len(runs)
+    start = 0
+    while start < len(runs):
+        pending = runs[start:]
+        with tempfile.TemporaryDirectory(prefix="forge-scenarios-") as folder:
+            listing = Path(folder) / "runs.tsv"
+            extra = f"\t{Path(map_files).resolve()}" if map_files else ""
+            listing.write_text(
+                "".join(f"{name}\t{Path(game).resolve()}{extra}\n" for name, game in pending), encoding="utf-8"
+            )
+            failure = ""
+            try:
+                proc = engine.run(
+                    ["--batch", str(listing)],
+                    heap=heap,
+                    timeout=BATCH_TIMEOUT_PER_RUN * len(pending),
+                    jvm_options=["-XX:+UseSerialGC"],
+                    main_class=MAIN_CLASS,
+                )
+                output, failure = proc.stdout, _tail(proc.stderr) if proc.returncode else ""
+            except HarnessError as exc:  # timed out: the runs it reported before still count
+                output, failure = str(getattr(exc.__cause__, "output", None) or ""), str(exc)
+        done = 0
+        for line in output.splitlines():
+            if not line.startswith("{"):
+                continue
+            record = json.loads(line)
+            results[start + int(record["index"])] = record["facts"]
+            done = max(done, int(record["index"]) + 1)
+        if done < len(pending):  # the JVM died or hung in the run after the last it reported
+            results[start + done] = {"error": f"the engine stopped: {failure or 'no result'}"}
+            done += 1
+        start += done
+    return [r if r is not None else {"error": "no result"} for r in results]
 
 
 def _tail(text: str, lines: int = 30) -> str:

@@ -43,7 +43,7 @@ COLLECTION_OF_TYPE = {
     "territoryEffect": "territory_effects",
     "technology": "technologies",
 }
-TEMPLATE_KEYS = {"name", "foreach", "attach_to", "type", "class", "options", "ledger"}
+TEMPLATE_KEYS = {"name", "foreach", "attach_to", "type", "class", "options", "ledger", "ledger_options"}
 # The biggest real game we know (imperialism_1974_board_game.xml) makes 114,467 values (a second,
 # 80 MB); these bounds leave room for games a few times bigger and keep a hostile spec to seconds.
 MAX_EXPANDED_VALUES = 500_000  # variable values, attachments made and their options, together
@@ -379,7 +379,7 @@ def _make(
         return []
     attachments = owned(owner, "attachments")
     entry = made
-    for extra in ("class", "ledger"):
+    for extra in ("class", "ledger", "ledger_options"):
         if template.get(extra) is not None:
             entry[extra] = template[extra]
             if isinstance(entry, SpecMap):  # a problem with a made claim points at the template's

@@ -74,6 +74,9 @@ MAIN_CLASS_OF_COLLECTION: dict[str, str] = {
     "technologies": MAIN_ATTACHMENT["technology"][1],
 }
 LedgerClaims = list[str]
+# Rule id -> the element's options that rule stands on, for an element that serves several rules:
+# a claim it narrows covers those options only (the mutation sweep attributes an edit by them).
+LedgerOptions = dict[str, list[str]]
 
 
 def xml_value(value: Scalar | list[Scalar]) -> str:
@@ -126,6 +129,7 @@ class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
 
     ledger: LedgerClaims = []  # ids of the rule-ledger entries this element implements
+    ledger_options: LedgerOptions = {}  # which options of the element a claim stands on, where not all
 
 
 class WithOptions(BaseModel):
@@ -135,6 +139,7 @@ class WithOptions(BaseModel):
 
     # Ids of the rule-ledger entries this element implements.
     ledger: LedgerClaims = []
+    ledger_options: LedgerOptions = {}
 
     @property
     def options(self) -> dict[str, OptionValue]:

@@ -4,10 +4,13 @@ import java.io.FileDescriptor;
 import java.io.FileOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.TreeSet;
 
@@ -48,92 +51,102 @@ public final class Scenario {
     System.setProperty("java.awt.headless", "true");
     System.setProperty("triplea.headless", "true");
     if (args.length != 2 && args.length != 3) {
-      System.err.println("usage: forge.Scenario SCENARIO FILE [MAP_PROPERTIES_FOLDER]");
+      System.err.println("usage: forge.Scenario SCENARIO FILE [MAP_PROPERTIES_FOLDER] | --batch LIST");
       System.exit(2);
+    }
+    if (args.length == 2 && args[0].equals("--batch")) {
+      batch(args[1], json);
+      System.exit(0);
+      return;
     }
     final String name = args[0];
     final String file = args[1];
     ScenarioGame.resources = args.length == 3 ? args[2] : null;
-    ScenarioJson.Obj facts;
-    int status = 0;
-    try {
-      switch (name) {
-        case "advantage-placement":
-          facts = advantagePlacement(file);
-          break;
-        case "schedule":
-          facts = schedule(file);
-          break;
-        case "prices":
-          facts = prices(file);
-          break;
-        case "combat-bonus":
-          facts = combatBonus(file);
-          break;
-        case "tech-ability":
-          facts = techAbility(file);
-          break;
-        case "immediate-units":
-          facts = immediateUnits(file);
-          break;
-        case "treaty":
-          facts = treaty(file);
-          break;
-        case "convoy":
-          facts = convoy(file);
-          break;
-        case "victory":
-          facts = victory(file);
-          break;
-        case "advantage-strengths":
-          facts = ScenarioAare.advantageStrengths(file);
-          break;
-        case "colonial-convoys":
-          facts = ScenarioAare.colonialConvoys(file);
-          break;
-        case "expansion-turn":
-          facts = ScenarioExpansion.turn(file);
-          break;
-        case "expansion-lend-lease":
-          facts = ScenarioExpansion.lendLease(file);
-          break;
-        case "expansion-treaty":
-          facts = ScenarioExpansion.treaty(file);
-          break;
-        case "expansion-units":
-          facts = ScenarioExpansion.units(file);
-          break;
-        case "aarhe-turn-order":
-          facts = ScenarioAarhe.turnOrder(file);
-          break;
-        case "aarhe-aa-dice":
-          facts = ScenarioAarhe.aaDice(file);
-          break;
-        case "aarhe-victory":
-          facts = ScenarioAarhe.victory(file);
-          break;
-        case "aarhe-movement":
-          facts = ScenarioAarhe.movement(file);
-          break;
-        case "aarhe-economy":
-          facts = ScenarioAarheEconomy.economy(file);
-          break;
-        case "aarhe-builds":
-          facts = ScenarioAarheEconomy.builds(file);
-          break;
-        default:
-          System.err.println("unknown scenario: " + name);
-          System.exit(2);
-          return;
-      }
-    } catch (final Throwable t) {
-      t.printStackTrace();
-      facts = ScenarioJson.obj().put("error", ForgeHarness.describe(t));
-      status = 1;
+    if (!known(name)) {
+      System.err.println("unknown scenario: " + name);
+      System.exit(2);
+      return;
     }
+    final ScenarioJson.Obj facts = runCatching(name, file);
     json.println(ScenarioJson.obj().put("scenario", name).put("facts", facts));
     json.flush();
-    System.exit(status);
+    System.exit(facts.get("error") != null ? 1 : 0);
+  }
+
+  /**
+   * Many scenario runs in one JVM: LIST has one "SCENARIO TAB FILE [TAB MAP_PROPERTIES_FOLDER]" a
+   * line; each prints one JSON line {"index", "scenario", "facts"} as soon as it ends. Each run loads
+   * its game afresh, so a run never sees another's state; a JVM started once saves its start and
+   * the engine's class loading for every run after the first (the mutation sweep plays hundreds).
+   */
+  private static void batch(final String list, final PrintStream json) throws Exception {
+    final List<String> lines = Files.readAllLines(Paths.get(list), StandardCharsets.UTF_8);
+    for (int index = 0; index < lines.size(); index++) {
+      final String[] parts = lines.get(index).split("\t");
+      ScenarioGame.resources = parts.length > 2 ? parts[2] : null;
+      final ScenarioJson.Obj facts = known(parts[0])
+          ? runCatching(parts[0], parts[1])
+          : ScenarioJson.obj().put("error", "unknown scenario: " + parts[0]);
+      json.println(ScenarioJson.obj().put("index", index).put("scenario", parts[0]).put("facts", facts));
+      json.flush();
+    }
+  }
+
+  private static ScenarioJson.Obj runCatching(final String name, final String file) {
+    try {
+      return run(name, file);
+    } catch (final Throwable t) {
+      t.printStackTrace();
+      return ScenarioJson.obj().put("error", ForgeHarness.describe(t));
+    }
+  }
+
+  /** One scenario: the facts it reports for a game file. */
+  private interface Run {
+    ScenarioJson.Obj facts(String file) throws Exception;
+  }
+
+  private static final Map<String, Run> RUNS = new LinkedHashMap<>();
+  private static final String ADVANTAGE = "declare-";
+
+  static {
+    RUNS.put("advantage-placement", Scenario::advantagePlacement);
+    RUNS.put("schedule", Scenario::schedule);
+    RUNS.put("prices", Scenario::prices);
+    RUNS.put("combat-bonus", Scenario::combatBonus);
+    RUNS.put("tech-ability", Scenario::techAbility);
+    RUNS.put("immediate-units", Scenario::immediateUnits);
+    RUNS.put("treaty", Scenario::treaty);
+    RUNS.put("convoy", Scenario::convoy);
+    RUNS.put("victory", Scenario::victory);
+    RUNS.put("advantage-strengths", ScenarioAare::advantageStrengths);
+    RUNS.put("colonial-convoys", ScenarioAare::colonialConvoys);
+    RUNS.put("expansion-turn", ScenarioExpansion::turn);
+    RUNS.put("expansion-lend-lease", ScenarioExpansion::lendLease);
+    RUNS.put("expansion-treaty", ScenarioExpansion::treaty);
+    RUNS.put("expansion-units", ScenarioExpansion::units);
+    RUNS.put("aarhe-turn-order", ScenarioAarhe::turnOrder);
+    RUNS.put("aarhe-aa-dice", ScenarioAarhe::aaDice);
+    RUNS.put("aarhe-victory", ScenarioAarhe::victory);
+    RUNS.put("aarhe-movement", ScenarioAarhe::movement);
+    RUNS.put("aarhe-economy", ScenarioAarheEconomy::economy);
+    RUNS.put("aarhe-builds", ScenarioAarheEconomy::builds);
+    RUNS.put("advantages-undeclared", ScenarioAdvantages::undeclared);
+  }
+
+  private static boolean known(final String name) {
+    return RUNS.containsKey(name) || name.startsWith(ADVANTAGE);
+  }
+
+  private static ScenarioJson.Obj run(final String name, final String file) throws Exception {
+    if (name.startsWith(ADVANTAGE)) { // declare-RuWinter: the user action userActionAttachmentRuWinter
+      return ScenarioAdvantages.declared(file, "userActionAttachment" + name.substring(ADVANTAGE.length()));
+    }
+    final Run scenario = RUNS.get(name);
+    if (scenario == null) {
+      throw new IllegalArgumentException("unknown scenario: " + name);
+    }
+    return scenario.facts(file);
   }
 
   private static final String RU = "Russians";

@@ -1,0 +1,210 @@
+package forge;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+import games.strategy.engine.data.GameStep;
+import games.strategy.engine.data.PlayerID;
+import games.strategy.engine.data.ProductionRule;
+import games.strategy.engine.data.Territory;
+import games.strategy.engine.data.Unit;
+import games.strategy.engine.data.UnitType;
+import games.strategy.engine.data.IAttachment;
+import games.strategy.triplea.attachments.RulesAttachment;
+import games.strategy.triplea.attachments.UnitAttachment;
+import games.strategy.triplea.delegate.TechAdvance;
+import games.strategy.triplea.delegate.TechTracker;
+import games.strategy.triplea.delegate.UserActionDelegate;
+
+/**
+ * A national advantage declared and followed for two rounds: everything it changes.
+ *
+ * <p>`declared` declares one advantage at the start of its nation's round-1 turn in a fresh game,
+ * takes every action its Mobilize steps then offer, and reports what differs from the state before
+ * the declaration (every player's PUs, production frontier with costs and results, techs, condition
+ * switches, unit strengths and units on the map) after the declaration, after each Mobilize and at
+ * the start of rounds 2 and 3, with the actions offered at each step. `undeclared` reports, for a
+ * game in which nobody declares, the switches as it starts and what each nation's steps offer.
+ * Whatever part of an advantage's plumbing (a trigger's players, a condition, a switch, an expiry)
+ * is changed shows here as another fact.
+ */
+final class ScenarioAdvantages {
+  private ScenarioAdvantages() {}
+
+  /** A game in which nobody declares: the switches as it starts, what each nation's steps offer. */
+  static ScenarioJson.Obj undeclared(final String file) throws Exception {
+    final ScenarioJson.Obj out = ScenarioJson.obj();
+    final ScenarioGame g = new ScenarioGame(file);
+    out.put("switchesAtStart", switches(g));
+    final Map<String, String[]> steps = new java.util.LinkedHashMap<>();
+    for (final PlayerID p : g.data.getPlayerList().getPlayers()) {
+      final String[] mine = steps(g, p.getName());
+      if (mine != null) {
+        steps.put(p.getName(), mine);
+      }
+    }
+    // The steps in the order the game plays them: each nation's declaration step, then its Mobilize.
+    final List<String[]> order = new ArrayList<>();
+    for (final GameStep step : g.data.getSequence()) {
+      for (final Map.Entry<String, String[]> e : steps.entrySet()) {
+        for (final String name : e.getValue()) {
+          if (name.equals(step.getName())) {
+            order.add(new String[] {e.getKey(), name});
+          }
+        }
+      }
+    }
+    final ScenarioJson.Obj offered = ScenarioJson.obj();
+    for (int round = 1; round <= 2; round++) {
+      for (final String[] step : order) {
+        g.enter(step[1], round);
+        offered.put(round + ":" + step[1], g.validActions());
+      }
+    }
+    g.stop();
+    out.put("offered", offered);
+    return out;
+  }
+
+  /** One national advantage (its user action ACTION) declared and followed for two rounds. */
+  static ScenarioJson.Obj declared(final String file, final String action) throws Exception {
+    final ScenarioGame g = new ScenarioGame(file);
+    String nation = null;
+    for (final PlayerID p : g.data.getPlayerList().getPlayers()) {
+      if (p.getAttachment(action) != null) {
+        nation = p.getName();
+      }
+    }
+    if (nation == null) {
+      throw new IllegalArgumentException("no user action " + action);
+    }
+    final String[] steps = steps(g, nation);
+    final ScenarioJson.Obj run = ScenarioJson.obj();
+    g.enter(steps[0], 1);
+    final Map<String, Object> before = state(g);
+    g.act(action);
+    run.put("declared", diff(before, state(g)));
+    run.put("offeredAfterDeclaring", g.validActions());
+    for (int round = 1; round <= 2; round++) {
+      g.enter(steps[1], round);
+      run.put("mobilize" + round, takeAll(g, action));
+      run.put("afterMobilize" + round, diff(before, state(g)));
+      g.enter(steps[0], round + 1);
+      run.put("start" + (round + 1), g.validActions());
+      run.put("atStart" + (round + 1), diff(before, state(g)));
+    }
+    g.stop();
+    return run;
+  }
+
+  /** The nation's declaration step and its Mobilize user-action step, by name (null: it has none). */
+  private static String[] steps(final ScenarioGame g, final String nation) {
+    String declare = null;
+    String mobilize = null;
+    for (final GameStep step : g.data.getSequence()) {
+      final PlayerID player = step.getPlayerId();
+      if (player == null || !player.getName().equals(nation) || !(step.getDelegate() instanceof UserActionDelegate)) {
+        continue;
+      }
+      if (step.getName().contains("Mobilize")) {
+        mobilize = mobilize == null ? step.getName() : mobilize;
+      } else {
+        declare = declare == null ? step.getName() : declare;
+      }
+    }
+    if (declare == null || mobilize == null) {
+      return null;
+    }
+    return new String[] {declare, mobilize};
+  }
+
+  /**
+   * Takes each action of the advantage (named after its declaration) the step offers, first first,
+   * until none is left (or one changes nothing); other declarations offered stay untaken.
+   */
+  private static List<String> takeAll(final ScenarioGame g, final String declaration) {
+    final List<String> taken = new ArrayList<>();
+    List<String> offered = mine(g.validActions(), declaration);
+    for (int guard = 0; !offered.isEmpty() && guard < 8; guard++) {
+      g.act(offered.get(0));
+      taken.add(offered.get(0));
+      final List<String> now = mine(g.validActions(), declaration);
+      if (now.equals(offered)) {
+        break;
+      }
+      offered = now;
+    }
+    return taken;
+  }
+
+  private static List<String> mine(final List<String> actions, final String declaration) {
+    final List<String> found = new ArrayList<>();
+    for (final String a : actions) {
+      if (a.startsWith(declaration) && !a.equals(declaration)) {
+        found.add(a);
+      }
+    }
+    return found;
+  }
+
+  private static Map<String, Object> switches(final ScenarioGame g) {
+    final Map<String, Object> on = new TreeMap<>();
+    for (final PlayerID p : g.data.getPlayerList().getPlayers()) {
+      for (final Map.Entry<String, IAttachment> a : p.getAttachments().entrySet()) {
+        if (a.getValue() instanceof RulesAttachment) {
+          on.put(p.getName() + "/" + a.getKey(), ((RulesAttachment) a.getValue()).getSwitch());
+        }
+      }
+    }
+    return on;
+  }
+
+  /** Everything an advantage may change, by a key naming it. */
+  private static Map<String, Object> state(final ScenarioGame g) {
+    final Map<String, Object> s = new TreeMap<>();
+    for (final Map.Entry<String, Object> e : switches(g).entrySet()) {
+      s.put("switch/" + e.getKey(), e.getValue());
+    }
+    for (final PlayerID p : g.data.getPlayerList().getPlayers()) {
+      final String n = p.getName();
+      s.put("pus/" + n, g.pus(n));
+      if (p.getProductionFrontier() != null) {
+        for (final ProductionRule r : p.getProductionFrontier().getRules()) {
+          s.put("frontier/" + n + "/" + r.getName(), r.getCosts() + " -> " + r.getResults());
+        }
+      }
+      for (final TechAdvance t : TechTracker.getCurrentTechAdvances(p, g.data)) {
+        s.put("tech/" + n + "/" + t.getName(), true);
+      }
+      for (final UnitType t : g.data.getUnitTypeList()) {
+        final UnitAttachment ua = UnitAttachment.get(t);
+        s.put("strength/" + n + "/" + t.getName(), ua.getAttack(p) + "/" + ua.getDefense(p) + "/" + ua.getMovement(p));
+      }
+    }
+    for (final Territory t : g.data.getMap().getTerritories()) {
+      for (final Unit u : t.getUnits().getUnits()) {
+        final String key = "units/" + t.getName() + "/" + u.getOwner().getName() + "/" + u.getType().getName();
+        s.put(key, (Integer) s.getOrDefault(key, 0) + 1);
+      }
+    }
+    return s;
+  }
+
+  /** AFTER's values that differ from BEFORE's (null: gone). */
+  private static Map<String, Object> diff(final Map<String, Object> before, final Map<String, Object> after) {
+    final Map<String, Object> changed = new TreeMap<>();
+    for (final Map.Entry<String, Object> e : after.entrySet()) {
+      if (!e.getValue().equals(before.get(e.getKey()))) {
+        changed.put(e.getKey(), e.getValue());
+      }
+    }
+    for (final String key : before.keySet()) {
+      if (!after.containsKey(key)) {
+        changed.put(key, null);
+      }
+    }
+    return changed;
+  }
+}
