@@ -100,6 +100,16 @@ def test_movement_limits(f: Facts) -> None:
     assert f["marinesInEasternUs"] == f["marinesInEasternUsAtStart"] + 1
     assert f["marineAloneTwoSpaces"] == "Not all units have enough movement"
     assert f["carryTwo"] == "Not all units have enough movement"
+    # Ferry range: aircraft have 2 more movement in every nation's non-combat move, and only there.
+    ferry = f["ferryRange"]
+    combat_range = {"fighter": 4, "diveBomber": 4, "bomber": 6, "navalFighter": 2}
+    assert len(ferry["duringNonCombatMove"]) == 7  # the Soviet opening turn and six nations
+    for step, movement in ferry["duringNonCombatMove"].items():
+        assert movement == {unit: value + 2 for unit, value in combat_range.items()}, step
+        assert ferry["afterNonCombatMove"][step] == combat_range, step
+    assert ferry["sixSpacesInCombatMove"] == "Not all units have enough movement"
+    assert (ferry["sixSpacesInNonCombatMove"], ferry["fighterArrived"]) == ("null", 1)
+    assert ferry["cloneable"] is True
 
 
 @proves("aarhe-economy", *AARHE)
@@ -170,11 +180,28 @@ def test_national_builds_heavy_units_and_bonuses(f: Facts) -> None:
         _terrain_and_jets(f["terrain"])
     _complex_prices(f["complexes"])
     # Type VII (6), Spitfire (8), Essex (14): once a turn, an ordinary unit of the builder once placed.
-    for build, price in {"typeVII": 6, "spitfire": 8, "essex": 14}.items():
-        b = f["singleBuilds"][build]
+    builds = {**f["singleBuilds"], **{zone: f[zone] for zone in ("essex54", "essex55") if zone in f}}
+    for build, b in builds.items():
+        price = {"typeVII": 6, "spitfire": 8}.get(build, 14)
         assert (b["buy"], b["price"], b["place"]) == ("null", price, "null"), build
         assert "may only build 1 total" in b["buyAgain"], build
         assert (b["gained"], b["left"], b["othersGained"]) == (1, 0, 0), build
+    if "essex54" in f:  # the full rules: an Essex becomes a carrier where it was placed, nowhere else
+        for zone in ("54", "55"):
+            gained = f[f"essex{zone}"]["carriersGained"]
+            assert gained == {z: int(z == f"{zone} Sea Zone") for z in ("10 Sea Zone", "54 Sea Zone", "55 Sea Zone")}
+        # A placement without a national build makes no submarine or fighter; a Type VII is placed
+        # off Germany only (the zone its conversion watches), not next to another German complex.
+        w = f["withoutBuild"]
+        assert (w["germanSubmarinesGained"], w["britishFightersGained"]) == (0, 0)
+        assert w["typeVIIInZone7"] == "Cannot place these units in 7 Sea Zone"
+    if "heavyTankRulesAfterTech" in f:  # Heavy Tank (the full rules): the researcher's frontiers only
+        assert all(rules == [] for rules in f["heavyTankRulesBeforeTech"].values())
+        after = f["heavyTankRulesAfterTech"]
+        assert set(after) == {"Germans", "Japanese", "Italians", "Russians", "British", "Americans"}
+        for nation, rules in after.items():
+            expected = [] if nation == "British" else ["buyHeavyTank", "buyHeavyTankIndustrialTechnology"]
+            assert rules == expected, nation
 
 
 def _complex_prices(c: Facts) -> None:

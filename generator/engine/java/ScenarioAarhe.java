@@ -16,6 +16,7 @@ import games.strategy.engine.data.Unit;
 import games.strategy.triplea.util.TransportUtils;
 import games.strategy.triplea.attachments.TechAttachment;
 import games.strategy.triplea.attachments.TerritoryAttachment;
+import games.strategy.triplea.attachments.UnitAttachment;
 import games.strategy.triplea.delegate.EndRoundDelegate;
 
 /**
@@ -262,7 +263,58 @@ final class ScenarioAarhe {
     out.put("britishIntoCaucasusLater",
         String.valueOf(ScenarioPlay.move(g, UK, "infantry", 1, "Persia", "Caucasus")));
     g.stop();
+    out.put("ferryRange", ferryRange(file));
     return out;
+  }
+
+  /** Six spaces from the Eastern US to British Africa, over friendly land and open sea. */
+  private static final String[] SIX_SPACES = {"Eastern United States", "Panama", "19 Sea Zone", "18 Sea Zone",
+      "17 Sea Zone", "French West Africa", "French Equatorial Africa"};
+
+  /**
+   * Ferry range (a game of its own): the aircraft's movement in each non-combat move step of
+   * round 1 and right after it; an American fighter flying six spaces in round 2's combat move
+   * and non-combat move.
+   */
+  private static ScenarioJson.Obj ferryRange(final String file) throws Exception {
+    final ScenarioGame g = new ScenarioGame(file);
+    final ScenarioJson.Obj out = ScenarioJson.obj();
+    final ScenarioJson.Obj during = ScenarioJson.obj();
+    final ScenarioJson.Obj after = ScenarioJson.obj();
+    final List<String> steps = new ArrayList<>();
+    for (final GameStep step : g.data.getSequence()) {
+      if (step.getName().endsWith("NonCombatMove")) {
+        steps.add(step.getName());
+      }
+    }
+    for (final String step : steps) {
+      g.enter(step, 1);
+      during.put(step, movements(g));
+      g.leave();
+      after.put(step, movements(g));
+    }
+    out.put("duringNonCombatMove", during);
+    out.put("afterNonCombatMove", after);
+    ScenarioPlay.enter(g, US, "CombatMove", 2);
+    g.addUnits(SIX_SPACES[0], "fighter", US, 1);
+    out.put("sixSpacesInCombatMove", String.valueOf(ScenarioPlay.move(g, US, "fighter", 1, SIX_SPACES)));
+    ScenarioPlay.enter(g, US, "NonCombatMove", 2);
+    out.put("sixSpacesInNonCombatMove", String.valueOf(ScenarioPlay.move(g, US, "fighter", 1, SIX_SPACES)));
+    out.put("fighterArrived", g.count(SIX_SPACES[SIX_SPACES.length - 1], "fighter", US));
+    // The triggers that change the aircraft do not stop the engine copying the game data (every AI
+    // purchase does).
+    out.put("cloneable", Scenario.cloneable(g.data));
+    g.stop();
+    return out;
+  }
+
+  /** Movement of each aircraft type for the player of the current step (no movement tech). */
+  private static Map<String, Integer> movements(final ScenarioGame g) {
+    final Map<String, Integer> found = new TreeMap<>();
+    for (final String unit : new String[] {"fighter", "diveBomber", "bomber", "navalFighter"}) {
+      found.put(unit, UnitAttachment.get(g.unitType(unit)).getMovement(g.step().getPlayerId()));
+    }
+    return found;
   }
 
   private static String relation(final ScenarioGame g, final String a, final String b) {
