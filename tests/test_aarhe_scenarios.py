@@ -128,6 +128,21 @@ def test_scorched_earth_repairs_convoys_and_lend_lease(f: Facts) -> None:
     lost = sum(d for dice in zones.values() for d in dice if d <= 3)
     assert f["britishIncome"] == f["britishProduction"] - lost
     assert f["germanIncome"] == f["germanProduction"]  # Germany's income travels by land
+    # Neutral incomes: handed to Germany, the neutrals pay their table values (18 in all).
+    incomes = {
+        "Afghanistan": 1,
+        "Argentina": 2,
+        "Mongolia": 1,
+        "Peru": 1,
+        "Saudi Arabia": 2,
+        "Spain": 4,
+        "Sweden": 2,
+        "Switzerland": 1,
+        "Turkey": 3,
+        "Venezuela": 1,
+    }
+    assert {land: value for land, value in f["neutralValues"].items() if value} == incomes
+    assert f["germanIncomeWithNeutrals"] == f["germanProductionWithoutNeutrals"] + sum(incomes.values())
     # Lend-lease: 6 PUs a cargo in sea zone 4 (Soviets) or 34 (UK); two free cargoes a turn.
     assert (f["sovietsPaid"], f["britishPaid"], f["cargoLeftAtSea"]) == (6, 12, 0)
     assert f["freeCargo"] == 2

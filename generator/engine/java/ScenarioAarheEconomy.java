@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
+import games.strategy.engine.data.PlayerID;
 import games.strategy.engine.data.Territory;
 import games.strategy.engine.data.Unit;
 import games.strategy.engine.data.changefactory.ChangeFactory;
@@ -116,6 +117,21 @@ final class ScenarioAarheEconomy {
     final int german = g.pus(GE);
     ScenarioPlay.enter(g, GE, "EndTurn", 2);
     out.put("germanIncome", g.pus(GE) - german);
+    // Neutral incomes: every neutral land handed to Germany (as Edit mode does when one joins the
+    // Axis) pays its value at Germany's next income.
+    ScenarioPlay.enter(g, GE, "Purchase", 3);
+    out.put("germanProductionWithoutNeutrals", ScenarioAarhe.production(g, GE));
+    final Map<String, Integer> neutrals = new TreeMap<>();
+    for (final Territory t : g.data.getMap().getTerritories()) {
+      if (!t.isWater() && t.getOwner().equals(PlayerID.NULL_PLAYERID)) {
+        neutrals.put(t.getName(), TerritoryAttachment.get(t) == null ? 0 : TerritoryAttachment.get(t).getProduction());
+        g.setOwner(t.getName(), GE);
+      }
+    }
+    out.put("neutralValues", neutrals);
+    final int withNeutrals = g.pus(GE);
+    ScenarioPlay.enter(g, GE, "EndTurn", 3);
+    out.put("germanIncomeWithNeutrals", g.pus(GE) - withNeutrals);
     g.stop();
     return out;
   }
