@@ -217,6 +217,7 @@ def test_national_builds_heavy_units_and_bonuses(f: Facts) -> None:
         for nation, rules in after.items():
             expected = [] if nation == "British" else ["buyHeavyTank", "buyHeavyTankIndustrialTechnology"]
             assert rules == expected, nation
+        assert f["britishHeavyTankRulesAfterTech"] == ["buyHeavyTank", "buyHeavyTankIndustrialTechnology"]
 
 
 def _complex_prices(c: Facts) -> None:

@@ -340,6 +340,11 @@ final class ScenarioAarheEconomy {
       after.put(nation, heavyTankRules(g, nation));
     }
     out.put("essex55", essexAt(g, 9, "55 Sea Zone"));
+    // The British research Heavy Tank last: their next purchase has it too.
+    ScenarioPlay.enter(g, UK, "Tech", 10);
+    ScenarioPlay.addTech(g, UK, "HeavyTankTech");
+    ScenarioPlay.enter(g, UK, "Purchase", 11);
+    out.put("britishHeavyTankRulesAfterTech", heavyTankRules(g, UK));
     out.put("heavyTankRulesBeforeTech", before);
     out.put("heavyTankRulesAfterTech", after);
     out.put("withoutBuild", noBuild);
