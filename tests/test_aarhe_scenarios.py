@@ -110,6 +110,17 @@ def test_movement_limits(f: Facts) -> None:
     assert ferry["sixSpacesInCombatMove"] == "Not all units have enough movement"
     assert (ferry["sixSpacesInNonCombatMove"], ferry["fighterArrived"]) == ("null", 1)
     assert ferry["cloneable"] is True
+    # Sea transport: land units still aboard when a non-combat move ends (every nation's, in every
+    # sea zone, of every type a transport carries) are taken off; the transport and the lend-lease
+    # cargo stay.
+    carried = {"infantry", "marine", "artillery", "heavyArtillery", "armour", "heavyTank", "aaGun"}
+    assert set(ferry["disembark"]) == set(ferry["duringNonCombatMove"])
+    for step, sea in ferry["disembark"].items():
+        assert carried <= set(sea["carried"]), step
+        assert sea["landUnitsAtSeaBefore"] >= 64 * len(sea["carried"]), step
+        assert sea["landUnitsAtSeaAfter"] == 0, step
+        assert (sea["cargoAfter"], sea["transportsAfter"]) == (sea["cargoBefore"], sea["transportsBefore"]), step
+        assert sea["cargoBefore"] > 0 and sea["transportsBefore"] > 0, step
 
 
 @proves("aarhe-economy", *AARHE)

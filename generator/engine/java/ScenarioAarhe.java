@@ -287,14 +287,21 @@ final class ScenarioAarhe {
         steps.add(step.getName());
       }
     }
+    final ScenarioJson.Obj disembark = ScenarioJson.obj();
     for (final String step : steps) {
       g.enter(step, 1);
       during.put(step, movements(g));
+      final ScenarioJson.Obj atSea = cargoAtSea(g, g.step().getPlayerId().getName());
       g.leave();
       after.put(step, movements(g));
+      atSea.put("landUnitsAtSeaAfter", landUnitsAtSea(g));
+      atSea.put("cargoAfter", g.count("1 Sea Zone", "lendLeaseCargo", g.step().getPlayerId().getName()));
+      atSea.put("transportsAfter", g.count("1 Sea Zone", "transport", g.step().getPlayerId().getName()));
+      disembark.put(step, atSea);
     }
     out.put("duringNonCombatMove", during);
     out.put("afterNonCombatMove", after);
+    out.put("disembark", disembark);
     ScenarioPlay.enter(g, US, "CombatMove", 2);
     g.addUnits(SIX_SPACES[0], "fighter", US, 1);
     out.put("sixSpacesInCombatMove", String.valueOf(ScenarioPlay.move(g, US, "fighter", 1, SIX_SPACES)));
@@ -306,6 +313,47 @@ final class ScenarioAarhe {
     out.put("cloneable", Scenario.cloneable(g.data));
     g.stop();
     return out;
+  }
+
+  /**
+   * Sea transport: one of PLAYER's land units of every type a transport carries (the lend-lease
+   * cargo aside) put in every sea zone, with a transport and a cargo in zone 1, as if left aboard
+   * at the end of the move.
+   */
+  private static ScenarioJson.Obj cargoAtSea(final ScenarioGame g, final String player) {
+    final List<String> carried = new ArrayList<>();
+    for (final games.strategy.engine.data.UnitType type : g.data.getUnitTypeList()) {
+      final UnitAttachment ua = UnitAttachment.get(type);
+      if (!ua.getIsSea() && !ua.getIsAir() && ua.getTransportCost() > 0 && !type.getName().equals("lendLeaseCargo")) {
+        carried.add(type.getName());
+      }
+    }
+    for (final Territory zone : g.data.getMap().getTerritories()) {
+      if (zone.isWater()) {
+        for (final String unit : carried) {
+          g.addUnits(zone.getName(), unit, player, 1);
+        }
+      }
+    }
+    g.addUnits("1 Sea Zone", "transport", player, 1);
+    g.addUnits("1 Sea Zone", "lendLeaseCargo", player, 1);
+    return ScenarioJson.obj().put("carried", carried).put("landUnitsAtSeaBefore", landUnitsAtSea(g))
+        .put("cargoBefore", g.count("1 Sea Zone", "lendLeaseCargo", player))
+        .put("transportsBefore", g.count("1 Sea Zone", "transport", player));
+  }
+
+  /** Land units of any owner in any sea zone, the lend-lease cargo aside. */
+  private static int landUnitsAtSea(final ScenarioGame g) {
+    int found = 0;
+    for (final Territory zone : g.data.getMap().getTerritories()) {
+      if (zone.isWater()) {
+        for (final Unit u : zone.getUnits().getUnits()) {
+          final UnitAttachment ua = UnitAttachment.get(u.getType());
+          found += !ua.getIsSea() && !ua.getIsAir() && !u.getType().getName().equals("lendLeaseCargo") ? 1 : 0;
+        }
+      }
+    }
+    return found;
   }
 
   /** Movement of each aircraft type for the player of the current step (no movement tech). */
