@@ -102,11 +102,18 @@ def test_movement_limits(f: Facts) -> None:
     assert f["carryTwo"] == "Not all units have enough movement"
     # Ferry range: aircraft have 2 more movement in every nation's non-combat move, and only there.
     ferry = f["ferryRange"]
-    combat_range = {"fighter": 4, "diveBomber": 4, "bomber": 6, "navalFighter": 2}
+    start = ferry["atStart"]
+    assert {unit: start[unit] for unit in ("fighter", "diveBomber", "bomber", "navalFighter")} == {
+        "fighter": 4,
+        "diveBomber": 4,
+        "bomber": 6,
+        "navalFighter": 2,
+    }
+    aircraft = {"fighter", "diveBomber", "bomber", "navalFighter"}
     assert len(ferry["duringNonCombatMove"]) == 7  # the Soviet opening turn and six nations
     for step, movement in ferry["duringNonCombatMove"].items():
-        assert movement == {unit: value + 2 for unit, value in combat_range.items()}, step
-        assert ferry["afterNonCombatMove"][step] == combat_range, step
+        assert movement == {unit: value + 2 * (unit in aircraft) for unit, value in start.items()}, step
+        assert ferry["afterNonCombatMove"][step] == start, step
     assert ferry["sixSpacesInCombatMove"] == "Not all units have enough movement"
     assert (ferry["sixSpacesInNonCombatMove"], ferry["fighterArrived"]) == ("null", 1)
     assert ferry["cloneable"] is True

@@ -288,12 +288,13 @@ final class ScenarioAarhe {
       }
     }
     final ScenarioJson.Obj disembark = ScenarioJson.obj();
+    out.put("atStart", movements(g, g.player(RU)));
     for (final String step : steps) {
       g.enter(step, 1);
-      during.put(step, movements(g));
+      during.put(step, movements(g, g.step().getPlayerId()));
       final ScenarioJson.Obj atSea = cargoAtSea(g, g.step().getPlayerId().getName());
       g.leave();
-      after.put(step, movements(g));
+      after.put(step, movements(g, g.step().getPlayerId()));
       atSea.put("landUnitsAtSeaAfter", landUnitsAtSea(g));
       atSea.put("cargoAfter", g.count("1 Sea Zone", "lendLeaseCargo", g.step().getPlayerId().getName()));
       atSea.put("transportsAfter", g.count("1 Sea Zone", "transport", g.step().getPlayerId().getName()));
@@ -356,11 +357,11 @@ final class ScenarioAarhe {
     return found;
   }
 
-  /** Movement of each aircraft type for the player of the current step (no movement tech). */
-  private static Map<String, Integer> movements(final ScenarioGame g) {
+  /** Movement of every unit type for PLAYER (none with a movement tech here). */
+  private static Map<String, Integer> movements(final ScenarioGame g, final PlayerID player) {
     final Map<String, Integer> found = new TreeMap<>();
-    for (final String unit : new String[] {"fighter", "diveBomber", "bomber", "navalFighter"}) {
-      found.put(unit, UnitAttachment.get(g.unitType(unit)).getMovement(g.step().getPlayerId()));
+    for (final games.strategy.engine.data.UnitType type : g.data.getUnitTypeList()) {
+      found.put(type.getName(), UnitAttachment.get(type).getMovement(player));
     }
     return found;
   }
