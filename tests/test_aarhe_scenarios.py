@@ -228,14 +228,22 @@ def test_national_builds_heavy_units_and_bonuses(f: Facts) -> None:
         w = f["withoutBuild"]
         assert (w["germanSubmarinesGained"], w["britishFightersGained"]) == (0, 0)
         assert w["typeVIIInZone7"] == "Cannot place these units in 7 Sea Zone"
-    if "heavyTankRulesAfterTech" in f:  # Heavy Tank (the full rules): the researcher's frontiers only
-        assert all(rules == [] for rules in f["heavyTankRulesBeforeTech"].values())
-        after = f["heavyTankRulesAfterTech"]
+    if "heavyRulesAfterTech" in f:  # Heavy Tank and Heavy Artillery (full rules): in researchers' frontiers only
+        # Round 8: only Germany has researched (Heavy Artillery, round 4); then all but the British
+        # research both; the British last.
+        both = [
+            "buyHeavyArtillery",
+            "buyHeavyArtilleryIndustrialTechnology",
+            "buyHeavyTank",
+            "buyHeavyTankIndustrialTechnology",
+        ]
+        for nation, rules in f["heavyRulesBeforeTech"].items():
+            assert rules == (both[:2] if nation == "Germans" else []), nation
+        after = f["heavyRulesAfterTech"]
         assert set(after) == {"Germans", "Japanese", "Italians", "Russians", "British", "Americans"}
         for nation, rules in after.items():
-            expected = [] if nation == "British" else ["buyHeavyTank", "buyHeavyTankIndustrialTechnology"]
-            assert rules == expected, nation
-        assert f["britishHeavyTankRulesAfterTech"] == ["buyHeavyTank", "buyHeavyTankIndustrialTechnology"]
+            assert sorted(rules) == ([] if nation == "British" else both), nation
+        assert sorted(f["britishHeavyRulesAfterTech"]) == both
 
 
 def _complex_prices(c: Facts) -> None:

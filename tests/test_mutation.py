@@ -52,6 +52,10 @@ EQUIVALENT: dict[str, str] = {
         "a trigger with a `when` fires at its step whoever its players are, and its productionRule names the "
         "nation's frontiers itself; fired again, it adds a rule the frontier already holds, which the engine skips"
     ),
+    r"^properties\.[^.]+\.editable: ": (
+        "whether players may change a game option before the game changes nothing in a game played with "
+        "its value: the rule is the value, which the proof checks"
+    ),
     r"^players\.\w+\.attachments\.triggerAttachmentNa\w+\.(uses|when): ": (
         "the national attack's hidden tech is held from the nation's first turn on: giving it again, "
         "or at another step before that turn, changes nothing"

@@ -286,13 +286,13 @@ final class ScenarioAarheEconomy {
     return out;
   }
 
-  /** Heavy-tank rules of PLAYER's two frontiers (ordinary and Advanced Production). */
-  private static List<String> heavyTankRules(final ScenarioGame g, final String player) {
+  /** Heavy-unit rules (tanks and artillery) of PLAYER's two frontiers (ordinary and Advanced Production). */
+  private static List<String> heavyRules(final ScenarioGame g, final String player) {
     final List<String> found = new ArrayList<>();
     for (final String frontier : new String[] {"production" + player, "production" + player + "IndustrialTechnology"}) {
       for (final games.strategy.engine.data.ProductionRule rule
           : g.data.getProductionFrontierList().getProductionFrontier(frontier).getRules()) {
-        if (rule.getName().startsWith("buyHeavyTank")) {
+        if (rule.getName().startsWith("buyHeavy")) {
           found.add(rule.getName());
         }
       }
@@ -312,7 +312,7 @@ final class ScenarioAarheEconomy {
     final ScenarioJson.Obj noBuild = ScenarioJson.obj();
     for (final String nation : nations) {
       ScenarioPlay.enter(g, nation, "Purchase", 8);
-      before.put(nation, heavyTankRules(g, nation));
+      before.put(nation, heavyRules(g, nation));
       if (nation.equals(GE)) {
         // A Type VII next to a second German complex (Western Europe's, sea zone 7) is refused.
         g.addUnits("Western Europe", "factory", GE, 1);
@@ -333,20 +333,24 @@ final class ScenarioAarheEconomy {
       if (!nation.equals(UK)) {  // the British research nothing: the control
         ScenarioPlay.enter(g, nation, "Tech", 8);
         ScenarioPlay.addTech(g, nation, "HeavyTankTech");
+        if (!nation.equals(GE)) {  // Germany has had Heavy Artillery since round 4
+          ScenarioPlay.addTech(g, nation, "HeavyArtilleryTech");
+        }
       }
     }
     for (final String nation : nations) {
       ScenarioPlay.enter(g, nation, "Purchase", 9);
-      after.put(nation, heavyTankRules(g, nation));
+      after.put(nation, heavyRules(g, nation));
     }
     out.put("essex55", essexAt(g, 9, "55 Sea Zone"));
     // The British research Heavy Tank last: their next purchase has it too.
     ScenarioPlay.enter(g, UK, "Tech", 10);
     ScenarioPlay.addTech(g, UK, "HeavyTankTech");
+    ScenarioPlay.addTech(g, UK, "HeavyArtilleryTech");
     ScenarioPlay.enter(g, UK, "Purchase", 11);
-    out.put("britishHeavyTankRulesAfterTech", heavyTankRules(g, UK));
-    out.put("heavyTankRulesBeforeTech", before);
-    out.put("heavyTankRulesAfterTech", after);
+    out.put("britishHeavyRulesAfterTech", heavyRules(g, UK));
+    out.put("heavyRulesBeforeTech", before);
+    out.put("heavyRulesAfterTech", after);
     out.put("withoutBuild", noBuild);
   }
 
