@@ -50,6 +50,13 @@ def test_opening_turn_order_exile_and_research(f: Facts) -> None:
     # No research that turn: the dice cost 999; with Moscow back, 5 again.
     assert f["techCostWithoutCapital"] == 999
     assert f["techCostWithCapital"] == 5
+    # Every nation, its capital held by the enemy: it still buys (an artillery for 4) and collects
+    # income, and its research dice cost 999.
+    assert set(f["exile"]) == {"Germans", "Japanese", "Italians", "Russians", "British", "Americans"}
+    for nation, e in f["exile"].items():
+        assert e["capitalOwner"] != nation, nation
+        assert (e["buy"], e["spent"], e["techCost"]) == ("null", 4, 999), nation
+        assert e["income"] > 0, nation
 
 
 @proves("aarhe-aa-dice", *AARHE, "aarhe-draft")
@@ -199,6 +206,9 @@ def test_national_builds_heavy_units_and_bonuses(f: Facts) -> None:
         assert s["japaneseNavalFighterAtSea"]["attack"] == s["britishNavalFighterAtSea"]["attack"] + 1
     # UK Radar: fighters defend at 5 in the UK and India, 4 elsewhere.
     assert s["britishFighterInUk"]["defence"] == s["britishFighterInIndia"]["defence"] == 5
+    if "britishFighterInWesternCanada" in s:  # and in Canada and Australia (the full rules)
+        for radar in ("EasternCanada", "WesternCanada", "Australia"):
+            assert s[f"britishFighterIn{radar}"]["defence"] == 5, radar
     assert s["britishFighterInFrance"]["defence"] == 4
     # Marines: +1 attacking from a transport.
     assert (s["marineLanding"]["attack"], s["marineOverland"]["attack"]) == (2, 1)
@@ -206,6 +216,7 @@ def test_national_builds_heavy_units_and_bonuses(f: Facts) -> None:
         assert s["italianInfantryInBalkans"]["defence"] == 3
         assert s["germanInfantryInGermany"]["defence"] == 2
     if "germanHeavyRulesAfterTech" in f:  # Heavy Artillery by research (the full rules only)
+        assert f["germanHeavyRulesBeforeTech"] == []
         assert f["germanHeavyRulesAfterTech"] == ["buyHeavyArtillery"]
         assert f["britishHasHeavyArtillery"] is False
         assert "buyHeavyArtillery" not in f["sovietFrontier"]

@@ -59,6 +59,7 @@ final class ScenarioAarhe {
     g.enter(endRound, 2);
     out.put("started", g.started);
     g.stop();
+    out.put("exile", ScenarioAarheExile.exile(file));
     return out;
   }
 

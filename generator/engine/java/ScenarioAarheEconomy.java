@@ -235,6 +235,9 @@ final class ScenarioAarheEconomy {
     }
     strengths.put("britishFighterInUk", ScenarioPlay.strengths(g, UK, "fighter", "United Kingdom", false));
     strengths.put("britishFighterInIndia", ScenarioPlay.strengths(g, UK, "fighter", "India", false));
+    for (final String radar : new String[] {"Eastern Canada", "Western Canada", "Australia"}) {
+      strengths.put("britishFighterIn" + radar.replace(" ", ""), ScenarioPlay.strengths(g, UK, "fighter", radar, false));
+    }
     strengths.put("marineLanding", ScenarioPlay.strengths(g, US, "marine", "Western Europe", true));
     strengths.put("marineOverland", ScenarioPlay.strengths(g, US, "marine", "Western Europe", false));
     if (g.data.getPlayerList().getPlayerId(IT) != null) {
@@ -249,6 +252,8 @@ final class ScenarioAarheEconomy {
     out.put("russiaArmourGainedWithoutPlacing", g.count("Russia", "armour", RU) - russianArmour);
     // Heavy artillery and heavy tanks come with their techs (the full rules only).
     if (g.data.getTechnologyFrontier().getAdvanceByName("HeavyArtilleryTech") != null) {
+      ScenarioPlay.enter(g, GE, "Purchase", 4);
+      out.put("germanHeavyRulesBeforeTech", heavyRules(g, GE));
       ScenarioPlay.enter(g, GE, "Tech", 4);
       ScenarioPlay.addTech(g, GE, "HeavyArtilleryTech");
       ScenarioPlay.enter(g, GE, "Purchase", 5);
