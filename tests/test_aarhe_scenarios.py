@@ -32,6 +32,9 @@ def test_opening_turn_order_exile_and_research(f: Facts) -> None:
         "2:britishTurnPurchase",
         "2:americanTurnPurchase",
     ]
+    # The opening turn is played once: none of its steps runs again in round 2.
+    assert [step for step in f["started"] if step.startswith("2:russianOpening")] == []
+    assert len([step for step in f["started"] if step.startswith("1:russianOpening")]) == 9
     german = [step.split(":")[1] for step in f["started"] if step.startswith("2:germanTurn")]
     assert german == [
         "germanTurnPurchase",
