@@ -32,6 +32,9 @@ def test_opening_turn_order_exile_and_research(f: Facts) -> None:
         "2:britishTurnPurchase",
         "2:americanTurnPurchase",
     ]
+    # The opening turn is played once: none of its steps runs again in round 2.
+    assert [step for step in f["started"] if step.startswith("2:russianOpening")] == []
+    assert len([step for step in f["started"] if step.startswith("1:russianOpening")]) == 9
     german = [step.split(":")[1] for step in f["started"] if step.startswith("2:germanTurn")]
     assert german == [
         "germanTurnPurchase",
@@ -50,6 +53,13 @@ def test_opening_turn_order_exile_and_research(f: Facts) -> None:
     # No research that turn: the dice cost 999; with Moscow back, 5 again.
     assert f["techCostWithoutCapital"] == 999
     assert f["techCostWithCapital"] == 5
+    # Every nation, its capital held by the enemy: it still buys (an artillery for 4) and collects
+    # income, and its research dice cost 999.
+    assert set(f["exile"]) == {"Germans", "Japanese", "Italians", "Russians", "British", "Americans"}
+    for nation, e in f["exile"].items():
+        assert e["capitalOwner"] != nation, nation
+        assert (e["buy"], e["spent"], e["techCost"]) == ("null", 4, 999), nation
+        assert e["income"] > 0, nation
 
 
 @proves("aarhe-aa-dice", *AARHE, "aarhe-draft")
@@ -100,6 +110,34 @@ def test_movement_limits(f: Facts) -> None:
     assert f["marinesInEasternUs"] == f["marinesInEasternUsAtStart"] + 1
     assert f["marineAloneTwoSpaces"] == "Not all units have enough movement"
     assert f["carryTwo"] == "Not all units have enough movement"
+    # Ferry range: aircraft have 2 more movement in every nation's non-combat move, and only there.
+    ferry = f["ferryRange"]
+    start = ferry["atStart"]
+    assert {unit: start[unit] for unit in ("fighter", "diveBomber", "bomber", "navalFighter")} == {
+        "fighter": 4,
+        "diveBomber": 4,
+        "bomber": 6,
+        "navalFighter": 2,
+    }
+    aircraft = {"fighter", "diveBomber", "bomber", "navalFighter"}
+    assert len(ferry["duringNonCombatMove"]) == 7  # the Soviet opening turn and six nations
+    for step, movement in ferry["duringNonCombatMove"].items():
+        assert movement == {unit: value + 2 * (unit in aircraft) for unit, value in start.items()}, step
+        assert ferry["afterNonCombatMove"][step] == start, step
+    assert ferry["sixSpacesInCombatMove"] == "Not all units have enough movement"
+    assert (ferry["sixSpacesInNonCombatMove"], ferry["fighterArrived"]) == ("null", 1)
+    assert ferry["cloneable"] is True
+    # Sea transport: land units still aboard when a non-combat move ends (every nation's, in every
+    # sea zone, of every type a transport carries) are taken off; the transport and the lend-lease
+    # cargo stay.
+    carried = {"infantry", "marine", "artillery", "heavyArtillery", "armour", "heavyTank", "aaGun"}
+    assert set(ferry["disembark"]) == set(ferry["duringNonCombatMove"])
+    for step, sea in ferry["disembark"].items():
+        assert carried <= set(sea["carried"]), step
+        assert sea["landUnitsAtSeaBefore"] >= 64 * len(sea["carried"]), step
+        assert sea["landUnitsAtSeaAfter"] == 0, step
+        assert (sea["cargoAfter"], sea["transportsAfter"]) == (sea["cargoBefore"], sea["transportsBefore"]), step
+        assert sea["cargoBefore"] > 0 and sea["transportsBefore"] > 0, step
 
 
 @proves("aarhe-economy", *AARHE)
@@ -118,6 +156,21 @@ def test_scorched_earth_repairs_convoys_and_lend_lease(f: Facts) -> None:
     lost = sum(d for dice in zones.values() for d in dice if d <= 3)
     assert f["britishIncome"] == f["britishProduction"] - lost
     assert f["germanIncome"] == f["germanProduction"]  # Germany's income travels by land
+    # Neutral incomes: handed to Germany, the neutrals pay their table values (18 in all).
+    incomes = {
+        "Afghanistan": 1,
+        "Argentina": 2,
+        "Mongolia": 1,
+        "Peru": 1,
+        "Saudi Arabia": 2,
+        "Spain": 4,
+        "Sweden": 2,
+        "Switzerland": 1,
+        "Turkey": 3,
+        "Venezuela": 1,
+    }
+    assert {land: value for land, value in f["neutralValues"].items() if value} == incomes
+    assert f["germanIncomeWithNeutrals"] == f["germanProductionWithoutNeutrals"] + sum(incomes.values())
     # Lend-lease: 6 PUs a cargo in sea zone 4 (Soviets) or 34 (UK); two free cargoes a turn.
     assert (f["sovietsPaid"], f["britishPaid"], f["cargoLeftAtSea"]) == (6, 12, 0)
     assert f["freeCargo"] == 2
@@ -156,6 +209,9 @@ def test_national_builds_heavy_units_and_bonuses(f: Facts) -> None:
         assert s["japaneseNavalFighterAtSea"]["attack"] == s["britishNavalFighterAtSea"]["attack"] + 1
     # UK Radar: fighters defend at 5 in the UK and India, 4 elsewhere.
     assert s["britishFighterInUk"]["defence"] == s["britishFighterInIndia"]["defence"] == 5
+    if "britishFighterInWesternCanada" in s:  # and in Canada and Australia (the full rules)
+        for radar in ("EasternCanada", "WesternCanada", "Australia"):
+            assert s[f"britishFighterIn{radar}"]["defence"] == 5, radar
     assert s["britishFighterInFrance"]["defence"] == 4
     # Marines: +1 attacking from a transport.
     assert (s["marineLanding"]["attack"], s["marineOverland"]["attack"]) == (2, 1)
@@ -163,6 +219,7 @@ def test_national_builds_heavy_units_and_bonuses(f: Facts) -> None:
         assert s["italianInfantryInBalkans"]["defence"] == 3
         assert s["germanInfantryInGermany"]["defence"] == 2
     if "germanHeavyRulesAfterTech" in f:  # Heavy Artillery by research (the full rules only)
+        assert f["germanHeavyRulesBeforeTech"] == []
         assert f["germanHeavyRulesAfterTech"] == ["buyHeavyArtillery"]
         assert f["britishHasHeavyArtillery"] is False
         assert "buyHeavyArtillery" not in f["sovietFrontier"]
@@ -170,11 +227,37 @@ def test_national_builds_heavy_units_and_bonuses(f: Facts) -> None:
         _terrain_and_jets(f["terrain"])
     _complex_prices(f["complexes"])
     # Type VII (6), Spitfire (8), Essex (14): once a turn, an ordinary unit of the builder once placed.
-    for build, price in {"typeVII": 6, "spitfire": 8, "essex": 14}.items():
-        b = f["singleBuilds"][build]
+    builds = {**f["singleBuilds"], **{zone: f[zone] for zone in ("essex54", "essex55") if zone in f}}
+    for build, b in builds.items():
+        price = {"typeVII": 6, "spitfire": 8}.get(build, 14)
         assert (b["buy"], b["price"], b["place"]) == ("null", price, "null"), build
         assert "may only build 1 total" in b["buyAgain"], build
         assert (b["gained"], b["left"], b["othersGained"]) == (1, 0, 0), build
+    if "essex54" in f:  # the full rules: an Essex becomes a carrier where it was placed, nowhere else
+        for zone in ("54", "55"):
+            gained = f[f"essex{zone}"]["carriersGained"]
+            assert gained == {z: int(z == f"{zone} Sea Zone") for z in ("10 Sea Zone", "54 Sea Zone", "55 Sea Zone")}
+        # A placement without a national build makes no submarine or fighter; a Type VII is placed
+        # off Germany only (the zone its conversion watches), not next to another German complex.
+        w = f["withoutBuild"]
+        assert (w["germanSubmarinesGained"], w["britishFightersGained"]) == (0, 0)
+        assert w["typeVIIInZone7"] == "Cannot place these units in 7 Sea Zone"
+    if "heavyRulesAfterTech" in f:  # Heavy Tank and Heavy Artillery (full rules): in researchers' frontiers only
+        # Round 8: only Germany has researched (Heavy Artillery, round 4); then all but the British
+        # research both; the British last.
+        both = [
+            "buyHeavyArtillery",
+            "buyHeavyArtilleryIndustrialTechnology",
+            "buyHeavyTank",
+            "buyHeavyTankIndustrialTechnology",
+        ]
+        for nation, rules in f["heavyRulesBeforeTech"].items():
+            assert rules == (both[:2] if nation == "Germans" else []), nation
+        after = f["heavyRulesAfterTech"]
+        assert set(after) == {"Germans", "Japanese", "Italians", "Russians", "British", "Americans"}
+        for nation, rules in after.items():
+            assert sorted(rules) == ([] if nation == "British" else both), nation
+        assert sorted(f["britishHeavyRulesAfterTech"]) == both
 
 
 def _complex_prices(c: Facts) -> None:

@@ -20,6 +20,14 @@ EQUIVALENT: dict[str, str] = {
     r"^players\.\w+\.attachments\.conditionAttachmentBuilt\w+\.players: widened by ": (
         "the condition counts the build's units in its place; only the builder can buy them"
     ),
+    r"^players\.Germans\.attachments\.triggerAttachment\w+BuildsHeavy(Tank|Artillery)\.(players|uses): removed$": (
+        "a trigger with a `when` fires at its step whoever its players are, and its productionRule names the "
+        "nation's frontiers itself; fired again, it adds a rule the frontier already holds, which the engine skips"
+    ),
+    r"^properties\.[^.]+\.editable: ": (
+        "whether players may change a game option before the game changes nothing in a game played with "
+        "its value: the rule is the value, which the proof checks"
+    ),
     r"^players\.\w+\.attachments\.triggerAttachmentNa\w+\.(uses|when): ": (
         "the national attack's hidden tech is held from the nation's first turn on: giving it again, "
         "or at another step before that turn, changes nothing"

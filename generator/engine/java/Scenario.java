@@ -584,7 +584,7 @@ public final class Scenario {
   }
 
   /** True when the game data survives the copy the engine (and every AI purchase) makes. */
-  private static boolean cloneable(final GameData data) {
+  static boolean cloneable(final GameData data) {
     data.acquireReadLock();
     try {
       return GameDataUtils.cloneGameData(data, true) != null;

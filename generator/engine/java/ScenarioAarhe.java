@@ -16,6 +16,7 @@ import games.strategy.engine.data.Unit;
 import games.strategy.triplea.util.TransportUtils;
 import games.strategy.triplea.attachments.TechAttachment;
 import games.strategy.triplea.attachments.TerritoryAttachment;
+import games.strategy.triplea.attachments.UnitAttachment;
 import games.strategy.triplea.delegate.EndRoundDelegate;
 
 /**
@@ -58,6 +59,7 @@ final class ScenarioAarhe {
     g.enter(endRound, 2);
     out.put("started", g.started);
     g.stop();
+    out.put("exile", ScenarioAarheExile.exile(file));
     return out;
   }
 
@@ -262,7 +264,107 @@ final class ScenarioAarhe {
     out.put("britishIntoCaucasusLater",
         String.valueOf(ScenarioPlay.move(g, UK, "infantry", 1, "Persia", "Caucasus")));
     g.stop();
+    out.put("ferryRange", ferryRange(file));
     return out;
+  }
+
+  /** Six spaces from the Eastern US to British Africa, over friendly land and open sea. */
+  private static final String[] SIX_SPACES = {"Eastern United States", "Panama", "19 Sea Zone", "18 Sea Zone",
+      "17 Sea Zone", "French West Africa", "French Equatorial Africa"};
+
+  /**
+   * Ferry range (a game of its own): the aircraft's movement in each non-combat move step of
+   * round 1 and right after it; an American fighter flying six spaces in round 2's combat move
+   * and non-combat move.
+   */
+  private static ScenarioJson.Obj ferryRange(final String file) throws Exception {
+    final ScenarioGame g = new ScenarioGame(file);
+    final ScenarioJson.Obj out = ScenarioJson.obj();
+    final ScenarioJson.Obj during = ScenarioJson.obj();
+    final ScenarioJson.Obj after = ScenarioJson.obj();
+    final List<String> steps = new ArrayList<>();
+    for (final GameStep step : g.data.getSequence()) {
+      if (step.getName().endsWith("NonCombatMove")) {
+        steps.add(step.getName());
+      }
+    }
+    final ScenarioJson.Obj disembark = ScenarioJson.obj();
+    out.put("atStart", movements(g, g.player(RU)));
+    for (final String step : steps) {
+      g.enter(step, 1);
+      during.put(step, movements(g, g.step().getPlayerId()));
+      final ScenarioJson.Obj atSea = cargoAtSea(g, g.step().getPlayerId().getName());
+      g.leave();
+      after.put(step, movements(g, g.step().getPlayerId()));
+      atSea.put("landUnitsAtSeaAfter", landUnitsAtSea(g));
+      atSea.put("cargoAfter", g.count("1 Sea Zone", "lendLeaseCargo", g.step().getPlayerId().getName()));
+      atSea.put("transportsAfter", g.count("1 Sea Zone", "transport", g.step().getPlayerId().getName()));
+      disembark.put(step, atSea);
+    }
+    out.put("duringNonCombatMove", during);
+    out.put("afterNonCombatMove", after);
+    out.put("disembark", disembark);
+    ScenarioPlay.enter(g, US, "CombatMove", 2);
+    g.addUnits(SIX_SPACES[0], "fighter", US, 1);
+    out.put("sixSpacesInCombatMove", String.valueOf(ScenarioPlay.move(g, US, "fighter", 1, SIX_SPACES)));
+    ScenarioPlay.enter(g, US, "NonCombatMove", 2);
+    out.put("sixSpacesInNonCombatMove", String.valueOf(ScenarioPlay.move(g, US, "fighter", 1, SIX_SPACES)));
+    out.put("fighterArrived", g.count(SIX_SPACES[SIX_SPACES.length - 1], "fighter", US));
+    // The triggers that change the aircraft do not stop the engine copying the game data (every AI
+    // purchase does).
+    out.put("cloneable", Scenario.cloneable(g.data));
+    g.stop();
+    return out;
+  }
+
+  /**
+   * Sea transport: one of PLAYER's land units of every type a transport carries (the lend-lease
+   * cargo aside) put in every sea zone, with a transport and a cargo in zone 1, as if left aboard
+   * at the end of the move.
+   */
+  private static ScenarioJson.Obj cargoAtSea(final ScenarioGame g, final String player) {
+    final List<String> carried = new ArrayList<>();
+    for (final games.strategy.engine.data.UnitType type : g.data.getUnitTypeList()) {
+      final UnitAttachment ua = UnitAttachment.get(type);
+      if (!ua.getIsSea() && !ua.getIsAir() && ua.getTransportCost() > 0 && !type.getName().equals("lendLeaseCargo")) {
+        carried.add(type.getName());
+      }
+    }
+    for (final Territory zone : g.data.getMap().getTerritories()) {
+      if (zone.isWater()) {
+        for (final String unit : carried) {
+          g.addUnits(zone.getName(), unit, player, 1);
+        }
+      }
+    }
+    g.addUnits("1 Sea Zone", "transport", player, 1);
+    g.addUnits("1 Sea Zone", "lendLeaseCargo", player, 1);
+    return ScenarioJson.obj().put("carried", carried).put("landUnitsAtSeaBefore", landUnitsAtSea(g))
+        .put("cargoBefore", g.count("1 Sea Zone", "lendLeaseCargo", player))
+        .put("transportsBefore", g.count("1 Sea Zone", "transport", player));
+  }
+
+  /** Land units of any owner in any sea zone, the lend-lease cargo aside. */
+  private static int landUnitsAtSea(final ScenarioGame g) {
+    int found = 0;
+    for (final Territory zone : g.data.getMap().getTerritories()) {
+      if (zone.isWater()) {
+        for (final Unit u : zone.getUnits().getUnits()) {
+          final UnitAttachment ua = UnitAttachment.get(u.getType());
+          found += !ua.getIsSea() && !ua.getIsAir() && !u.getType().getName().equals("lendLeaseCargo") ? 1 : 0;
+        }
+      }
+    }
+    return found;
+  }
+
+  /** Movement of every unit type for PLAYER (none with a movement tech here). */
+  private static Map<String, Integer> movements(final ScenarioGame g, final PlayerID player) {
+    final Map<String, Integer> found = new TreeMap<>();
+    for (final games.strategy.engine.data.UnitType type : g.data.getUnitTypeList()) {
+      found.put(type.getName(), UnitAttachment.get(type).getMovement(player));
+    }
+    return found;
   }
 
   private static String relation(final ScenarioGame g, final String a, final String b) {

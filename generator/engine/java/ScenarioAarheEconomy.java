@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
+import games.strategy.engine.data.PlayerID;
 import games.strategy.engine.data.Territory;
 import games.strategy.engine.data.Unit;
 import games.strategy.engine.data.changefactory.ChangeFactory;
@@ -23,17 +24,17 @@ final class ScenarioAarheEconomy {
   private static final String US = "Americans";
   private static final String IT = "Italians";
 
-  /** PLAYER buys RULE in round 7 (twice), places UNIT in PLACE: what it became. */
-  private static ScenarioJson.Obj singleBuild(final ScenarioGame g, final String player, final String rule,
-      final String unit, final String place, final String becomes) throws Exception {
+  /** PLAYER buys RULE in ROUND (twice), places UNIT in PLACE: what it became. */
+  private static ScenarioJson.Obj singleBuild(final ScenarioGame g, final int round, final String player,
+      final String rule, final String unit, final String place, final String becomes) throws Exception {
     final ScenarioJson.Obj out = ScenarioJson.obj();
-    ScenarioPlay.enter(g, player, "Purchase", 7);
+    ScenarioPlay.enter(g, player, "Purchase", round);
     g.change(ChangeFactory.changeResourcesChange(g.player(player), g.data.getResourceList().getResource("PUs"), 40));
     final int pus = g.pus(player);
     out.put("buy", String.valueOf(ScenarioPlay.buy(g, rule, 1)));
     out.put("price", pus - g.pus(player));
     out.put("buyAgain", String.valueOf(ScenarioPlay.buy(g, rule, 1)));
-    ScenarioPlay.enter(g, player, "Place", 7);
+    ScenarioPlay.enter(g, player, "Place", round);
     final int before = g.count(place, becomes, player);
     final int others = notOwnedBy(g, place, player);
     out.put("place", String.valueOf(ScenarioPlay.place(g, unit, 1, place)));
@@ -116,6 +117,21 @@ final class ScenarioAarheEconomy {
     final int german = g.pus(GE);
     ScenarioPlay.enter(g, GE, "EndTurn", 2);
     out.put("germanIncome", g.pus(GE) - german);
+    // Neutral incomes: every neutral land handed to Germany (as Edit mode does when one joins the
+    // Axis) pays its value at Germany's next income.
+    ScenarioPlay.enter(g, GE, "Purchase", 3);
+    out.put("germanProductionWithoutNeutrals", ScenarioAarhe.production(g, GE));
+    final Map<String, Integer> neutrals = new TreeMap<>();
+    for (final Territory t : g.data.getMap().getTerritories()) {
+      if (!t.isWater() && t.getOwner().equals(PlayerID.NULL_PLAYERID)) {
+        neutrals.put(t.getName(), TerritoryAttachment.get(t) == null ? 0 : TerritoryAttachment.get(t).getProduction());
+        g.setOwner(t.getName(), GE);
+      }
+    }
+    out.put("neutralValues", neutrals);
+    final int withNeutrals = g.pus(GE);
+    ScenarioPlay.enter(g, GE, "EndTurn", 3);
+    out.put("germanIncomeWithNeutrals", g.pus(GE) - withNeutrals);
     g.stop();
     return out;
   }
@@ -219,6 +235,9 @@ final class ScenarioAarheEconomy {
     }
     strengths.put("britishFighterInUk", ScenarioPlay.strengths(g, UK, "fighter", "United Kingdom", false));
     strengths.put("britishFighterInIndia", ScenarioPlay.strengths(g, UK, "fighter", "India", false));
+    for (final String radar : new String[] {"Eastern Canada", "Western Canada", "Australia"}) {
+      strengths.put("britishFighterIn" + radar.replace(" ", ""), ScenarioPlay.strengths(g, UK, "fighter", radar, false));
+    }
     strengths.put("marineLanding", ScenarioPlay.strengths(g, US, "marine", "Western Europe", true));
     strengths.put("marineOverland", ScenarioPlay.strengths(g, US, "marine", "Western Europe", false));
     if (g.data.getPlayerList().getPlayerId(IT) != null) {
@@ -233,6 +252,8 @@ final class ScenarioAarheEconomy {
     out.put("russiaArmourGainedWithoutPlacing", g.count("Russia", "armour", RU) - russianArmour);
     // Heavy artillery and heavy tanks come with their techs (the full rules only).
     if (g.data.getTechnologyFrontier().getAdvanceByName("HeavyArtilleryTech") != null) {
+      ScenarioPlay.enter(g, GE, "Purchase", 4);
+      out.put("germanHeavyRulesBeforeTech", heavyRules(g, GE));
       ScenarioPlay.enter(g, GE, "Tech", 4);
       ScenarioPlay.addTech(g, GE, "HeavyArtilleryTech");
       ScenarioPlay.enter(g, GE, "Purchase", 5);
@@ -259,11 +280,98 @@ final class ScenarioAarheEconomy {
     // Type VII, Spitfire and Essex (round 7): bought once a turn, placed where the build says,
     // ordinary units of the builder after the placement.
     final ScenarioJson.Obj single = ScenarioJson.obj();
-    single.put("typeVII", singleBuild(g, GE, "buyTypeVII", "typeVIISubmarine", "5 Sea Zone", "submarine"));
-    single.put("spitfire", singleBuild(g, UK, "buySpitfire", "spitfire", "United Kingdom", "fighter"));
-    single.put("essex", singleBuild(g, US, "buyEssex", "essexCarrier", "10 Sea Zone", "carrier"));
+    single.put("typeVII", singleBuild(g, 7, GE, "buyTypeVII", "typeVIISubmarine", "5 Sea Zone", "submarine"));
+    single.put("spitfire", singleBuild(g, 7, UK, "buySpitfire", "spitfire", "United Kingdom", "fighter"));
+    single.put("essex", singleBuild(g, 7, US, "buyEssex", "essexCarrier", "10 Sea Zone", "carrier"));
     out.put("singleBuilds", single);
+    if (g.data.getTechnologyFrontier().getAdvanceByName("HeavyTankTech") != null) {
+      laterBuilds(g, out);
+    }
     g.stop();
+    return out;
+  }
+
+  /** Heavy-unit rules (tanks and artillery) of PLAYER's two frontiers (ordinary and Advanced Production). */
+  private static List<String> heavyRules(final ScenarioGame g, final String player) {
+    final List<String> found = new ArrayList<>();
+    for (final String frontier : new String[] {"production" + player, "production" + player + "IndustrialTechnology"}) {
+      for (final games.strategy.engine.data.ProductionRule rule
+          : g.data.getProductionFrontierList().getProductionFrontier(frontier).getRules()) {
+        if (rule.getName().startsWith("buyHeavy")) {
+          found.add(rule.getName());
+        }
+      }
+    }
+    return found;
+  }
+
+  /**
+   * Rounds 8 and 9: heavy tanks come to each nation that researched them, at its next purchase,
+   * and to no other; a placement without a national build converts nothing (Type VII, Spitfire),
+   * a Type VII goes nowhere but sea zone 5, and an Essex converts in sea zones 54 and 55 too.
+   */
+  private static void laterBuilds(final ScenarioGame g, final ScenarioJson.Obj out) throws Exception {
+    final String[] nations = {GE, JP, IT, RU, UK, US};
+    final ScenarioJson.Obj before = ScenarioJson.obj();
+    final ScenarioJson.Obj after = ScenarioJson.obj();
+    final ScenarioJson.Obj noBuild = ScenarioJson.obj();
+    for (final String nation : nations) {
+      ScenarioPlay.enter(g, nation, "Purchase", 8);
+      before.put(nation, heavyRules(g, nation));
+      if (nation.equals(GE)) {
+        // A Type VII next to a second German complex (Western Europe's, sea zone 7) is refused.
+        g.addUnits("Western Europe", "factory", GE, 1);
+        ScenarioPlay.buy(g, "buyTypeVII", 1);
+        ScenarioPlay.enter(g, GE, "Place", 8);
+        noBuild.put("typeVIIInZone7", String.valueOf(ScenarioPlay.place(g, "typeVIISubmarine", 1, "7 Sea Zone")));
+        final int subs = g.count("5 Sea Zone", "submarine", GE);
+        g.leave();
+        noBuild.put("germanSubmarinesGained", g.count("5 Sea Zone", "submarine", GE) - subs);
+      } else if (nation.equals(UK)) {
+        ScenarioPlay.enter(g, UK, "Place", 8);
+        final int fighters = g.count("United Kingdom", "fighter", UK);
+        g.leave();
+        noBuild.put("britishFightersGained", g.count("United Kingdom", "fighter", UK) - fighters);
+      } else if (nation.equals(US)) {
+        out.put("essex54", essexAt(g, 8, "54 Sea Zone"));
+      }
+      if (!nation.equals(UK)) {  // the British research nothing: the control
+        ScenarioPlay.enter(g, nation, "Tech", 8);
+        ScenarioPlay.addTech(g, nation, "HeavyTankTech");
+        if (!nation.equals(GE)) {  // Germany has had Heavy Artillery since round 4
+          ScenarioPlay.addTech(g, nation, "HeavyArtilleryTech");
+        }
+      }
+    }
+    for (final String nation : nations) {
+      ScenarioPlay.enter(g, nation, "Purchase", 9);
+      after.put(nation, heavyRules(g, nation));
+    }
+    out.put("essex55", essexAt(g, 9, "55 Sea Zone"));
+    // The British research Heavy Tank last: their next purchase has it too.
+    ScenarioPlay.enter(g, UK, "Tech", 10);
+    ScenarioPlay.addTech(g, UK, "HeavyTankTech");
+    ScenarioPlay.addTech(g, UK, "HeavyArtilleryTech");
+    ScenarioPlay.enter(g, UK, "Purchase", 11);
+    out.put("britishHeavyRulesAfterTech", heavyRules(g, UK));
+    out.put("heavyRulesBeforeTech", before);
+    out.put("heavyRulesAfterTech", after);
+    out.put("withoutBuild", noBuild);
+  }
+
+  /** An Essex bought and placed in ZONE in ROUND, and the carriers gained in every Essex zone. */
+  private static ScenarioJson.Obj essexAt(final ScenarioGame g, final int round, final String zone) throws Exception {
+    final String[] zones = {"10 Sea Zone", "54 Sea Zone", "55 Sea Zone"};
+    final Map<String, Integer> carriers = new TreeMap<>();
+    for (final String z : zones) {
+      carriers.put(z, g.count(z, "carrier", US));
+    }
+    final ScenarioJson.Obj out = singleBuild(g, round, US, "buyEssex", "essexCarrier", zone, "carrier");
+    final ScenarioJson.Obj gained = ScenarioJson.obj();
+    for (final String z : zones) {
+      gained.put(z, g.count(z, "carrier", US) - carriers.get(z));
+    }
+    out.put("carriersGained", gained);
     return out;
   }
 }
