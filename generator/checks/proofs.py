@@ -1,103 +1,27 @@
 """Ledger proofs, checked: every enforced rule says how the real engine shows it.
 
-A rule graded exact or approximate carries `proof:`, naming engine scenarios (below) that play the
+A rule graded exact or approximate carries `proof:`, naming engine scenarios that play the
 rule and assert its outcome, and/or facts of the engine's own dump of the built game. Here the
 proofs are checked for what a spec can get wrong: a scenario that does not exist or is not run on
 this variant, a fact about a unit, territory, rule or step the variant does not have, an option
 name no engine knows. Whether the facts hold is for the engine to say: the tests dump every built
 game and check each fact (generator/engine/proof.py), and run every scenario on its variants.
 
-`SCENARIOS` is the one list of engine scenarios (generator/engine/java/Scenario.java implements
-them, generator/engine/scenario.py runs them); it lives here, below the engine, so that a spec
-naming a scenario is checked without starting one.
+The scenarios a proof may name are listed in generator/catalog/scenarios.py.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from typing import Any
 
 from generator.catalog import load_catalog, resolve_option
+from generator.catalog.scenarios import SCENARIOS
 from generator.diagnostics import did_you_mean
 from generator.spec.model import CLASS_BY_NAME_PREFIX, MAIN_CLASS_OF_COLLECTION, DumpFacts, Proof, Spec
 
 Path = tuple[str | int, ...]
 Problem = tuple[Path, str, bool]  # (key path, message, whether it points at the key)
-
-
-@dataclass(frozen=True)
-class ScenarioInfo:
-    """An engine scenario: what it proves and the variants whose built game the tests run it on."""
-
-    description: str
-    variants: tuple[str, ...]
-
-
-_AARE = ("aare", "aare-2x")
-_AARHE = ("aarhe", "aarhe-2x")
-SCENARIOS: dict[str, ScenarioInfo] = {
-    "advantage-placement": ScenarioInfo(
-        "Siberian Conscripts: declared by user action, free infantry placed each Mobilize", _AARE
-    ),
-    "schedule": ScenarioInfo(
-        "national-advantage schedule: one per nation in round 1, Germany, Japan and one Ally in round 2", _AARE
-    ),
-    "prices": ScenarioInfo(
-        "Luftwaffe and Royal Navy: declaring swaps the nation's production rules (trigger cost change)", _AARE
-    ),
-    "combat-bonus": ScenarioInfo("Severe Winter, Yamato and Banzai: combat strengths the engine computes", _AARE),
-    "tech-ability": ScenarioInfo("US Mechanized Infantry: a hidden tech gives infantry 2 moves and blitz", _AARE),
-    "immediate-units": ScenarioInfo(
-        "Afrika Korps and German 88's: units placed at once move this turn, more at Mobilize", _AARE
-    ),
-    "treaty": ScenarioInfo("Russia-Japan treaty: no attack while it holds; ending it pays the other side", _AARE),
-    "convoy": ScenarioInfo(
-        "convoy raids: enemy subs next to UK/US/Japanese complexes cut income, Germany immune", (*_AARE, "expansion")
-    ),
-    "victory": ScenarioInfo(
-        "15 victory cities: Allies win with 11, Axis with 10, at the end of the round", (*_AARE, "expansion")
-    ),
-    "advantage-strengths": ScenarioInfo(
-        "T-34s and Wolf Packs in combat, Radar on the AA dice, fighters bought at the Luftwaffe price", _AARE
-    ),
-    "colonial-convoys": ScenarioInfo("Colonial Garrison: a complex in India makes its sea zone a convoy zone", _AARE),
-    "expansion-turn": ScenarioInfo(
-        "Italy's turn after Germany's, the free units of round 1, SS Panzers placed in Germany only", ("expansion",)
-    ),
-    "expansion-lend-lease": ScenarioInfo(
-        "lend-lease tokens granted after the US placement, paid at sea", ("expansion",)
-    ),
-    "expansion-treaty": ScenarioInfo(
-        "Russia ends the treaty with Japan: war, and four infantry for Japan", ("expansion",)
-    ),
-    "expansion-units": ScenarioInfo(
-        "destroyers against submarines (defence 3, no passing), a tank taking an infantry along", ("expansion",)
-    ),
-    "aarhe-turn-order": ScenarioInfo(
-        "the Soviet opening turn and the nations' order; government in exile; no research without the capital", _AARHE
-    ),
-    "aarhe-aa-dice": ScenarioInfo(
-        "a lone fighter attacks a complex with an AA gun: one die per gun and three per complex",
-        (*_AARHE, "aarhe-draft"),
-    ),
-    "aarhe-victory": ScenarioInfo(
-        "Total Victory (every territory) and victory city points at the end of the round",
-        (*_AARHE, "aarhe-draft", "aarhe-phase1"),
-    ),
-    "aarhe-movement": ScenarioInfo(
-        "xenophobia, Axis co-operation, naval fighters on carriers, bombers carrying infantry", _AARHE
-    ),
-    "aarhe-economy": ScenarioInfo("scorched earth, repairs, convoy raids, lend-lease delivery and free cargo", _AARHE),
-    "aarhe-builds": ScenarioInfo(
-        "national builds, heavy units by research, national attacks and terrain bonuses in combat",
-        (*_AARHE, "aarhe-draft"),
-    ),
-}
-
-
-def scenario_names() -> list[str]:
-    return list(SCENARIOS)
 
 
 def shown_on(proof: Proof, variant: str | None) -> bool:

@@ -1,6 +1,6 @@
 """What a spec means, checked: references, symmetry, names the 1.9 DTD accepts, the rule ledger.
 
-Reports every problem and never raises; structure was checked by the model (spec.errors).
+Reports every problem and never raises; structure was checked by the model (spec.validation).
 """
 
 from __future__ import annotations

@@ -337,7 +337,7 @@ def coverage(variants: tuple[str, ...], fmt: str, mutation_results: Path, rules_
     """
     from rich.console import Console
 
-    from generator.emit.build import load_spec
+    from generator.checks.variant import check_variant
     from generator.emit.coverage import Coverage, render_markdown, render_table
     from generator.emit.coverage import coverage as ledger_coverage
     from generator.spec.resolve import Rules
@@ -350,7 +350,7 @@ def coverage(variants: tuple[str, ...], fmt: str, mutation_results: Path, rules_
     problems: list[Diagnostic] = []
     reports: list[Coverage] = []
     for name in variants or tuple(known):
-        loaded, found = load_spec(rules, name)
+        loaded, found = check_variant(rules, name)
         problems += found
         if loaded is None:
             continue

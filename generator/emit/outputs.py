@@ -21,8 +21,9 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from generator.checks.variant import check_variant
 from generator.diagnostics import Diagnostic, Severity
-from generator.emit.build import compile_variant, load_spec, map_yml
+from generator.emit.build import compile_variant, map_yml
 from generator.installed_map import BoardUsed, MapLookup
 from generator.paths import spec_files
 from generator.spec.model import GameInfo
@@ -163,7 +164,7 @@ def build_outputs(
     for name in known:
         if name in games:
             continue
-        loaded, found = load_spec(rules, name, target)
+        loaded, found = check_variant(rules, name, target)
         if loaded is None:
             warning = f"map.yml not updated: variant '{name}' has errors (run `triplea-forge build {name}`)"
             problems.append(Diagnostic(warning, severity=Severity.WARNING))

@@ -25,11 +25,11 @@ from generator.diagnostics import Severity
 from generator.emit.render import render_game_xml
 from generator.engine.harness import Engine, find_engine
 from generator.engine.proof import check_facts, readable_by_19
-from generator.spec.errors import build_spec
 from generator.spec.expand import expand_templates
 from generator.spec.model import LedgerEntry
 from generator.spec.patterns.expansion import expand_patterns
 from generator.spec.resolve import Rules, resolve
+from generator.spec.validation import validate_spec
 
 __all__ = ["EntryResult", "Mutant", "expanded_tree", "mutants_of", "parent_tree", "run_mutants"]
 
@@ -240,7 +240,7 @@ def mutants_of(tree: Any, rule_id: str, limit: int = MAX_MUTANTS_PER_ENTRY, pare
 
 def render_mutant(variant: str, mutant: Mutant) -> bytes | None:
     """The mutant's game XML as engine 1.9 reads it; None when the mutant is no valid game."""
-    spec, problems = build_spec(mutant.tree)
+    spec, problems = validate_spec(mutant.tree)
     if spec is None or any(p.severity is Severity.ERROR for p in problems):
         return None
     if any(p.severity is Severity.ERROR for p in check_spec(spec, mutant.tree, "portable", variant)):

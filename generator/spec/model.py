@@ -1,4 +1,4 @@
-"""Stage 3, model: the typed spec. Unknown keys are errors; every problem is located (spec.errors).
+"""Stage 3, model: the typed spec. Unknown keys are errors; every problem is located (spec.validation).
 
 The spec is keyed by name everywhere (units, territories, players, steps...), so a child variant
 overrides or removes one entry without copying the rest. Attachment options use TripleA's own
@@ -385,7 +385,7 @@ class Proof(_Facts):
     its own facts as a list replaces the parent's (lists are replaced whole, mappings merged).
     """
 
-    scenario: str | list[str] | None = None  # engine scenarios (generator/checks/proofs.py SCENARIOS)
+    scenario: str | list[str] | None = None  # engine scenarios (generator/catalog/scenarios.py)
     dump: DumpFacts | list[DumpFacts] | None = None
 
     @property

@@ -18,9 +18,9 @@ from typing import Any, Literal
 from pydantic import BaseModel, ValidationError
 from pydantic_core import PydanticUndefined
 
-from generator.spec.errors import keys_only, model_in
 from generator.spec.load import SpecList, SpecMap
 from generator.spec.model import Spec
+from generator.spec.validation import keys_only, model_in
 
 Path = tuple[str | int, ...]
 _ROUNDS = 6  # each round repairs every place the model named; nesting needs a few rounds

@@ -1,4 +1,4 @@
-"""Turn pydantic's validation errors into located, readable diagnostics.
+"""The expanded spec tree validated into the typed model (`validate_spec`), every error located.
 
 Pydantic reports a `loc` tuple per error; this module maps it back to the YAML position of the
 value (or of the key, for unknown keys) and words the message for a mod maker.
@@ -43,7 +43,7 @@ def _describe(value: Any) -> str:
     return repr(value) if isinstance(value, str) else str(value).lower()
 
 
-def build_spec(tree: Any) -> tuple[Spec | None, list[Diagnostic]]:
+def validate_spec(tree: Any) -> tuple[Spec | None, list[Diagnostic]]:
     """Validate the resolved tree into a `Spec`; every structural problem becomes a Diagnostic."""
     try:
         return Spec.model_validate(tree), []
