@@ -18,7 +18,8 @@ from typing import Any
 from generator.catalog import load_catalog, resolve_option
 from generator.catalog.scenarios import SCENARIOS
 from generator.diagnostics import did_you_mean
-from generator.spec.model import CLASS_BY_NAME_PREFIX, MAIN_CLASS_OF_COLLECTION, DumpFacts, Proof, Spec
+from generator.spec.kinds import WITH_MAIN, class_from_name
+from generator.spec.model import DumpFacts, Proof, Spec
 
 Path = tuple[str | int, ...]
 Problem = tuple[Path, str, bool]  # (key path, message, whether it points at the key)
@@ -67,49 +68,29 @@ def check_proofs(spec: Spec, variant: str | None, written_here: Callable[[Path],
             yield from _check_dump(spec, facts, where)
 
 
-# Keys of a dump fact that are not options of the subject's main attachment.
-_EXTRA_KEYS: dict[str, set[str]] = {
-    "units": {"attachments"},
-    "territories": {"attachments", "owner", "units", "connections"},
-    "territory_effects": {"attachments"},
-    "technologies": {"attachments"},
-    "relationship_types": {"attachments"},
-}
-_MAIN_CLASS = MAIN_CLASS_OF_COLLECTION
+# Keys of a territory's dump facts that are neither its main attachment's options nor `attachments`.
+_TERRITORY_KEYS = {"owner", "units", "connections"}
 _PLAYER_KEYS = {"attachments", "production_frontier", "resources", "alliances", "tech_categories"}
 _STEP_KEYS = {"delegate", "player", "maxRunCount", "display"}
 
 
 def _check_dump(spec: Spec, facts: DumpFacts, at: Path) -> Iterator[Problem]:
-    known: dict[str, dict[str, Any]] = {
-        "units": dict(spec.units),
-        "territories": dict(spec.territories),
-        "territory_effects": dict(spec.territory_effects),
-        "technologies": dict(spec.technologies or {}),
-        "relationship_types": dict(spec.relationship_types),
-    }
-    kinds = {
-        "units": "unit",
-        "territories": "territory",
-        "territory_effects": "territory effect",
-        "technologies": "technology",
-        "relationship_types": "relationship type",
-    }
-    for collection, kind in kinds.items():
+    for kind in WITH_MAIN:  # the kinds whose dump facts are their main attachment's options
+        collection, known = kind.collection, kind.entries(spec)
         for name, claims in getattr(facts, collection).items():
             where = (*at, collection, name)
             # The engine's own advances need no spec entry when the variant keeps the built-in six.
-            if name not in known[collection] and not (collection == "technologies" and spec.technologies is None):
-                yield where, f"unknown {kind} '{name}'{did_you_mean(name, known[collection])}", True
+            if name not in known and not (collection == "technologies" and spec.technologies is None):
+                yield where, f"unknown {kind.noun} '{name}'{did_you_mean(name, known)}", True
                 continue
-            entry = known[collection].get(name)
+            entry = known.get(name)
             for key, value in claims.items():
                 if key == "attachments":
                     yield from _check_attachments(value, getattr(entry, "attachments", {}), (*where, key))
-                elif key in _EXTRA_KEYS[collection]:
+                elif collection == "territories" and key in _TERRITORY_KEYS:
                     yield from _check_territory_extra(spec, key, value, (*where, key))
                 else:
-                    yield from _check_option(_MAIN_CLASS[collection], key, (*where, key))
+                    yield from _check_option(str(kind.main_class), key, (*where, key))
     for name, claims in facts.players.items():
         where = (*at, "players", name)
         if name not in spec.players:
@@ -176,10 +157,7 @@ def _check_attachments(value: Any, declared: dict[str, Any], where: Path) -> Ite
     for name, options in value.items():
         attachment = declared.get(name)
         java = attachment.java_class(name) if attachment is not None else None
-        if java is None:
-            short = next((c for p, c in CLASS_BY_NAME_PREFIX.items() if str(name).startswith(p)), None)
-        else:
-            short = java.rsplit(".", 1)[-1]
+        short = class_from_name(str(name)) if java is None else java.rsplit(".", 1)[-1]
         if short is None:
             yield (*where, name), f"cannot tell the class of attachment '{name}' from its name", True
             continue

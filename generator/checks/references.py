@@ -17,6 +17,7 @@ from generator.checks.names import check_names
 from generator.checks.proofs import check_proofs
 from generator.diagnostics import Diagnostic, did_you_mean, key_path
 from generator.paths import path_component_problem
+from generator.spec.kinds import KINDS
 from generator.spec.locate import locate
 from generator.spec.model import Spec, WithOptions, option_writes
 
@@ -204,22 +205,12 @@ def _check_ledger(c: _Checker) -> None:
 
 def _check_attachments(c: _Checker) -> None:
     """Every attachment has a known class and every option value a shape that can be written."""
-    spec = c.spec
-    holders: list[tuple[str, dict[str, Any]]] = [
-        ("players", dict(spec.players)),
-        ("resources", dict(spec.resources)),
-        ("units", dict(spec.units)),
-        ("territories", dict(spec.territories)),
-        ("relationship_types", dict(spec.relationship_types)),
-        ("territory_effects", dict(spec.territory_effects)),
-        ("technologies", dict(spec.technologies or {})),
-    ]
-    for collection, entries in holders:
-        for owner, entry in entries.items():
+    for kind in KINDS:
+        for owner, entry in kind.entries(c.spec).items():
             if isinstance(entry, WithOptions):
-                _check_option_shapes(c, (collection, owner), entry.options)
+                _check_option_shapes(c, (kind.collection, owner), entry.options)
             for name, attachment in entry.attachments.items():
-                path = (collection, owner, "attachments", name)
+                path = (kind.collection, owner, "attachments", name)
                 if attachment.java_class(name) is None:
                     c.error(path, "cannot tell the attachment's class from its name; add `class:`", key=True)
                 _check_option_shapes(c, path, attachment.options)
