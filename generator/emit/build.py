@@ -6,6 +6,7 @@ Nothing is written here; `write` puts the results in place once everything succe
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 import yaml
@@ -52,13 +53,24 @@ def compile_variant(
     return compiled, problems
 
 
+def several_maps(games: Mapping[str, GameInfo]) -> str | None:
+    """The one-map rule, broken: a map folder (a build's output, a package) holds one map's games.
+    Says which variants use which map when `games` (variant -> its `game`) use several."""
+    by_map: dict[str, list[str]] = {}
+    for name, game in sorted(games.items()):
+        by_map.setdefault(game.map, []).append(name)
+    if len(by_map) <= 1:
+        return None
+    uses = "; ".join(f"{', '.join(names)} on map '{map_name}'" for map_name, names in sorted(by_map.items()))
+    return f"one map folder holds one map's games, these variants use several: {uses}"
+
+
 def map_yml(games: dict[str, GameInfo]) -> tuple[bytes | None, list[Diagnostic]]:
     """TripleA 2.6+ map.yml listing every variant's game (name -> its `game`); all must share one map."""
+    broken = several_maps(games)
+    if broken is not None:
+        return None, [Diagnostic(f"map.yml not written: {broken}", severity=Severity.WARNING)]
     maps = sorted({g.map for g in games.values()})
-    if len(maps) > 1:
-        listing = ", ".join(f"{n}: {g.map}" for n, g in sorted(games.items()))
-        message = f"map.yml not written: one map folder lists one map's games, these variants use several ({listing})"
-        return None, [Diagnostic(message, severity=Severity.WARNING)]
     if not maps:
         return None, []
     listed = [{"game_name": g.name, "file_name": f"{n}.xml"} for n, g in sorted(games.items())]

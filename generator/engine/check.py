@@ -39,8 +39,8 @@ from generator.safe_xml import safe_parser
 
 __all__ = [
     "CheckUsageError",
-    "Outcome",
     "Target",
+    "Verdict",
     "actions_never_taken",
     "evaluate",
     "resolve_targets",
@@ -72,7 +72,7 @@ class Target:
 
 
 @dataclass
-class Outcome:
+class Verdict:
     """What the check concluded about one target."""
 
     target: Target
@@ -373,7 +373,7 @@ def run_games(
     timeout: float | None = None,
     on_event: Callable[[Target, PlayEvent], None] | None = None,
     reproducible: bool = False,
-) -> list[Outcome]:
+) -> list[Verdict]:
     """Play every target ``games`` times (seeds seed..seed+games-1); ``jobs`` JVMs side by side,
     each playing its share one after the other; the outcomes by target, then seed.
 
@@ -391,18 +391,18 @@ def run_games(
         if on_event is not None and event["path"] in by_resolved:
             on_event(by_resolved[event["path"]], event)
 
-    def play(group: list[tuple[Target, int]]) -> list[Outcome]:
-        outcomes: dict[int, Outcome] = {}
+    def play(group: list[tuple[Target, int]]) -> list[Verdict]:
+        outcomes: dict[int, Verdict] = {}
 
         def arrived(index: int, report: JsonDict) -> None:
             t, game_seed = group[index]
             seconds = report.get("timings", {}).get("totalMs", 0) / 1000
             failures = evaluate(report, rounds, t.path, engine.jar)
-            outcomes[index] = Outcome(t, report, failures, seconds, action_notes(report), game_seed)
+            outcomes[index] = Verdict(t, report, failures, seconds, action_notes(report), game_seed)
 
         def failed(index: int, problem: str, seconds: float) -> None:
             t, game_seed = group[index]
-            outcomes[index] = Outcome(t, None, [problem], seconds, [], game_seed)
+            outcomes[index] = Verdict(t, None, [problem], seconds, [], game_seed)
 
         play_through(
             engine,
@@ -432,7 +432,7 @@ def run_games(
     return [done[p] for p in plays]
 
 
-def actions_never_taken(outcomes: Sequence[Outcome]) -> dict[str, tuple[int, list[str]]]:
+def actions_never_taken(outcomes: Sequence[Verdict]) -> dict[str, tuple[int, list[str]]]:
     """Per target with user or political actions: how many it has, and those no game took."""
     found: dict[str, tuple[int, list[str]]] = {}
     for target in dict.fromkeys(o.target for o in outcomes):
@@ -528,7 +528,7 @@ def run(
     return all(o.ok for o in outcomes)
 
 
-def _render(out: Console, outcomes: Sequence[Outcome], rounds: int, games: int = 1) -> None:
+def _render(out: Console, outcomes: Sequence[Verdict], rounds: int, games: int = 1) -> None:
     table = Table(title=f"triplea-forge check ({'parse only' if rounds <= 0 else f'{rounds} rounds'})")
     for column in ("variant", "rounds", "battles", "purchases", "changed hands", "actions", "errors", "result"):
         table.add_column(column, justify="left" if column in ("variant", "result") else "right", no_wrap=True)
@@ -560,5 +560,5 @@ def _render(out: Console, outcomes: Sequence[Outcome], rounds: int, games: int =
     out.print(verdict, markup=False, highlight=False)
 
 
-def _label(outcome: Outcome, games: int) -> str:
+def _label(outcome: Verdict, games: int) -> str:
     return f"{outcome.target.name} (seed {outcome.seed})" if games > 1 else outcome.target.name
