@@ -250,9 +250,10 @@ national_advantages:
         ]
         chosen = []
         for group, choice, where in groups:
-            options = self._options(schedule, name, group, choice, where, texts) if choice else []
+            expire = f"{t}{group}Expire"
+            options = self._options(schedule, name, group, choice, where, texts, expire) if choice else []
             chosen.append({
-                "pending": f"{c}{group}Pending", "pend": f"{t}{group}Pend", "expire": f"{t}{group}Expire",
+                "pending": f"{c}{group}Pending", "pend": f"{t}{group}Pend", "expire": expire,
                 "refill": f"{t}{group}Refill" if choice and choice.every_turn else None, "options": options,
             })  # fmt: skip
         at_once = self._placed(schedule, self.at_once, "at_once")
@@ -281,7 +282,10 @@ national_advantages:
         if self.later:
             key = f"{schedule.nations[self.player].code}{self.later.action}"
             texts.append(ActionText(key, self.later.button, self.later.description))
-            later = {"action": f"userActionAttachment{key}", "text": key, "tech": self.later.tech}
+            later = {
+                "action": f"userActionAttachment{key}", "text": key, "tech": self.later.tech,
+                "activations": [activation(f"{t}{step}") for step in ("On", "Spent", "Start")],
+            }  # fmt: skip
         names = {
             "active": f"{c}Active", "available": f"{c}Available", "unused": f"{c}Unused", "running": f"{c}Running",
             "last_turn": f"{c}LastTurn", "declare": f"{t}Declare", "now": f"{t}Now", "mobilize": f"{t}Mobilize",
@@ -299,9 +303,10 @@ national_advantages:
 
     def _options(
         self, schedule: AdvantageSchedule, name: str, group: str, choice: Choice, where: tuple[str, ...],
-        texts: list[ActionText],
+        texts: list[ActionText], expire: str,
     ) -> list[dict[str, Any]]:  # fmt: skip
-        """One button (a user action and its trigger) per place of a choice; their texts go to `texts`."""
+        """One button (a user action and its trigger, then `expire`) per place of a choice; their texts go
+        to `texts`."""
         n = schedule.names(self.player)
         say = choice.say or units_in_words(choice.units)
         options = []
@@ -313,6 +318,7 @@ national_advantages:
             convoys = schedule.seas_of(self.player, short) if choice.makes_convoy_zones else []
             options.append({
                 "trigger": f"triggerAttachment{key}", "action": f"userActionAttachment{key}", "text": key,
+                "activations": [activation(f"triggerAttachment{key}"), activation(expire)],
                 "placement": placement(territory, choice.units), "convoy_zones": convoys,
                 "conditions": [n["at_mobilize"], f"conditionAttachment{name}{group}Pending", *filter(None, [needs])],
             })  # fmt: skip
