@@ -425,6 +425,11 @@ class Spec(Strict):
     attachment_templates: dict[str, AttachmentTemplate] = {}
     # Rule patterns (generator/spec/patterns): each use is made into ordinary entries before the
     # model reads the spec; the uses stay, so a diff compares them instead of what they make.
+    pattern_defaults: dict[str, Any] = Field(
+        default={},
+        description="Parameters given once for every rule pattern use that takes them and does not give them: "
+        "{triggers_on: Germans}.",
+    )
     turns: dict[str, Turns] = {}
     advantage_schedules: dict[str, AdvantageSchedule] = {}
     national_advantages: dict[str, NationalAdvantage] = {}
