@@ -29,7 +29,7 @@ from generator.spec.expand import copy_marks, owned, shallow
 from generator.spec.load import SpecList, SpecMap, load_text
 from generator.spec.locate import locate
 from generator.spec.patterns import PATTERNS, Pattern, PatternError
-from generator.spec.patterns.base import Consequence
+from generator.spec.patterns.base import Consequence, TemplateData
 
 Path = tuple[str | int, ...]
 
@@ -156,13 +156,13 @@ def _with_defaults(pattern: type[Pattern], params: Any, defaults: dict[str, Any]
     return filled
 
 
-def _documents(pattern: type[Pattern], values: dict[str, Any], where: Path) -> Iterator[SpecMap]:
+def _documents(pattern: type[Pattern], values: TemplateData, where: Path) -> Iterator[SpecMap]:
     """What a use makes, as spec documents of its own (the caller relocates and merges them)."""
     for part in _parts(pattern, values):
         yield _copy(_checked(_read(part, pattern.template()), where, part))
 
 
-def _parts(pattern: type[Pattern], values: dict[str, Any]) -> list[str]:
+def _parts(pattern: type[Pattern], values: TemplateData) -> list[str]:
     text = environment().get_template(pattern.template()).render(values)
     return re.split(r"^---$", text, flags=re.MULTILINE)
 
