@@ -338,22 +338,27 @@ def read_game(path: Path, display: str) -> tuple[etree._Element | None, list[Dia
 
 def import_xml(path: Path, display: str) -> tuple[Tree | None, list[Diagnostic]]:
     """Read a TripleA game XML into a spec tree (plain dicts) and the problems found."""
-    root, problems = read_game(path, display)
-    if root is None:
-        return None, problems
-    importer = _Importer(root, display)
-    tree = importer.run()
-    return tree, importer.problems + importer.notes
+    imported, problems = _imported(path, display)
+    return (imported[0] if imported else None), problems
 
 
 def import_located(path: Path, display: str) -> tuple[SpecMap | None, list[Diagnostic]]:
     """Like `import_xml`, but as a located tree whose marks are the XML lines entries came from."""
+    imported, problems = _imported(path, display)
+    if imported is None:
+        return None, problems
+    tree, lines = imported
+    return _located(tree, (), lines, Mark(display, 1, 1)), problems
+
+
+def _imported(path: Path, display: str) -> tuple[tuple[Tree, dict[tuple[str, ...], int]] | None, list[Diagnostic]]:
+    """The tree and the XML line of each entry, with the problems and notes; None if unreadable."""
     root, problems = read_game(path, display)
     if root is None:
         return None, problems
     importer = _Importer(root, display)
     tree = importer.run()
-    return _located(tree, (), importer.lines, Mark(display, 1, 1)), importer.problems + importer.notes
+    return (tree, importer.lines), importer.problems + importer.notes
 
 
 def _located(value: Any, path: tuple[str, ...], lines: dict[tuple[str, ...], int], mark: Mark) -> Any:
