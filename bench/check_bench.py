@@ -25,8 +25,9 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
-from generator.engine.check import Outcome, Target, resolve_targets, run_games
+from generator.engine.check import resolve_targets, run_games
 from generator.engine.harness import Engine, find_engine
+from generator.engine.judge import Target, Verdict
 
 ROOT = Path(__file__).resolve().parents[1]
 GAMES = ROOT / "output" / "games"
@@ -52,7 +53,7 @@ def _children_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-Action = Callable[[], list[Outcome] | bool]
+Action = Callable[[], list[Verdict] | bool]
 
 
 def measure(name: str, action: Action, budget: float | None = None) -> Measurement:

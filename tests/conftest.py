@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from generator.emit.build import load_spec
+from generator.checks.variant import check_variant
 from generator.spec.model import Spec
 from generator.spec.resolve import Rules
 
@@ -68,7 +68,7 @@ NEEDS_AARHE_2X = (
 @cache
 def aarhe_2x_refused_by_2x() -> bool:
     """Whether validate still finds a combination TripleA 2.x refuses in the shipped aarhe-2x."""
-    _, problems = load_spec(Rules(ROOT / "rules", "rules"), "aarhe-2x")
+    _, problems = check_variant(Rules(ROOT / "rules", "rules"), "aarhe-2x")
     return any("TripleA 2.x refuses the game" in p.message for p in problems)
 
 
@@ -135,7 +135,7 @@ def write_tree(base: Path, files: dict[str, str]) -> Path:
 @cache
 def variant_spec(name: str) -> Spec:
     """A variant of rules/, loaded and checked as `build` does (the test fails with its problems)."""
-    loaded, problems = load_spec(Rules(ROOT / "rules", "rules"), name)
+    loaded, problems = check_variant(Rules(ROOT / "rules", "rules"), name)
     assert loaded is not None, problems
     return loaded.spec
 

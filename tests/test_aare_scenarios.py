@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from generator.checks.proofs import AARE_ADVANTAGES
+from generator.catalog.scenarios import AARE_ADVANTAGES
 from generator.engine.scenario import run_scenarios
 from tests.conftest import ROOT
 from tests.proofs import Facts, game_for_engine, map_files_for_engine, proves

@@ -16,7 +16,7 @@ import pytest
 from generator.balance.stats import newcombe, newcombe_paired, paired_rates, wilson
 from generator.balance.summary import prices, rows, summarize
 from generator.balance.worth import RuleActions, from_spec, ranked, worth
-from generator.emit.build import load_spec
+from generator.checks.variant import check_variant
 from generator.spec.resolve import Rules
 from tests.conftest import ROOT, run_cli
 
@@ -123,7 +123,7 @@ def _rules(tmp: Path, *fixtures: str) -> Rules:
 
 
 def test_the_rules_made_of_actions_come_from_the_ledger_and_the_patterns(tmp_path: Path) -> None:
-    loaded, problems = load_spec(Rules(ROOT / "rules", "rules"), "aare")
+    loaded, problems = check_variant(Rules(ROOT / "rules", "rules"), "aare")
     assert loaded is not None, problems
     found = {rule.label: rule for rule in from_spec(loaded.spec)}
     # Thirty national advantages and the treaty; the declaration schedule that every
@@ -135,13 +135,13 @@ def test_the_rules_made_of_actions_come_from_the_ledger_and_the_patterns(tmp_pat
     industry = found["Mobile Industry (aare-na-ru-5)"]
     assert len(industry.actions) == 11 and industry.shown_actions() == "RuMobileIndustry and 10 more"
     # No ledger: the rule pattern use that made the actions groups them.
-    loaded, problems = load_spec(_rules(tmp_path, "tiny", "patterns"), "patterns")
+    loaded, problems = check_variant(_rules(tmp_path, "tiny", "patterns"), "patterns")
     assert loaded is not None, problems
     assert [(r.label, r.actions, r.players) for r in from_spec(loaded.spec)] == [
         ("ReLevy (national advantage)", ("ReLevy",), ("Reds",)),
         ("BlFort (national advantage)", ("BlFortInBeta", "BlFort"), ("Blues",)),
     ]
-    loaded, problems = load_spec(Rules(tmp_path / "rules", "rules"), "tiny")
+    loaded, problems = check_variant(Rules(tmp_path / "rules", "rules"), "tiny")
     assert loaded is not None and from_spec(loaded.spec) == []
 
 

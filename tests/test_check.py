@@ -19,7 +19,8 @@ from typing import Any
 import pytest
 from lxml import etree
 
-from generator.engine.check import action_notes, evaluate, tidy
+from generator.engine.harness_report import GameReport, UnreadableReport, game_report
+from generator.engine.judge import action_notes, evaluate, tidy
 from tests.conftest import OFFICIAL_GAMES, ROOT, Result, run_cli, variant_spec
 
 FIXTURES = ROOT / "tests" / "fixtures" / "check"
@@ -211,8 +212,9 @@ def test_missing_engine_exits_2(tmp_path: Path) -> None:
 # ---------------------------------------------------------------------------- judgement without the engine
 
 
-def _report(**changes: Any) -> dict[str, Any]:
-    """A minimal passing two-round harness report for one player."""
+def _report(**changes: Any) -> GameReport:
+    """A minimal passing two-round harness report for one player, validated as check validates the
+    harness's (harness_report.game_report)."""
     player = {"name": "Russians", "productionFrontier": "production", "frontierRules": 12}
     report: dict[str, Any] = {
         "parse": {"error": None, "saxErrors": []},
@@ -228,7 +230,20 @@ def _report(**changes: Any) -> dict[str, Any]:
         "rounds": [{"players": {"Russians": {"unplaced": {}}}}],
     }
     report.update(changes)
-    return report
+    return game_report(report)
+
+
+def test_a_report_is_validated_once_and_kept_whole() -> None:
+    """What check does not read is kept (the --report file holds the whole report); a report that is
+    not what the harness writes is said in words, naming each wrong key."""
+    raw = {"parse": {"error": None, "saxErrors": [], "ms": 12}, "peakHeapMb": 200, "moves": [{"from": "A", "to": "B"}]}
+    assert game_report(raw) == raw
+    with pytest.raises(UnreadableReport) as raised:
+        game_report({"parse": {"error": None}, "errors": [{"channel": "rejected"}], "roundsCompleted": "two"})
+    assert str(raised.value) == (
+        "unreadable harness report (parse.saxErrors: Field required; errors.0.message: Field required; "
+        "roundsCompleted: Input should be a valid integer, unable to parse string as an integer)"
+    )
 
 
 def test_a_clean_report_passes() -> None:

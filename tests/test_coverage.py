@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from generator.emit.build import load_spec
+from generator.checks.variant import check_variant
 from generator.emit.coverage import Coverage, coverage, render_markdown
 from generator.spec.resolve import Rules
 from tests.conftest import ROOT, run_cli, write_tree
@@ -13,7 +13,7 @@ KITCHEN = ROOT / "tests" / "fixtures" / "kitchen_sink"
 
 
 def _report(rules_dir: Path, name: str) -> Coverage:
-    loaded, problems = load_spec(Rules(rules_dir, str(rules_dir)), name)
+    loaded, problems = check_variant(Rules(rules_dir, str(rules_dir)), name)
     assert loaded is not None, problems
     return coverage(name, loaded.spec)
 
@@ -110,7 +110,7 @@ def test_every_variant_proves_nine_in_ten_of_its_enforced_rules() -> None:
 
 def test_proof_kinds_and_the_mutation_score(tmp_path: Path) -> None:
     """Enforced rules by the kind of their proof; the sweep's recorded results, of rules still enforced."""
-    loaded, problems = load_spec(Rules(ROOT / "rules", "rules"), "aare")
+    loaded, problems = check_variant(Rules(ROOT / "rules", "rules"), "aare")
     assert loaded is not None, problems
     (tmp_path / "aare.json").write_text(
         '{"variant": "aare", "fingerprint": "f", "entries": {'

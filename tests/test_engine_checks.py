@@ -27,10 +27,10 @@ from generator.catalog import ENGINES, load_catalog, resolve_option
 from generator.catalog.checks import OPERATORS, STATUSES, load_checks
 from generator.checks.engine_rules import engine_text
 from generator.emit.render import render_game_xml
-from generator.spec.errors import build_spec
 from generator.spec.expand import expand_templates
 from generator.spec.patterns.expansion import expand_patterns
 from generator.spec.resolve import Rules, resolve
+from generator.spec.validation import validate_spec
 from tests.conftest import ENGINE_JAR, ROOT, TINY, run_cli, write_tree
 from tests.engine_probes import HOLDERS, SYNTAX_HOLDERS, Probe, known_option, spec_text, syntax_spec, violations
 
@@ -152,7 +152,7 @@ def _render_unchecked(rules: Path, name: str) -> bytes:
     assert resolved is not None, problems
     tree, _, _ = expand_patterns(resolved.tree)
     tree, _ = expand_templates(tree)
-    spec, problems = build_spec(tree)
+    spec, problems = validate_spec(tree)
     assert spec is not None, problems
     return render_game_xml(name, spec).encode("utf-8")
 

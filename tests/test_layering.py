@@ -45,8 +45,8 @@ def _stage(module: str) -> str:
     return parts[1] if parts[1] in RANK else "base"
 
 
-def _module_name(path: Path) -> str:
-    rel = path.relative_to(ROOT).with_suffix("")
+def _module_name(path: Path, root: Path) -> str:
+    rel = path.relative_to(root).with_suffix("")
     parts = list(rel.parts)
     if parts[-1] == "__init__":
         parts.pop()
@@ -66,10 +66,11 @@ def _imports(path: Path) -> set[str]:
     return found
 
 
-def _violations() -> list[str]:
+def _violations(package: Path = PACKAGE) -> list[str]:
+    """Every import of a later stage (or a sibling of the same rank) in the `generator` folder `package`."""
     found = []
-    for path in sorted(PACKAGE.rglob("*.py")):
-        importer = _module_name(path)
+    for path in sorted(package.rglob("*.py")):
+        importer = _module_name(path, package.parent)
         mine = _stage(importer)
         for imported in sorted(_imports(path)):
             theirs = _stage(imported)
@@ -94,13 +95,14 @@ def test_no_module_imports_a_later_stage() -> None:
 
 
 def test_the_layering_check_sees_a_violation(tmp_path: Path) -> None:
-    """The check itself can fail: an emit module importing the CLI is caught."""
-    bad = PACKAGE / "emit" / "_layering_probe.py"
-    bad.write_text("def f() -> None:\n    from generator.cli.group import cli\n", encoding="utf-8")
-    try:
-        assert _violations() == ["generator.emit._layering_probe (emit) imports generator.cli.group.cli (cli)"]
-    finally:
-        bad.unlink()
+    """The check itself can fail: an emit module importing the CLI is caught (in a copy of the package's
+    layout, so the source tree is never written to)."""
+    copy = tmp_path / "generator"
+    (copy / "emit").mkdir(parents=True)
+    (copy / "emit" / "build.py").write_text("from generator.checks.variant import check_variant\n", encoding="utf-8")
+    lazy = "def f() -> None:\n    from generator.cli.group import cli\n"
+    (copy / "emit" / "probe.py").write_text(lazy, encoding="utf-8")
+    assert _violations(copy) == ["generator.emit.probe (emit) imports generator.cli.group.cli (cli)"]
 
 
 def test_starting_the_cli_loads_no_engine_release_or_diff() -> None:
@@ -108,3 +110,11 @@ def test_starting_the_cli_loads_no_engine_release_or_diff() -> None:
     loaded = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True).stdout
     late = [m for m in loaded.split() if _stage(m) in ("engine", "release", "diff") and m.startswith("generator.")]
     assert late == []
+
+
+def test_diff_loads_specs_without_the_build() -> None:
+    """Loading and checking a spec is the checks stage's public step (checks.variant): the diff
+    reads specs with it and never needs the emit stage."""
+    diff = PACKAGE / "diff"
+    emit = sorted(m for path in diff.rglob("*.py") for m in _imports(path) if _stage(m) == "emit")
+    assert emit == []

@@ -345,7 +345,7 @@ def test_several_maps_are_an_error_not_a_crash(project: Path) -> None:
     result = run_cli("package", "--base-map", str(BASE_MAP), cwd=project)
     assert result.code == 1
     assert (
-        "a package holds one map's games, these variants use several: other on map 'other_map'; mymod, revised on "
+        "one map folder holds one map's games, these variants use several: other on map 'other_map'; mymod, revised on "
         "map 'world_war_ii_revised'; package them apart" in result.err
     )
 

@@ -202,3 +202,40 @@ def test_the_variants_read_like_their_rules() -> None:
         if spec.rule_ledger:
             lines, rules = _spec_lines(ROOT / "rules" / name), _enforced(spec)
             assert lines <= 12 * rules, f"{name}: {lines} lines for {rules} enforced rules"
+
+
+def test_pattern_defaults_give_a_parameter_once_per_variant(tmp_path: Path) -> None:
+    """`pattern_defaults: {triggers_on: Reds}` makes the same game as writing it in each use; a use's
+    own value wins; a default no pattern takes is said at its line; a default of the wrong type is
+    said at the default's line."""
+    written = _project(tmp_path / "written")
+    assert run_cli("build", "patterns", cwd=written).code == 0
+    defaulted = _project(
+        tmp_path / "defaulted",
+        {"advantage_schedules:\n": "pattern_defaults: {triggers_on: Reds}\nadvantage_schedules:\n",
+         "    triggers_on: Reds\n": ""},
+    )  # fmt: skip
+    result = run_cli("build", "patterns", cwd=defaulted)
+    assert result.code == 0, result.err
+    game = "output/games/patterns.xml"
+    assert (defaulted / game).read_bytes() == (written / game).read_bytes()
+    own = _project(
+        tmp_path / "own", {"advantage_schedules:\n": "pattern_defaults: {triggers_on: Blues}\nadvantage_schedules:\n"}
+    )
+    assert run_cli("build", "patterns", cwd=own).code == 0
+    assert (own / game).read_bytes() == (written / game).read_bytes()
+    cases = {
+        "pattern_defaults: {trigers_on: Reds}\n": "rules/broken/game.yaml:13:20: pattern_defaults.trigers_on: no rule "
+        "pattern takes a parameter 'trigers_on' (did you mean 'triggers_on'?)",
+        "pattern_defaults: {triggers_on: [Reds]}\n": "rules/broken/game.yaml:13:33: "
+        "advantage_schedules.Tiny.triggers_on: expected text, got a list",
+    }
+    for index, (line, expected) in enumerate(cases.items()):
+        broken = _project(
+            tmp_path / f"broken{index}",
+            {"advantage_schedules:\n": line + "advantage_schedules:\n", "    triggers_on: Reds\n": ""},
+            name="broken",
+        )
+        result = run_cli("build", "broken", cwd=broken)
+        assert result.code == 1
+        assert expected in result.err.splitlines(), result.err

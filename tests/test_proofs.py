@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from generator.checks.proofs import SCENARIOS
+from generator.catalog.scenarios import SCENARIOS
 from generator.engine.harness import dump
 from generator.engine.proof import EMPTY_ATTACHMENT, check_facts, readable_by_19
 from generator.spec.model import DumpFacts

@@ -19,8 +19,8 @@ from generator.cli import cli
 from generator.emit.view import build_view
 from generator.importer.convert import import_xml
 from generator.importer.variant_files import canonical_view
-from generator.spec.errors import build_spec
 from generator.spec.expand import expand_templates
+from generator.spec.validation import validate_spec
 from tests.conftest import REFERENCE_XMLS
 
 XMLS = REFERENCE_XMLS
@@ -74,6 +74,6 @@ def test_canonical_content_is_kept(project: Path) -> None:
 
 def canonical(tree: dict[str, object]) -> dict[str, object]:
     """What the engine gets, in no particular order: templates made, values as the XML text."""
-    spec, problems = build_spec(expand_templates(tree)[0])
+    spec, problems = validate_spec(expand_templates(tree)[0])
     assert spec is not None, problems
     return canonical_view(build_view(spec))

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import json
+import typing
 from pathlib import Path
 
 import jsonschema
 import pytest
 import yaml
 
+from generator.spec.kinds import KIND_OF_TYPE
+from generator.spec.model import AttachmentTemplate
 from generator.spec.schema import schema_text
 from tests.conftest import ROOT, run_cli
 
@@ -69,3 +72,9 @@ def test_schema_command_prints_it() -> None:
     result = run_cli("schema", cwd=ROOT)
     assert result.code == 0
     assert json.loads(result.out)["title"] == "triplea-forge spec file"
+
+
+def test_template_types_are_the_kinds() -> None:
+    """An attachment template's `type:` lists the kinds of object (spec.kinds), in their order."""
+    annotation = AttachmentTemplate.model_fields["type"].annotation
+    assert typing.get_args(annotation) == tuple(KIND_OF_TYPE)

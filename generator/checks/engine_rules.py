@@ -23,8 +23,9 @@ from generator.catalog import load_catalog, resolve_option
 from generator.catalog.checks import Condition, load_checks, rule_checks, shortcuts
 from generator.checks.options import TARGET_ENGINES, attachments_of
 from generator.diagnostics import Diagnostic, Severity, did_you_mean, key_path
+from generator.spec.kinds import ATTACHMENT_PACKAGE, KIND_OF_TYPE
 from generator.spec.locate import locate
-from generator.spec.model import ATTACHMENT_PACKAGE, DELEGATE_PACKAGE, MAIN_ATTACHMENT, Property, Spec, option_writes
+from generator.spec.model import DELEGATE_PACKAGE, Property, Spec, option_writes
 
 _INT = re.compile(r"[+-]?[0-9]+")
 _FIELD = re.compile(r"(\w+)([#~])([0-9]+)")
@@ -249,7 +250,7 @@ def check_engine_rules(spec: Spec, tree: Any, target: str) -> list[Diagnostic]:
             checks = rule_checks(engine, cls)
             if not checks:
                 continue
-            name = str(path[-1]) if path[-2:-1] == ("attachments",) else MAIN_ATTACHMENT.get(kind, ("", ""))[0]
+            name = str(path[-1]) if path[-2:-1] == ("attachments",) else str(KIND_OF_TYPE[kind].main)
             attachment = _read(engine, cls, name, options, properties)
             for check in checks:
                 blamed = failing(check["rule"], attachment)

@@ -14,41 +14,27 @@ from typing import Any
 
 from generator.catalog import check_value, load_catalog, resolve_option
 from generator.diagnostics import Diagnostic, did_you_mean, key_path
+from generator.spec.kinds import KINDS
 from generator.spec.locate import locate
-from generator.spec.model import MAIN_ATTACHMENT, Attachment, Spec, option_writes
+from generator.spec.model import Attachment, Spec, option_writes
 
 TARGET_ENGINES = {"1.9": ("1.9",), "2.x": ("2.x",), "portable": ("1.9", "2.x")}
 Path = tuple[str | int, ...]
 
 
-def _holders(spec: Spec) -> Iterator[tuple[str, str, dict[str, Any], str | None]]:
-    """(collection, owner name, entry, XML type) for every object that can carry attachments."""
-    kinds: list[tuple[str, str, dict[str, Any]]] = [
-        ("units", "unitType", dict(spec.units)),
-        ("territories", "territory", dict(spec.territories)),
-        ("relationship_types", "relationship", dict(spec.relationship_types)),
-        ("territory_effects", "territoryEffect", dict(spec.territory_effects)),
-        ("technologies", "technology", dict(spec.technologies or {})),
-        ("players", "player", dict(spec.players)),
-        ("resources", "resource", dict(spec.resources)),
-    ]
-    for collection, kind, entries in kinds:
-        for name, entry in entries.items():
-            yield collection, name, entry, kind
-
-
 def attachments_of(spec: Spec) -> Iterator[tuple[Path, str, str, dict[str, Any]]]:
     """(key path of the options, attachment class, XML type, options) for every attachment."""
-    for collection, owner, entry, kind in _holders(spec):
-        main = MAIN_ATTACHMENT.get(kind or "")
-        options = getattr(entry, "options", {})
-        if main is not None and options:
-            yield (collection, owner), main[1], kind or "", options
-        attachments: dict[str, Attachment] = getattr(entry, "attachments", {})
-        for name, attachment in attachments.items():
-            java = attachment.java_class(name)
-            if java is not None:
-                yield (collection, owner, "attachments", name), java.rsplit(".", 1)[-1], kind or "", attachment.options
+    for kind in KINDS:
+        for owner, entry in kind.entries(spec).items():
+            options = getattr(entry, "options", {})
+            if kind.main_class is not None and options:
+                yield (kind.collection, owner), kind.main_class, kind.type, options
+            attachments: dict[str, Attachment] = getattr(entry, "attachments", {})
+            for name, attachment in attachments.items():
+                java = attachment.java_class(name)
+                if java is not None:
+                    path = (kind.collection, owner, "attachments", name)
+                    yield path, java.rsplit(".", 1)[-1], kind.type, attachment.options
 
 
 def reference_names(spec: Spec) -> dict[str, set[str]]:

@@ -1,124 +1,28 @@
 """Ledger proofs, checked: every enforced rule says how the real engine shows it.
 
-A rule graded exact or approximate carries `proof:`, naming engine scenarios (below) that play the
+A rule graded exact or approximate carries `proof:`, naming engine scenarios that play the
 rule and assert its outcome, and/or facts of the engine's own dump of the built game. Here the
 proofs are checked for what a spec can get wrong: a scenario that does not exist or is not run on
 this variant, a fact about a unit, territory, rule or step the variant does not have, an option
 name no engine knows. Whether the facts hold is for the engine to say: the tests dump every built
 game and check each fact (generator/engine/proof.py), and run every scenario on its variants.
 
-`SCENARIOS` is the one list of engine scenarios (generator/engine/java/Scenario.java implements
-them, generator/engine/scenario.py runs them); it lives here, below the engine, so that a spec
-naming a scenario is checked without starting one.
+The scenarios a proof may name are listed in generator/catalog/scenarios.py.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from typing import Any
 
 from generator.catalog import load_catalog, resolve_option
+from generator.catalog.scenarios import SCENARIOS
 from generator.diagnostics import did_you_mean
-from generator.spec.model import CLASS_BY_NAME_PREFIX, MAIN_CLASS_OF_COLLECTION, DumpFacts, Proof, Spec
+from generator.spec.kinds import WITH_MAIN, class_from_name
+from generator.spec.model import DumpFacts, Proof, Spec
 
 Path = tuple[str | int, ...]
 Problem = tuple[Path, str, bool]  # (key path, message, whether it points at the key)
-
-
-@dataclass(frozen=True)
-class ScenarioInfo:
-    """An engine scenario: what it proves and the variants whose built game the tests run it on."""
-
-    description: str
-    variants: tuple[str, ...]
-
-
-_AARE = ("aare", "aare-2x")
-# AARe's national advantages by their user actions' names (userActionAttachment<name>): each has a
-# `declare-<name>` scenario (generator/engine/java/ScenarioAdvantages.java).
-AARE_ADVANTAGES = (
-    "RuWinter", "RuRailway", "RuT34", "RuLendLease", "RuMobileIndustry", "RuSiberian",
-    "Ge88s", "GeAfrikaKorps", "GeAtlanticWall", "GeLuftwaffe", "GePanzerblitz", "GeWolfPacks",
-    "UkColonialGarrison", "UkCommonwealth", "UkLendLease", "UkRadar", "UkRoyalAirForce", "UkRoyalNavy",
-    "JpBanzai", "JpKaiten", "JpKamikaze", "JpTechAdvantage", "JpTokyoExpress", "JpYamato",
-    "UsMarines", "UsMechanizedInfantry", "UsNavalIndustry", "UsPacificDivisions", "UsReinforcedCarriers",
-    "UsTechInvestment",
-)  # fmt: skip
-_AARHE = ("aarhe", "aarhe-2x")
-SCENARIOS: dict[str, ScenarioInfo] = {
-    "advantage-placement": ScenarioInfo(
-        "Siberian Conscripts: declared by user action, free infantry placed each Mobilize", _AARE
-    ),
-    "schedule": ScenarioInfo(
-        "national-advantage schedule: one per nation in round 1, Germany, Japan and one Ally in round 2", _AARE
-    ),
-    "prices": ScenarioInfo(
-        "Luftwaffe and Royal Navy: declaring swaps the nation's production rules (trigger cost change)", _AARE
-    ),
-    "combat-bonus": ScenarioInfo("Severe Winter, Yamato and Banzai: combat strengths the engine computes", _AARE),
-    "tech-ability": ScenarioInfo("US Mechanized Infantry: a hidden tech gives infantry 2 moves and blitz", _AARE),
-    "immediate-units": ScenarioInfo(
-        "Afrika Korps and German 88's: units placed at once move this turn, more at Mobilize", _AARE
-    ),
-    "treaty": ScenarioInfo("Russia-Japan treaty: no attack while it holds; ending it pays the other side", _AARE),
-    "convoy": ScenarioInfo(
-        "convoy raids: enemy subs next to UK/US/Japanese complexes cut income, Germany immune", (*_AARE, "expansion")
-    ),
-    "victory": ScenarioInfo(
-        "15 victory cities: Allies win with 11, Axis with 10, at the end of the round", (*_AARE, "expansion")
-    ),
-    "advantage-strengths": ScenarioInfo(
-        "T-34s and Wolf Packs in combat, Radar on the AA dice, fighters bought at the Luftwaffe price", _AARE
-    ),
-    "advantages-undeclared": ScenarioInfo(
-        "no advantage declared: the switches as the game starts, what each nation's steps offer", _AARE
-    ),
-    **{
-        f"declare-{name}": ScenarioInfo(
-            f"{name} declared and followed for two rounds: everything it changes (every player's PUs, prices, "
-            "techs, switches, unit strengths, units placed)",
-            _AARE,
-        )
-        for name in AARE_ADVANTAGES
-    },
-    "colonial-convoys": ScenarioInfo("Colonial Garrison: a complex in India makes its sea zone a convoy zone", _AARE),
-    "expansion-turn": ScenarioInfo(
-        "Italy's turn after Germany's, the free units of round 1, SS Panzers placed in Germany only", ("expansion",)
-    ),
-    "expansion-lend-lease": ScenarioInfo(
-        "lend-lease tokens granted after the US placement, paid at sea", ("expansion",)
-    ),
-    "expansion-treaty": ScenarioInfo(
-        "Russia ends the treaty with Japan: war, and four infantry for Japan", ("expansion",)
-    ),
-    "expansion-units": ScenarioInfo(
-        "destroyers against submarines (defence 3, no passing), a tank taking an infantry along", ("expansion",)
-    ),
-    "aarhe-turn-order": ScenarioInfo(
-        "the Soviet opening turn and the nations' order; government in exile; no research without the capital", _AARHE
-    ),
-    "aarhe-aa-dice": ScenarioInfo(
-        "a lone fighter attacks a complex with an AA gun: one die per gun and three per complex",
-        (*_AARHE, "aarhe-draft"),
-    ),
-    "aarhe-victory": ScenarioInfo(
-        "Total Victory (every territory) and victory city points at the end of the round",
-        (*_AARHE, "aarhe-draft", "aarhe-phase1"),
-    ),
-    "aarhe-movement": ScenarioInfo(
-        "xenophobia, Axis co-operation, naval fighters on carriers, bombers carrying infantry", _AARHE
-    ),
-    "aarhe-economy": ScenarioInfo("scorched earth, repairs, convoy raids, lend-lease delivery and free cargo", _AARHE),
-    "aarhe-builds": ScenarioInfo(
-        "national builds, heavy units by research, national attacks and terrain bonuses in combat",
-        (*_AARHE, "aarhe-draft"),
-    ),
-}
-
-
-def scenario_names() -> list[str]:
-    return list(SCENARIOS)
 
 
 def shown_on(proof: Proof, variant: str | None) -> bool:
@@ -164,49 +68,29 @@ def check_proofs(spec: Spec, variant: str | None, written_here: Callable[[Path],
             yield from _check_dump(spec, facts, where)
 
 
-# Keys of a dump fact that are not options of the subject's main attachment.
-_EXTRA_KEYS: dict[str, set[str]] = {
-    "units": {"attachments"},
-    "territories": {"attachments", "owner", "units", "connections"},
-    "territory_effects": {"attachments"},
-    "technologies": {"attachments"},
-    "relationship_types": {"attachments"},
-}
-_MAIN_CLASS = MAIN_CLASS_OF_COLLECTION
+# Keys of a territory's dump facts that are neither its main attachment's options nor `attachments`.
+_TERRITORY_KEYS = {"owner", "units", "connections"}
 _PLAYER_KEYS = {"attachments", "production_frontier", "resources", "alliances", "tech_categories"}
 _STEP_KEYS = {"delegate", "player", "maxRunCount", "display"}
 
 
 def _check_dump(spec: Spec, facts: DumpFacts, at: Path) -> Iterator[Problem]:
-    known: dict[str, dict[str, Any]] = {
-        "units": dict(spec.units),
-        "territories": dict(spec.territories),
-        "territory_effects": dict(spec.territory_effects),
-        "technologies": dict(spec.technologies or {}),
-        "relationship_types": dict(spec.relationship_types),
-    }
-    kinds = {
-        "units": "unit",
-        "territories": "territory",
-        "territory_effects": "territory effect",
-        "technologies": "technology",
-        "relationship_types": "relationship type",
-    }
-    for collection, kind in kinds.items():
+    for kind in WITH_MAIN:  # the kinds whose dump facts are their main attachment's options
+        collection, known = kind.collection, kind.entries(spec)
         for name, claims in getattr(facts, collection).items():
             where = (*at, collection, name)
             # The engine's own advances need no spec entry when the variant keeps the built-in six.
-            if name not in known[collection] and not (collection == "technologies" and spec.technologies is None):
-                yield where, f"unknown {kind} '{name}'{did_you_mean(name, known[collection])}", True
+            if name not in known and not (collection == "technologies" and spec.technologies is None):
+                yield where, f"unknown {kind.noun} '{name}'{did_you_mean(name, known)}", True
                 continue
-            entry = known[collection].get(name)
+            entry = known.get(name)
             for key, value in claims.items():
                 if key == "attachments":
                     yield from _check_attachments(value, getattr(entry, "attachments", {}), (*where, key))
-                elif key in _EXTRA_KEYS[collection]:
+                elif collection == "territories" and key in _TERRITORY_KEYS:
                     yield from _check_territory_extra(spec, key, value, (*where, key))
                 else:
-                    yield from _check_option(_MAIN_CLASS[collection], key, (*where, key))
+                    yield from _check_option(str(kind.main_class), key, (*where, key))
     for name, claims in facts.players.items():
         where = (*at, "players", name)
         if name not in spec.players:
@@ -273,10 +157,7 @@ def _check_attachments(value: Any, declared: dict[str, Any], where: Path) -> Ite
     for name, options in value.items():
         attachment = declared.get(name)
         java = attachment.java_class(name) if attachment is not None else None
-        if java is None:
-            short = next((c for p, c in CLASS_BY_NAME_PREFIX.items() if str(name).startswith(p)), None)
-        else:
-            short = java.rsplit(".", 1)[-1]
+        short = class_from_name(str(name)) if java is None else java.rsplit(".", 1)[-1]
         if short is None:
             yield (*where, name), f"cannot tell the class of attachment '{name}' from its name", True
             continue

@@ -1,12 +1,12 @@
 """What a spec means, checked: references, symmetry, names the 1.9 DTD accepts, the rule ledger.
 
-Reports every problem and never raises; structure was checked by the model (spec.errors).
+Reports every problem and never raises; structure was checked by the model (spec.validation).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import PurePath
 from typing import Any
 
@@ -17,6 +17,7 @@ from generator.checks.names import check_names
 from generator.checks.proofs import check_proofs
 from generator.diagnostics import Diagnostic, did_you_mean, key_path
 from generator.paths import path_component_problem
+from generator.spec.kinds import KINDS
 from generator.spec.locate import locate
 from generator.spec.model import Spec, WithOptions, option_writes
 
@@ -27,9 +28,13 @@ _XML_NAME = re.compile(r"[A-Za-z_:][A-Za-z0-9_:.\-]*")
 
 
 class _Checker:
-    def __init__(self, spec: Spec, tree: Any) -> None:
+    """What every check reads (the spec, its tree, the engines and the variant) and the problems found."""
+
+    def __init__(self, spec: Spec, tree: Any, target: str, variant: str | None) -> None:
         self.spec = spec
         self.tree = tree
+        self.target = target
+        self.variant = variant
         self.found: list[Diagnostic] = []
 
     def error(self, path: tuple[str | int, ...], message: str, *, key: bool = False) -> None:
@@ -52,42 +57,51 @@ def check_spec(
     `names`: also every name's characters (checks.names); a caller that checks them first, to keep
     other checks quiet about a broken name, says False.
     """
-    c = _Checker(spec, tree)
-    players, units, resources = spec.players, spec.units, spec.resources
-    territories = spec.territories
-    for name, player in players.items():
+    c = _Checker(spec, tree, target, variant)
+    for check in _CHECKS:
+        check(c)
+    return c.found + (check_names(spec, tree) if names else [])
+
+
+def _check_players(c: _Checker) -> None:
+    """A player's frontiers, resources, held units, technologies and relationships exist."""
+    spec = c.spec
+    for name, player in spec.players.items():
         if player.production_frontier is not None:
-            c.ref(
-                ("players", name, "production_frontier"),
-                player.production_frontier,
-                "production frontier",
-                spec.production_frontiers,
-            )
+            where: tuple[str | int, ...] = ("players", name, "production_frontier")
+            c.ref(where, player.production_frontier, "production frontier", spec.production_frontiers)
         if player.repair_frontier is not None:
-            c.ref(
-                ("players", name, "repair_frontier"), player.repair_frontier, "repair frontier", spec.repair_frontiers
-            )
+            where = ("players", name, "repair_frontier")
+            c.ref(where, player.repair_frontier, "repair frontier", spec.repair_frontiers)
         for resource in player.resources:
-            c.ref(("players", name, "resources", resource), resource, "resource", resources, key=True)
+            c.ref(("players", name, "resources", resource), resource, "resource", spec.resources, key=True)
         for unit in player.held_units:
-            c.ref(("players", name, "held_units", unit), unit, "unit", units, key=True)
+            c.ref(("players", name, "held_units", unit), unit, "unit", spec.units, key=True)
         for category, techs in player.tech_categories.items():
             for index, tech in enumerate(techs):
-                c.ref(
-                    ("players", name, "tech_categories", category, index), tech, "technology", spec.technologies or {}
-                )
+                where = ("players", name, "tech_categories", category, index)
+                c.ref(where, tech, "technology", spec.technologies or {})
         for other, relation in player.relationships.items():
-            c.ref(("players", name, "relationships", other), other, "player", players, key=True)
-            kind = relation if isinstance(relation, str) else relation.type
             at: tuple[str, ...] = ("players", name, "relationships", other)
+            c.ref(at, other, "player", spec.players, key=True)
+            kind = relation if isinstance(relation, str) else relation.type
             where_type = at if isinstance(relation, str) else (*at, "type")
             c.ref(where_type, kind, "relationship type", [*spec.relationship_types, *BUILTIN_RELATIONSHIP_TYPES])
-    for name, kept in resources.items():
+
+
+def _check_resources(c: _Checker) -> None:
+    """The players a resource is shown to exist."""
+    for name, kept in c.spec.resources.items():
         for index, viewer in enumerate(kept.displayed_for or []):
-            c.ref(("resources", name, "displayed_for", index), viewer, "player", players)
+            c.ref(("resources", name, "displayed_for", index), viewer, "player", c.spec.players)
+
+
+def _check_territories(c: _Checker) -> None:
+    """Owners, units and borders exist; a border is listed on both sides and never to itself."""
+    spec, territories = c.spec, c.spec.territories
     for name, territory in territories.items():
         if territory.owner is not None:
-            c.ref(("territories", name, "owner"), territory.owner, "player", players)
+            c.ref(("territories", name, "owner"), territory.owner, "player", spec.players)
         for index, other in enumerate(territory.connections):
             path: tuple[str | int, ...] = ("territories", name, "connections", index)
             if other == name:
@@ -101,59 +115,65 @@ def check_spec(
                 )
         for owner, counts in territory.units.items():
             if owner != "Neutral":
-                c.ref(("territories", name, "units", owner), owner, "player", players, key=True)
+                c.ref(("territories", name, "units", owner), owner, "player", spec.players, key=True)
             for unit in counts:
-                c.ref(("territories", name, "units", owner, unit), unit, "unit", units, key=True)
+                c.ref(("territories", name, "units", owner, unit), unit, "unit", spec.units, key=True)
         for index, damaged in enumerate(territory.damaged_units):
             where: tuple[str | int, ...] = ("territories", name, "damaged_units", index)
-            c.ref((*where, "unit"), damaged.unit, "unit", units)
+            c.ref((*where, "unit"), damaged.unit, "unit", spec.units)
             if damaged.owner is not None:
-                c.ref((*where, "owner"), damaged.owner, "player", players)
-    for name, rule in spec.production_rules.items():
-        for resource in rule.cost:
-            c.ref(("production_rules", name, "cost", resource), resource, "resource", resources, key=True)
-        for made in rule.result:
-            c.ref(
-                ("production_rules", name, "result", made),
-                made,
-                "unit or resource",
-                [*units, *resources],
-                key=True,
-            )
-    for name, rules in spec.production_frontiers.items():
-        for index, rule_name in enumerate(rules):
+                c.ref((*where, "owner"), damaged.owner, "player", spec.players)
+
+
+def _check_rules(c: _Checker) -> None:
+    """Production and repair rules cost resources and make units or resources; frontiers list rules."""
+    spec = c.spec
+    made_things = [*spec.units, *spec.resources]
+    for collection, rules in (("production_rules", spec.production_rules), ("repair_rules", spec.repair_rules)):
+        for name, rule in rules.items():
+            for resource in rule.cost:
+                c.ref((collection, name, "cost", resource), resource, "resource", spec.resources, key=True)
+            for made in rule.result:
+                c.ref((collection, name, "result", made), made, "unit or resource", made_things, key=True)
+    for name, listed in spec.production_frontiers.items():
+        for index, rule_name in enumerate(listed):
             c.ref(("production_frontiers", name, index), rule_name, "production rule", spec.production_rules)
-    for name, rules in spec.repair_frontiers.items():
-        for index, rule_name in enumerate(rules):
+    for name, listed in spec.repair_frontiers.items():
+        for index, rule_name in enumerate(listed):
             c.ref(("repair_frontiers", name, index), rule_name, "repair rule", spec.repair_rules)
-    for name, rule in spec.repair_rules.items():
-        for resource in rule.cost:
-            c.ref(("repair_rules", name, "cost", resource), resource, "resource", resources, key=True)
-        for made in rule.result:
-            c.ref(("repair_rules", name, "result", made), made, "unit or resource", [*units, *resources], key=True)
+
+
+def _check_sequence(c: _Checker) -> None:
+    """A step's delegate, player and the steps it is placed after or before exist."""
+    spec = c.spec
     for name, step in spec.sequence.items():
         c.ref(("sequence", name, "delegate"), step.delegate, "delegate", spec.delegates)
         if step.player is not None:
-            c.ref(("sequence", name, "player"), step.player, "player", players)
+            c.ref(("sequence", name, "player"), step.player, "player", spec.players)
         for anchor_key in ("after", "before"):
             anchor = getattr(step, anchor_key)
             if anchor is not None:
                 c.ref(("sequence", name, anchor_key), anchor, "step", spec.sequence)
-    _check_attachments(c)
-    _check_file_names(c)
-    if target in ("1.9", "portable"):
-        _check_ids(c)
-        if spec.game.version is None:
-            c.error(("game",), 'engine 1.9 needs game.version (e.g. version: "1.0")')
-    _check_ledger(c)
+
+
+def _check_for_19(c: _Checker) -> None:
+    """Engine 1.9 reads names as XML IDs and needs the game's version."""
+    if c.target not in ("1.9", "portable"):
+        return
+    _check_ids(c)
+    if c.spec.game.version is None:
+        c.error(("game",), 'engine 1.9 needs game.version (e.g. version: "1.0")')
+
+
+def _check_proofs(c: _Checker) -> None:
+    """The ledger's proofs name scenarios and facts that exist (checks.proofs)."""
 
     def written_here(path: tuple[str | int, ...]) -> bool:
-        mark = locate(tree, path)
-        return mark is not None and PurePath(mark.file).parent.name == variant
+        mark = locate(c.tree, path)
+        return mark is not None and PurePath(mark.file).parent.name == c.variant
 
-    for path, message, key in check_proofs(spec, variant, written_here):
+    for path, message, key in check_proofs(c.spec, c.variant, written_here):
         c.error(path, message, key=key)
-    return c.found + (check_names(spec, tree) if names else [])
 
 
 def _check_file_names(c: _Checker) -> None:
@@ -241,22 +261,12 @@ def _check_ledger(c: _Checker) -> None:
 
 def _check_attachments(c: _Checker) -> None:
     """Every attachment has a known class and every option value a shape that can be written."""
-    spec = c.spec
-    holders: list[tuple[str, dict[str, Any]]] = [
-        ("players", dict(spec.players)),
-        ("resources", dict(spec.resources)),
-        ("units", dict(spec.units)),
-        ("territories", dict(spec.territories)),
-        ("relationship_types", dict(spec.relationship_types)),
-        ("territory_effects", dict(spec.territory_effects)),
-        ("technologies", dict(spec.technologies or {})),
-    ]
-    for collection, entries in holders:
-        for owner, entry in entries.items():
+    for kind in KINDS:
+        for owner, entry in kind.entries(c.spec).items():
             if isinstance(entry, WithOptions):
-                _check_option_shapes(c, (collection, owner), entry.options)
+                _check_option_shapes(c, (kind.collection, owner), entry.options)
             for name, attachment in entry.attachments.items():
-                path = (collection, owner, "attachments", name)
+                path = (kind.collection, owner, "attachments", name)
                 if attachment.java_class(name) is None:
                     c.error(path, "cannot tell the attachment's class from its name; add `class:`", key=True)
                 _check_option_shapes(c, path, attachment.options)
@@ -309,3 +319,18 @@ def _check_ids(c: _Checker) -> None:
                 )
             else:
                 owner_of[name] = collection
+
+
+# Every check of a spec's meaning, in the order its problems are found.
+_CHECKS: tuple[Callable[[_Checker], None], ...] = (
+    _check_players,
+    _check_resources,
+    _check_territories,
+    _check_rules,
+    _check_sequence,
+    _check_attachments,
+    _check_file_names,
+    _check_for_19,
+    _check_ledger,
+    _check_proofs,
+)

@@ -20,7 +20,7 @@ from lxml import etree
 from generator.checks.xsd import BOOLEANS, catalog_options, spellings
 from generator.diagnostics import Diagnostic, Mark
 from generator.safe_xml import safe_parser
-from generator.spec.model import ATTACHMENT_PACKAGE
+from generator.spec.kinds import ATTACHMENT_PACKAGE
 
 _INTEGER = re.compile(r"\s*[+-]?[0-9]+\s*")  # xs:integer, whitespace collapsed
 

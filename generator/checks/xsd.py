@@ -25,7 +25,7 @@ from generator.checks.options import TARGET_ENGINES
 from generator.diagnostics import Diagnostic, Mark
 from generator.paths import cache_dir
 from generator.safe_xml import safe_parser
-from generator.spec.model import ATTACHMENT_PACKAGE
+from generator.spec.kinds import ATTACHMENT_PACKAGE
 
 if TYPE_CHECKING:
     import xmlschema

@@ -190,7 +190,7 @@ def validate(
     options for the target engines, dangling references, every DTD message of the XML, and, where
     the map is known, territories the map lacks and units without a picture.
     """
-    from generator.emit.outputs import compile_variants
+    from generator.emit.outputs import compile_side_by_side
     from generator.importer.validate import validate_xml_file
     from generator.installed_map import MapLookup
     from generator.spec.resolve import Rules
@@ -206,7 +206,7 @@ def validate(
                 raise click.BadParameter(f"no such file: {item}", param_hint="TARGETS")
             problems += validate_xml_file(path, _display(path), target, maps)
     variants = [item for item in items if not item.endswith(".xml")]
-    for outcome in compile_variants(rules, variants, target or "portable", maps, jobs):
+    for outcome in compile_side_by_side(rules, variants, target or "portable", maps, jobs):
         problems += outcome.problems
     _report(problems, strict)
     for line in maps.board_lines():

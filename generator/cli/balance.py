@@ -268,10 +268,10 @@ def _restricted(
 
 def _spec(rules_dir: Path, name: str) -> Any:
     """The variant's checked spec (it was just built, so it loads)."""
-    from generator.emit.build import load_spec
+    from generator.checks.variant import check_variant
     from generator.spec.resolve import Rules
 
-    loaded, problems = load_spec(Rules(rules_dir, _display(rules_dir)), name)
+    loaded, problems = check_variant(Rules(rules_dir, _display(rules_dir)), name)
     if loaded is None:
         raise ForgeError(problems)
     return loaded.spec

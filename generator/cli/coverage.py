@@ -65,7 +65,7 @@ def coverage(
     """
     from rich.console import Console
 
-    from generator.emit.build import load_spec
+    from generator.checks.variant import check_variant
     from generator.emit.coverage import coverage as ledger_coverage
     from generator.emit.coverage import render_markdown, render_table
     from generator.spec.resolve import Rules
@@ -79,7 +79,7 @@ def coverage(
     reports: list[Coverage] = []
     specs: dict[str, Spec] = {}
     for name in variants or tuple(known):
-        loaded, found = load_spec(rules, name)
+        loaded, found = check_variant(rules, name)
         problems += found
         if loaded is None:
             continue

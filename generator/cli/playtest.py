@@ -31,8 +31,8 @@ def preview(variant: str, out: Path, force: bool, base_map: Path | None, rules_d
     the one game.map names in ~/triplea/downloadedMaps. The package ships the same picture.
     """
     from generator.checks.board import board_missing, find_board, get_hint, map_names
+    from generator.checks.variant import check_variant
     from generator.cli.outputs import PICTURE, check_output_file, write_output
-    from generator.emit.build import load_spec
     from generator.installed_map import MapLookup
     from generator.release.package_art import preview as draw
     from generator.spec.resolve import Rules
@@ -40,7 +40,7 @@ def preview(variant: str, out: Path, force: bool, base_map: Path | None, rules_d
     check_output_file(out, PICTURE, force, "-o")
     maps = MapLookup(base_map=base_map)
     rules = Rules(rules_dir, _display(rules_dir))
-    loaded, problems = load_spec(rules, variant, maps=maps)
+    loaded, problems = check_variant(rules, variant, maps=maps)
     installed = find_board(loaded.spec, loaded.resolved, rules, maps) if loaded is not None else None
     if loaded is not None and installed is None:  # the error says it all: no warning that it is not checked
         names = map_names(rules, loaded.resolved, loaded.spec.game.map)

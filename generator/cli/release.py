@@ -1,16 +1,14 @@
-"""`triplea-forge` commands that play, release and compare games (registered on the main group)."""
+"""`triplea-forge` commands that play and release games, and count their ledgers (registered on the main group)."""
 
 from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import click
 
 from generator.cli.group import (
     ACTION_POLICIES,
-    BOARD_OPTION,
     CHOICE_RATE_OPTION,
     OUTPUT_OPTION,
     REPRODUCIBLE_OPTION,
@@ -21,10 +19,6 @@ from generator.cli.group import (
     action_policy,
     cli,
 )
-from generator.diagnostics import Diagnostic, Severity
-
-if TYPE_CHECKING:
-    from generator.spec.resolve import Rules
 
 
 class EngineUnusable(click.ClickException):
@@ -204,6 +198,7 @@ def package(
     from generator.cli.outputs import check_package_target
     from generator.installed_map import MapLookup
     from generator.release import maps
+    from generator.release import overlay as add_into
     from generator.release import package as stage
     from generator.spec.resolve import Rules
 
@@ -219,23 +214,17 @@ def package(
     given = overlay or base_map
     # A map given is checked against while compiling; one looked up is known only after.
     lookup = MapLookup(base_map=given, search=[]) if given is not None else None
-    compiled, problems = stage.compile_variants(rules, names, target, lookup)
+    compiled, problems = stage.compiled_by_name(rules, names, target, lookup)
     _report(problems, strict)
     if overlay is not None:
-        plan, found = stage.plan_overlay(overlay, compiled, force, rules)
+        plan, found = add_into.plan_overlay(overlay, compiled, force, rules)
         _report(found, strict)
-        written = stage.apply_overlay(plan)
+        written = add_into.apply_overlay(plan)
         for path in written:
             click.echo(f"wrote {_display(path)}")
         click.echo(f"{len(written)} file{'s' if len(written) != 1 else ''} written into {_display(overlay)}")
         return
-    by_map: dict[str, list[str]] = {}
-    for name, item in sorted(compiled.items()):
-        by_map.setdefault(item.spec.game.map, []).append(name)
-    if len(by_map) > 1:  # one map folder holds one map's games
-        uses = "; ".join(f"{', '.join(v)} on map '{m}'" for m, v in sorted(by_map.items()))
-        raise click.ClickException(f"a package holds one map's games, these variants use several: {uses}; "
-                                   "package them apart (`triplea-forge package VARIANT...`)")  # fmt: skip
+    _report(stage.one_map(compiled))
     if base_map is None:
         try:  # the variants' board, by the rule every command follows (checks.board.find_board)
             base_map, said = maps.installed_board(rules, compiled)
@@ -245,17 +234,9 @@ def package(
             click.echo(line)
     try:
         with maps.opened(base_map) as base:
-            if lookup is None:
-                _report(stage.board_problems(compiled, rules, base), strict)
-            built, found = stage.standalone(base, compiled, previous, release, rules, out_dir)
-            if built is not None and built.map_name == maps.own_name(base):
-                found.append(Diagnostic(
-                    f"the package is named '{built.map_name}', as the map it is made from: a player who installs it "
-                    f"replaces that map; give the mod a map name of its own (game.map)", severity=Severity.WARNING,
-                ))  # fmt: skip
-            found += stage.check_folder_target(built, out_dir, force) if built is not None else []
-            if built is None and not any(p.severity is Severity.ERROR for p in found):
-                found.append(Diagnostic("nothing to package"))
+            built, found = stage.checked_standalone(
+                base, compiled, previous, release, rules, out_dir, force=force, board_checked=lookup is not None
+            )
             _report(found, strict)
             assert built is not None
             folder, archive = stage.write_package(built, out_dir)
@@ -307,109 +288,3 @@ def init_ci(folder: Path, base_map_repo: str | None, install_spec: str | None, f
         click.echo(f"wrote {_display(pin_file)}")
         if note:
             click.echo(f"note: {note}", err=True)
-
-
-@cli.command()
-@click.argument("sides", nargs=-1, required=True, metavar="OLD NEW | VARIANT")
-@click.option("--from", "from_rev", default=None, help="Git revision of the rules folder to compare VARIANT from.")
-@click.option("--to", "to_rev", default=None, help="Git revision to compare VARIANT to (default: the working tree).")
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(["text", "markdown", "json"]),
-    default="text",
-    show_default=True,
-    help="text: coloured terminal view; markdown: for a PR comment or CI summary; json: for tools.",
-)
-@click.option("--exit-code", is_flag=True, help="Exit 1 when there are changes (like git diff --exit-code).")
-@click.option("--brief", is_flag=True, help="The short form: long runs named up to five, nothing folded.")
-@click.option(
-    "--picture",
-    type=click.Path(dir_okay=False, path_type=Path),
-    default=None,
-    help="Also draw NEW's board with every territory that changed outlined, numbered and listed (PNG).",
-)
-@click.option("--force", is_flag=True, help="With --picture: replace the file even if it is not a PNG picture.")
-@BOARD_OPTION
-@RULES_OPTION
-def diff(
-    sides: tuple[str, ...],
-    from_rev: str | None,
-    to_rev: str | None,
-    fmt: str,
-    exit_code: bool,
-    brief: bool,
-    picture: Path | None,
-    force: bool,
-    base_map: Path | None,
-    rules_dir: Path,
-) -> None:
-    """What changed between two rule sets, in words a reviewer reads, grouped by domain.
-
-    OLD and NEW are variants of the rules folder or TripleA game XML files (*.xml), in any mix.
-    With --from REV, give one VARIANT: it is compared at REV and at --to REV (default: the
-    working tree), reading the rules folder from git. Reordering is never a change, except the
-    steps' play order and a frontier's display order. Every change is shown (long runs grouped,
-    folded in Markdown); --brief gives the short form. --picture draws where on the board the two
-    differ (owners, production, units, attachments, borders), on --base-map or the installed map.
-    """
-    from generator.diff.compare import DiffError
-    from generator.diff.markdown import markdown
-    from generator.diff.render import json_text, print_text
-    from generator.diff.sides import diff_revisions, diff_sides
-    from generator.spec.resolve import Rules
-
-    if picture is not None:
-        from generator.cli.outputs import PICTURE, STDOUT, check_output_file
-
-        if picture == STDOUT:
-            raise click.UsageError("--picture -: the diff itself goes to the standard output; give a file name")
-        check_output_file(picture, PICTURE, force, "--picture")
-    try:
-        if from_rev is not None or to_rev is not None:
-            if from_rev is None:
-                raise click.UsageError("--to needs --from (the revision to compare from)")
-            if len(sides) != 1:
-                raise click.UsageError("with --from/--to give exactly one VARIANT")
-            result = diff_revisions(sides[0], rules_dir, _display(rules_dir), from_rev, to_rev)
-        else:
-            if len(sides) != 2:
-                raise click.UsageError("give two variants or XML files (OLD NEW), or one VARIANT with --from")
-            shown = {s: _display(Path(s)) for s in sides if s.lower().endswith(".xml")}
-            result = diff_sides(sides[0], sides[1], Rules(rules_dir, _display(rules_dir)), shown)
-    except DiffError as exc:
-        raise click.ClickException(str(exc)) from exc
-    if fmt == "json":
-        click.echo(json_text(result), nl=False)
-    elif fmt == "markdown":
-        click.echo(markdown(result, brief), nl=False)
-    else:
-        print_text(result, brief)
-    if picture is not None:  # after the text: a picture that cannot be drawn loses nothing else
-        new_variant = sides[-1] if not sides[-1].lower().endswith(".xml") else None
-        _diff_picture(result, picture, base_map, Rules(rules_dir, _display(rules_dir)), new_variant)
-    if exit_code and result.changes:
-        sys.exit(1)
-
-
-def _diff_picture(result: object, picture: Path, base_map: Path | None, rules: Rules, variant: str | None) -> None:
-    """NEW's board with the changes drawn, on the board `variant` has by the one rule of every
-    command (checks.board), or the map NEW's game names (a game XML)."""
-    from generator.checks.board import board_missing, find_named_board, get_hint
-    from generator.diff.compare import Diff
-    from generator.emit.write import write_file
-    from generator.installed_map import MapLookup
-    from generator.release.diff_picture import diff_picture
-    from generator.release.pictures import png_bytes
-
-    assert isinstance(result, Diff) and result.specs is not None
-    old, new = result.specs
-    maps = MapLookup(base_map=base_map)
-    installed, names = find_named_board(rules, variant, new.game.map, maps)
-    if installed is None:
-        raise click.ClickException(f"--picture: {board_missing(names, maps)}: {get_hint(names)}")
-    for line in maps.board_lines():
-        click.echo(line, err=True)
-    title = f"{result.old.label} -> {result.new.label}: where the board differs"
-    write_file(picture, png_bytes(diff_picture(old, new, installed, title)))
-    click.echo(f"wrote {_display(picture)}", err=True)

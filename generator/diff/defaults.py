@@ -12,11 +12,11 @@ from functools import cache
 
 from generator.catalog import ENGINES, load_catalog
 from generator.diff.facts import Entity, Key
-from generator.spec.model import CLASS_BY_NAME_PREFIX, MAIN_CLASS_OF_COLLECTION
+from generator.spec.kinds import WITH_MAIN, class_from_name
 
 # The attachment class whose options an entry of an options domain holds.
 _CLASS_OF_DOMAIN = {
-    **MAIN_CLASS_OF_COLLECTION,  # a diff domain has its collection's name
+    **{k.collection: str(k.main_class) for k in WITH_MAIN},  # a diff domain has its collection's name
     "conditions": "RulesAttachment",
     "triggers": "TriggerAttachment",
     "user_actions": "UserActionAttachment",
@@ -44,7 +44,7 @@ def attachment_class(domain: str, key: Key, entity: Entity) -> str | None:
     named = entity.get("class")
     if isinstance(named, str):
         return named
-    return next((c for prefix, c in CLASS_BY_NAME_PREFIX.items() if key[-1].startswith(prefix)), None)
+    return class_from_name(key[-1])
 
 
 def is_default(attachment: str | None, option: str, value: object) -> bool:

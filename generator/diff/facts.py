@@ -13,9 +13,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from generator.diff.pattern_facts import HOLDERS, drop_made, made_paths, pattern_facts, plural
+from generator.diff.pattern_facts import drop_made, made_paths, pattern_facts, plural
+from generator.spec.kinds import ATTACHMENT_ORDER, WITH_MAIN, class_from_name
 from generator.spec.model import (
-    CLASS_BY_NAME_PREFIX,
     Attachment,
     ProductionRule,
     Property,
@@ -182,7 +182,7 @@ def _attachment_domain(name: str, attachment: Attachment, n: Names) -> tuple[str
     java = attachment.java_class(name) or ""
     short = java.rsplit(".", 1)[-1]
     entity = option_fields(attachment.options, n)
-    inferred = next((c for p, c in CLASS_BY_NAME_PREFIX.items() if name.startswith(p)), None)
+    inferred = class_from_name(name)
     if short != inferred:
         entity = {"class": short, **entity}
     return _DOMAIN_OF_CLASS.get(short, "attachments"), entity
@@ -216,16 +216,13 @@ def facts_of(spec: Spec, n: Names | None = None, made: set[tuple[str | int, ...]
     for name, resource in spec.resources.items():
         viewers = resource.displayed_for
         facts["resources"][(n(name),)] = {} if viewers is None else {"displayed for": tuple(viewers) or "nobody"}
-    for domain, collection in (
-        ("units", spec.units),
-        ("relationship_types", spec.relationship_types),
-        ("territory_effects", spec.territory_effects),
-        ("technologies", spec.technologies or {}),
-    ):
-        for name, entry in collection.items():
+    for kind in WITH_MAIN:  # territories have facts of their own (below)
+        if kind.collection == "territories":
+            continue
+        for name, entry in kind.entries(spec).items():
             options = option_fields(entry.options, n)
             tech = getattr(entry, "tech", None)
-            facts[domain][(n(name),)] = {"tech": tech, **options} if tech else options
+            facts[kind.collection][(n(name),)] = {"tech": tech, **options} if tech else options
     for domain, rules in (("production_rules", spec.production_rules), ("repair_rules", spec.repair_rules)):
         facts[domain].update({(n(name),): _rule(rule, n) for name, rule in rules.items()})
     for domain, frontiers in (
@@ -353,22 +350,9 @@ def _steps(spec: Spec, facts: Facts, n: Names) -> None:
         facts["steps"][(n(name),)] = entity
 
 
-def _holders(spec: Spec) -> list[tuple[str, dict[str, Any]]]:
-    """Every collection whose entries may carry `attachments:` or `ledger:` claims."""
-    return [
-        ("player", dict(spec.players)),
-        ("resource", dict(spec.resources)),
-        ("unit", dict(spec.units)),
-        ("territory", dict(spec.territories)),
-        ("relationship type", dict(spec.relationship_types)),
-        ("territory effect", dict(spec.territory_effects)),
-        ("technology", dict(spec.technologies or {})),
-    ]
-
-
 def _attachments(spec: Spec, facts: Facts, n: Names) -> None:
-    for _, entries in _holders(spec):
-        for owner, entry in entries.items():
+    for kind in ATTACHMENT_ORDER:
+        for owner, entry in kind.entries(spec).items():
             for name, attachment in entry.attachments.items():
                 domain, entity = _attachment_domain(name, attachment, n)
                 facts[domain][(n(owner), n(name))] = entity
@@ -386,14 +370,12 @@ def _claims(spec: Spec, n: Names, made: set[tuple[str | int, ...]]) -> dict[str,
     for pattern in PATTERNS:
         for name, use in getattr(spec, pattern.collection).items():
             claim(use.ledger, f"{pattern.noun} {name}")
-    holder_keys = dict(zip(("player", "resource", "unit", "territory", "relationship type", "territory effect",
-                            "technology"), HOLDERS, strict=True))  # fmt: skip
-    for noun, entries in _holders(spec):
-        for name, entry in entries.items():
-            if (holder_keys[noun], name) not in made:
-                claim(entry.ledger, f"{noun} {n(name)}")
+    for kind in ATTACHMENT_ORDER:
+        for name, entry in kind.entries(spec).items():
+            if (kind.collection, name) not in made:
+                claim(entry.ledger, f"{kind.noun} {n(name)}")
             for attachment_name, attachment in entry.attachments.items():
-                if (holder_keys[noun], name, "attachments", attachment_name) not in made:
+                if (kind.collection, name, "attachments", attachment_name) not in made:
                     claim(attachment.ledger, f"{n(attachment_name)} ({n(name)})")
     for noun, key, collection in (
         ("production rule", "production_rules", spec.production_rules),

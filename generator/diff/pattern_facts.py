@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from generator.spec.kinds import KIND_OF_COLLECTION
 from generator.spec.model import Spec
 from generator.spec.patterns import PATTERNS, Pattern
 from generator.spec.patterns.expansion import made_by
@@ -19,8 +20,6 @@ Value = str | tuple[str, ...]
 Entity = dict[str, Value]
 Key = tuple[str, ...]
 
-# Holders of attachments, by spec collection, in the order diff.facts reads them.
-HOLDERS = ("players", "resources", "units", "territories", "relationship_types", "territory_effects", "technologies")
 # Fact domains an attachment of a holder may be reported in (by its class).
 _ATTACHMENT_DOMAINS = ("conditions", "triggers", "user_actions", "politics", "attachments")
 # Collections whose entries are facts of one domain keyed by the entry's name.
@@ -86,7 +85,7 @@ def drop_made(made: set[tuple[str | int, ...]], facts: dict[str, dict[Key, Entit
     """Leave out of `facts` every entry (or field) a pattern use makes; `n` renames as the facts did."""
     for path in made:
         head, names = path[0], [n(str(part)) for part in path[1:]]
-        if head in HOLDERS and len(path) == 4 and path[2] == "attachments":
+        if head in KIND_OF_COLLECTION and len(path) == 4 and path[2] == "attachments":
             for domain in _ATTACHMENT_DOMAINS:
                 facts[domain].pop((names[0], names[2]), None)
         elif head == "map_files" and len(path) == 3:

@@ -24,27 +24,27 @@ def _errors_only(problems: list[Diagnostic]) -> None:
 
 def load_xml(path: Path, display: str) -> Spec:
     from generator.importer.convert import import_located
-    from generator.spec.errors import build_spec
+    from generator.spec.validation import validate_spec
 
     if not path.is_file():
         raise DiffError(f"no such file: {display}")
     # Located at the XML's lines, so a game the diff cannot read says where.
     tree, problems = import_located(path, display)
     _errors_only(problems)
-    spec, found = build_spec(tree)
+    spec, found = validate_spec(tree)
     _errors_only(found)
     assert spec is not None
     return spec
 
 
 def load_variant(rules: Rules, name: str) -> Spec:
-    from generator.emit.build import load_spec
+    from generator.checks.variant import check_variant
 
-    compiled, problems = load_spec(rules, name)
+    checked, problems = check_variant(rules, name)
     _errors_only(problems)
-    if compiled is None:  # only warnings, yet not loaded: say so rather than show nothing
+    if checked is None:  # only warnings, yet not loaded: say so rather than show nothing
         raise ForgeError(problems or [Diagnostic(f"variant '{name}' could not be loaded")])
-    return compiled.spec
+    return checked.spec
 
 
 def diff_sides(first: str, second: str, rules: Rules, display: dict[str, str] | None = None) -> Diff:

@@ -14,7 +14,7 @@ from generator.diagnostics import Diagnostic, Severity
 from generator.emit.build import Compiled
 from generator.installed_map import InstalledMap, MapLookup
 from generator.release.diff_picture import diff_picture
-from generator.release.package import compile_variants
+from generator.release.package import compiled_by_name
 from generator.release.package_art import previews, shared_unit_pictures
 from generator.release.pictures import draw_text, png_bytes, text_size
 from generator.spec.resolve import Rules
@@ -90,7 +90,7 @@ def make_pictures(rules: Rules, base_map: Path) -> Made:
     if not installed.valid:
         raise DocsError(f"{base_map}: not a TripleA map (no polygons.txt in it or its map/ folder)")
     maps = MapLookup(base_map=base_map, search=[])
-    compiled, problems = compile_variants(rules, rules.variants(), "portable", maps)
+    compiled, problems = compiled_by_name(rules, rules.variants(), "portable", maps)
     pictures, found = shared_unit_pictures(compiled, rules, installed, maps)
     errors = [p for p in [*problems, *found] if p.severity is Severity.ERROR]
     if errors:

@@ -19,7 +19,8 @@ from pydantic import BaseModel
 from generator.docs.markdown import GENERATED, anchor, cell, code, prose, table
 from generator.spec import model as spec_model
 from generator.spec import patterns as pattern_package
-from generator.spec.model import MAIN_CLASS_OF_COLLECTION, Spec
+from generator.spec.kinds import WITH_MAIN
+from generator.spec.model import Spec
 
 TOP = "Spec"  # the model of a whole variant: the keys at the top of a spec file
 
@@ -204,7 +205,7 @@ def _section(name: str, schema: dict[str, Any], cls: type[BaseModel] | None) -> 
 def spec_reference() -> str:
     schema = Spec.model_json_schema(by_alias=True)
     classes = model_classes()
-    collections = ", ".join(f"`{c}`" for c in MAIN_CLASS_OF_COLLECTION)
+    collections = ", ".join(f"`{kind.collection}`" for kind in WITH_MAIN)
     lines = [
         GENERATED,
         "",

@@ -1,136 +1,43 @@
-"""The build pipeline: resolve -> model -> validate -> render -> DTD check, for one or all variants.
+"""Build one variant's files: check it (checks.variant), render the game XML and notes, check the
+XML against the engine's grammar; and the map.yml that lists every variant's game.
 
 Nothing is written here; `write` puts the results in place once everything succeeded.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
 
 import yaml
 
-from generator.checks.board import check_board
 from generator.checks.dtd import check_xml_against_dtd
-from generator.checks.engine_rules import check_engine_rules, not_said
-from generator.checks.names import check_names
-from generator.checks.options import TARGET_ENGINES, check_options
-from generator.checks.properties import check_properties
-from generator.checks.references import check_spec
-from generator.checks.sanity import check_sanity
+from generator.checks.options import TARGET_ENGINES
+from generator.checks.variant import CheckedVariant, check_variant
 from generator.checks.xml_options import check_xml_options
-from generator.diagnostics import Diagnostic, Severity, key_path
-from generator.emit.blame import in_child, remember
+from generator.diagnostics import Diagnostic, Severity
 from generator.emit.origin import in_spec
 from generator.emit.render import render_game_xml, render_notes
 from generator.installed_map import MapLookup
-from generator.spec.errors import build_spec
-from generator.spec.expand import expand_templates
-from generator.spec.model import GameInfo, Spec
-from generator.spec.patterns.expansion import Expansion, attribute, expand_patterns
-from generator.spec.resolve import ResolvedSpec, Rules, resolve
-from generator.spec.salvage import salvage
+from generator.spec.model import GameInfo
+from generator.spec.resolve import Rules
 
 
 @dataclass
-class Compiled:
-    name: str
-    spec: Spec
-    resolved: ResolvedSpec
-    expansion: Expansion = field(default_factory=Expansion)  # what the rule patterns made
+class Compiled(CheckedVariant):
+    """A checked variant with the files it builds to (path under the output folder -> bytes)."""
+
     files: dict[str, bytes] = field(default_factory=dict)
-
-
-def load_spec(
-    rules: Rules, name: str, target: str = "portable", maps: MapLookup | None = None
-) -> tuple[Compiled | None, list[Diagnostic]]:
-    """Resolve and type-check one variant, with its semantic checks for the `target` engines.
-
-    With `maps`, also against the board: the map's territories and unit pictures (checks.board).
-    A mistake the variant made in what it inherits is said at its own line (emit.blame).
-    """
-    compiled, problems, tree = _checked(rules, name, target, maps)
-    if tree is None:
-        return compiled, problems
-    depends = (target, id(maps))
-    remember(rules, name, problems, depends)  # a child checked next compares with these
-
-    def parent_problems(parent: str) -> list[Diagnostic]:
-        return _checked(rules, parent, target, maps)[1]
-
-    return compiled, _consequences_unsaid(in_child(problems, rules, name, tree, parent_problems, depends))
-
-
-def _consequences_unsaid(problems: list[Diagnostic]) -> list[Diagnostic]:
-    """Without the warnings said of a place that an error is said of: the error is the mistake, the
-    warnings its echoes (a fighter made a sea unit is refused by the engine; that it is "a sea unit
-    placed on land" in every territory it starts in says nothing more until it is fixed)."""
-    wrong = {p.key_path for p in problems if p.severity is Severity.ERROR and p.key_path}
-    return [p for p in problems if p.severity is not Severity.WARNING or p.key_path not in wrong]
-
-
-def _checked(
-    rules: Rules, name: str, target: str, maps: MapLookup | None
-) -> tuple[Compiled | None, list[Diagnostic], Any]:
-    """`load_spec` without moving the variant's mistakes to its lines; with the tree checked (or None)."""
-    resolved, problems = resolve(rules, name)
-    if resolved is None:
-        return None, problems, None
-    # Keep going after load problems (the tree is still usable) so every mistake shows in one run,
-    # but say nothing more about a place that already has a message.
-    resolved.tree, found, expansion = expand_patterns(resolved.tree)
-    problems += found
-    expanded, found = expand_templates(resolved.tree)
-    problems += found
-    if expanded is None:  # variables that would expand beyond bounds: nothing more to say
-        return None, problems, None
-    resolved.tree = expanded
-    already = {p.mark for p in problems}
-    spec, found = build_spec(resolved.tree)
-    problems += [p for p in found if p.mark not in already]
-    # With structural errors, the later checks still run on a repaired copy, so references and
-    # silent mistakes elsewhere are found in the same run; the repaired places say nothing more.
-    checked, repaired = (spec, []) if spec is not None else salvage(resolved.tree, resolved.replaced)
-    if checked is None:
-        return None, problems, resolved.tree
-    target = checked.game.target or target  # a variant made for one engine is checked for that one
-    said = {p.mark for p in problems}
-    # A repaired place, what lies under it, and the entry that holds it say nothing more.
-    quiet = tuple(key_path(path) for path in repaired)
-    holders = {key_path(path[:-1]) for path in repaired}
-    # A name that is not one line of text is one problem: what else is said of its place is noise.
-    named = [p for p in check_names(checked, resolved.tree) if p.mark not in said]
-    said |= {p.mark for p in named}
-    problems += named
-    later = list(check_spec(checked, resolved.tree, target, name, names=False))
-    later += check_options(checked, resolved.tree, target)
-    later += not_said(check_engine_rules(checked, resolved.tree, target), later)
-    for check in (check_properties, check_sanity):
-        later += check(checked, resolved.tree, target)
-    if maps is not None:
-        board = check_board(checked, resolved, rules, maps)
-        # A territory the map lacks is one problem: the board's error says it, not also a warning
-        # that it borders nothing.
-        gone = {p.key_path for p in board if p.severity is Severity.ERROR}
-        later = [p for p in later if not (p.severity is Severity.WARNING and p.key_path in gone)] + board
-    problems += [
-        p for p in later
-        if p.mark not in said and p.key_path not in holders and not (quiet and p.key_path.startswith(quiet))
-    ]  # fmt: skip
-    # A problem in what a pattern made is said of the use that made it.
-    problems = [attribute(p, expansion) for p in problems]
-    if spec is None or any(p.severity is Severity.ERROR for p in problems):
-        return None, problems, resolved.tree
-    return Compiled(name, spec, resolved, expansion), problems, resolved.tree
 
 
 def compile_variant(
     rules: Rules, name: str, target: str = "portable", maps: MapLookup | None = None
 ) -> tuple[Compiled | None, list[Diagnostic]]:
     """All output files of one variant (games/<name>.xml and .notes.html), checked against the DTD."""
-    compiled, problems = load_spec(rules, name, target, maps)
-    if compiled is None or any(p.severity is Severity.ERROR for p in problems):
+    checked, problems = check_variant(rules, name, target, maps)
+    if checked is None or any(p.severity is Severity.ERROR for p in problems):
         return None, problems
+    compiled = Compiled(checked.name, checked.spec, checked.resolved, checked.expansion)
     target = compiled.spec.game.target or target
     xml = render_game_xml(name, compiled.spec).encode("utf-8")
     found: list[Diagnostic] = []
@@ -146,13 +53,24 @@ def compile_variant(
     return compiled, problems
 
 
+def several_maps(games: Mapping[str, GameInfo]) -> str | None:
+    """The one-map rule, broken: a map folder (a build's output, a package) holds one map's games.
+    Says which variants use which map when `games` (variant -> its `game`) use several."""
+    by_map: dict[str, list[str]] = {}
+    for name, game in sorted(games.items()):
+        by_map.setdefault(game.map, []).append(name)
+    if len(by_map) <= 1:
+        return None
+    uses = "; ".join(f"{', '.join(names)} on map '{map_name}'" for map_name, names in sorted(by_map.items()))
+    return f"one map folder holds one map's games, these variants use several: {uses}"
+
+
 def map_yml(games: dict[str, GameInfo]) -> tuple[bytes | None, list[Diagnostic]]:
     """TripleA 2.6+ map.yml listing every variant's game (name -> its `game`); all must share one map."""
+    broken = several_maps(games)
+    if broken is not None:
+        return None, [Diagnostic(f"map.yml not written: {broken}", severity=Severity.WARNING)]
     maps = sorted({g.map for g in games.values()})
-    if len(maps) > 1:
-        listing = ", ".join(f"{n}: {g.map}" for n, g in sorted(games.items()))
-        message = f"map.yml not written: one map folder lists one map's games, these variants use several ({listing})"
-        return None, [Diagnostic(message, severity=Severity.WARNING)]
     if not maps:
         return None, []
     listed = [{"game_name": g.name, "file_name": f"{n}.xml"} for n, g in sorted(games.items())]

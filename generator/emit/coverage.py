@@ -24,7 +24,8 @@ from rich import box
 from rich.console import Console
 from rich.table import Table
 
-from generator.checks.proofs import SCENARIOS, shown_on
+from generator.catalog.scenarios import SCENARIOS
+from generator.checks.proofs import shown_on
 from generator.spec.model import LedgerEntry, Spec
 
 GRADES: tuple[str, ...] = ("exact", "approximate", "notes-only")

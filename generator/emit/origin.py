@@ -15,30 +15,21 @@ from lxml import etree
 
 from generator.diagnostics import Diagnostic, Mark, key_path
 from generator.safe_xml import safe_parser
+from generator.spec.kinds import KIND_OF_TYPE
 from generator.spec.locate import locate
-from generator.spec.model import MAIN_ATTACHMENT, NEUTRAL
+from generator.spec.model import NEUTRAL
 
 Path = tuple[str | int, ...]
-# <attachment type=...> -> the spec collection whose entries it attaches to
-_COLLECTION = {
-    "unitType": "units",
-    "territory": "territories",
-    "player": "players",
-    "resource": "resources",
-    "relationship": "relationship_types",
-    "territoryEffect": "territory_effects",
-    "technology": "technologies",
-}
 
 
 def _attachment(e: etree._Element) -> Path:
     kind, name, owner = e.get("type", ""), e.get("name", ""), e.get("attachTo", "")
-    collection = _COLLECTION.get(kind)
-    if collection is None:
+    of = KIND_OF_TYPE.get(kind)
+    if of is None:
         return ()
-    if MAIN_ATTACHMENT.get(kind, ("",))[0] == name:
-        return (collection, owner)  # its options sit directly under the entry
-    return (collection, owner, "attachments", name)
+    if of.main == name:
+        return (of.collection, owner)  # its options sit directly under the entry
+    return (of.collection, owner, "attachments", name)
 
 
 def _option(e: etree._Element) -> Path:

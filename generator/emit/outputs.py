@@ -21,8 +21,9 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from generator.checks.variant import check_variant
 from generator.diagnostics import Diagnostic, Severity
-from generator.emit.build import compile_variant, load_spec, map_yml
+from generator.emit.build import compile_variant, map_yml
 from generator.installed_map import BoardUsed, MapLookup
 from generator.paths import spec_files
 from generator.spec.model import GameInfo
@@ -30,7 +31,7 @@ from generator.spec.resolve import Rules
 
 
 @dataclass
-class Outcome:
+class VariantResult:
     """One variant compiled: what `build` writes and says, and what the compile read."""
 
     name: str
@@ -57,13 +58,13 @@ def can_fork() -> bool:
 _work: tuple[Rules, str, MapLookup | None] | None = None
 
 
-def _compile(name: str) -> Outcome:
+def _compile(name: str) -> VariantResult:
     assert _work is not None, "set before the workers fork"
     rules, target, maps = _work
     compiled, problems = compile_variant(rules, name, target, maps)
     if compiled is None:
-        return Outcome(name, problems)
-    return Outcome(name, problems, compiled.files, compiled.spec.game)
+        return VariantResult(name, problems)
+    return VariantResult(name, problems, compiled.files, compiled.spec.game)
 
 
 # A variant's compile costs about as much as reading this many bytes of spec, whatever its size:
@@ -105,7 +106,7 @@ def _own_bytes(rules: Rules, name: str) -> int:
 
 def _compile_group(
     names: list[str],
-) -> tuple[list[Outcome], dict[Path, str], dict[Path, str], list[str], dict[str, BoardUsed]]:
+) -> tuple[list[VariantResult], dict[Path, str], dict[Path, str], list[str], dict[str, BoardUsed]]:
     """In a worker: the family's outcomes, and what the worker read doing them (its copy of the
     Rules and the map lookup are lost when it ends)."""
     outcomes = [_compile(name) for name in names]
@@ -115,9 +116,9 @@ def _compile_group(
     return outcomes, dict(rules.digests), dict(rules.other_reads), consulted, boards
 
 
-def compile_variants(
+def compile_side_by_side(
     rules: Rules, names: Sequence[str], target: str, maps: MapLookup | None, jobs: int
-) -> list[Outcome]:
+) -> list[VariantResult]:
     """Each of `names` compiled, in that order; by up to `jobs` forked workers (0: one per core)
     when that helps."""
     global _work
@@ -132,7 +133,7 @@ def compile_variants(
             finished = list(pool.map(_compile_group, groups))
     finally:
         _work = None
-    done: dict[str, Outcome] = {}
+    done: dict[str, VariantResult] = {}
     for outcomes, digests, other_reads, consulted, boards in finished:  # what the workers read, this build read
         done.update((o.name, o) for o in outcomes)
         rules.digests.update(digests)
@@ -153,7 +154,7 @@ def build_outputs(
     problems: list[Diagnostic] = []
     files: dict[str, bytes] = {}
     games: dict[str, GameInfo] = {}
-    for outcome in compile_variants(rules, names or known, target, maps, jobs):
+    for outcome in compile_side_by_side(rules, names or known, target, maps, jobs):
         problems += outcome.problems
         files.update(outcome.files)
         if outcome.game is not None:
@@ -163,7 +164,7 @@ def build_outputs(
     for name in known:
         if name in games:
             continue
-        loaded, found = load_spec(rules, name, target)
+        loaded, found = check_variant(rules, name, target)
         if loaded is None:
             warning = f"map.yml not updated: variant '{name}' has errors (run `triplea-forge build {name}`)"
             problems.append(Diagnostic(warning, severity=Severity.WARNING))

@@ -8,13 +8,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any
 
 from markupsafe import Markup
 
+from generator.spec.kinds import ATTACHMENT_ORDER, ATTACHMENT_PACKAGE, WITH_MAIN
 from generator.spec.model import (
-    ATTACHMENT_PACKAGE,
-    MAIN_ATTACHMENT,
     NEUTRAL,
     HasAttachments,
     Property,
@@ -237,27 +235,20 @@ def _viewers(players: list[str] | None) -> str | None:
 
 def _attachments(spec: Spec) -> list[AttachmentView]:
     """All attachments, in an order the engine accepts (a referenced attachment comes first)."""
-    owners: list[tuple[str, dict[str, HasAttachments]]] = [
-        ("unitType", dict(spec.units)),
-        ("territory", dict(spec.territories)),
-        ("relationship", dict(spec.relationship_types)),
-        ("territoryEffect", dict(spec.territory_effects)),
-        ("technology", dict(spec.technologies or {})),
-    ]
     plain: list[AttachmentView] = []
-    for kind, objects in owners:
-        name, short = MAIN_ATTACHMENT[kind]
-        for target, entry in objects.items():
+    for kind in WITH_MAIN:
+        main_class = ATTACHMENT_PACKAGE + str(kind.main_class)
+        for target, entry in kind.entries(spec).items():
             if entry.options:
-                plain.append(AttachmentView(name, target, ATTACHMENT_PACKAGE + short, kind, _options(entry.options)))
+                plain.append(AttachmentView(str(kind.main), target, main_class, kind.type, _options(entry.options)))
     extra: list[AttachmentView] = []
-    holders: list[tuple[str, dict[str, Any]]] = [("player", dict(spec.players)), ("resource", dict(spec.resources))]
-    for kind, objects in [*holders, *owners]:
-        for target, entry in objects.items():
+    for kind in ATTACHMENT_ORDER:
+        owners: dict[str, HasAttachments] = kind.entries(spec)
+        for target, entry in owners.items():
             for name, attachment in entry.attachments.items():
                 java = attachment.java_class(name)
                 assert java is not None, "validate reports attachments without a class before rendering"
-                extra.append(AttachmentView(name, target, java, kind, _options(attachment.options)))
+                extra.append(AttachmentView(name, target, java, kind.type, _options(attachment.options)))
     early = [a for a in extra if not a.java_class.endswith(_LATE_CLASSES)]
     late = [a for a in extra if a.java_class.endswith(_LATE_CLASSES)]
     return plain + early + _dependency_order(late)

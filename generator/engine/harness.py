@@ -25,7 +25,7 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from importlib import resources
@@ -105,12 +105,14 @@ class EngineNotFound(EngineError):
 class HarnessError(EngineError):
     """The harness failed to compile, crashed, or produced output we cannot read."""
 
-    def __init__(self, message: str) -> None:
+    def __init__(
+        self, message: str, *, games: Sequence[JsonDict | None] = (), reports: Mapping[str, JsonDict] | None = None
+    ) -> None:
         super().__init__(message)
-        # play(): reports of the files that finished before the failure; play_games(): the same
-        # by position (None where a game did not finish).
-        self.reports: dict[str, JsonDict] = {}
-        self.games: list[JsonDict | None] = []
+        # play_games(): the reports of the games that finished before the failure, by position
+        # (None where a game did not finish); play(): the same by file.
+        self.games: list[JsonDict | None] = list(games)
+        self.reports: dict[str, JsonDict] = dict(reports or {})
 
 
 @dataclass(frozen=True)
@@ -227,8 +229,8 @@ class Engine:
                 on_event=on_event,
             )
         except HarnessError as exc:
-            exc.reports = {str(paths[i]): r for i, r in enumerate(exc.games) if r is not None}
-            raise
+            finished = {str(paths[i]): r for i, r in enumerate(exc.games) if r is not None}
+            raise HarnessError(str(exc), games=exc.games, reports=finished) from exc
         return {str(p): r for p, r in zip(paths, played, strict=True)}
 
     def play_games(
@@ -321,9 +323,7 @@ class Engine:
                     problem = f"engine harness timed out after {timeout:g} s{where}"
                 else:
                     problem = f"engine harness exited with {code}{where}; stderr tail:\n{_tail(err.read(), 15)}"
-                failure = HarnessError(problem)
-                failure.games = found
-                raise failure
+                raise HarnessError(problem, games=found)
         return [r for r in found if r is not None]
 
     def dump(self, paths: Sequence[Path], *, heap: str = DEFAULT_HEAP) -> dict[str, JsonDict]:

@@ -22,10 +22,10 @@ from generator.checks.references import check_spec
 from generator.diagnostics import Severity
 from generator.emit.render import render_game_xml
 from generator.engine.proof import readable_by_19
-from generator.spec.errors import build_spec
 from generator.spec.expand import expand_templates
 from generator.spec.patterns.expansion import expand_patterns
 from generator.spec.resolve import Rules, resolve
+from generator.spec.validation import validate_spec
 
 __all__ = ["Mutant", "claims_of", "expanded_tree", "mutants_of", "parent_tree", "render_mutant"]
 
@@ -232,7 +232,7 @@ def _edited(tree: Any, path: TreePath, key: str, new: Any) -> Any:
 
 def render_mutant(variant: str, mutant: Mutant) -> bytes | None:
     """The mutant's game XML as engine 1.9 reads it; None when the mutant is no valid game."""
-    spec, problems = build_spec(mutant.tree)
+    spec, problems = validate_spec(mutant.tree)
     if spec is None or any(p.severity is Severity.ERROR for p in problems):
         return None
     if any(p.severity is Severity.ERROR for p in check_spec(spec, mutant.tree, "portable", variant)):

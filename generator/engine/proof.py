@@ -24,6 +24,7 @@ from lxml import etree
 from generator.catalog import resolve_option
 from generator.engine.sub_options import fold_sub_options
 from generator.safe_xml import safe_parser
+from generator.spec.kinds import KIND_OF_COLLECTION
 from generator.spec.model import DumpFacts
 
 __all__ = ["EMPTY_ATTACHMENT", "check_facts", "readable_by_19"]
@@ -33,13 +34,13 @@ EMPTY_ATTACHMENT = 'The content of element type "attachment" is incomplete'
 
 JsonDict = dict[str, Any]
 _MISSING = object()
-# Dump collections holding each kind of object, and its main attachment's name there.
-_OBJECTS = {
-    "units": ("unitTypes", "unitAttachment"),
-    "territories": ("territories", "territoryAttachment"),
-    "territory_effects": ("territoryEffects", "territoryEffectAttachment"),
-    "technologies": ("technologies", "techAbilityAttachment"),
-    "relationship_types": ("relationshipTypes", "relationshipTypeAttachment"),
+# The dump's collection of each spec collection whose facts are options of its main attachment.
+_DUMPED = {
+    "units": "unitTypes",
+    "territories": "territories",
+    "territory_effects": "territoryEffects",
+    "technologies": "technologies",
+    "relationship_types": "relationshipTypes",
 }
 _PLAYER_FIELDS = {"production_frontier": "productionFrontier", "resources": "resources", "alliances": "alliances"}
 
@@ -71,7 +72,8 @@ def write_readable_by_19(game: Path, target: Path) -> Path:
 def check_facts(facts: DumpFacts, dump: JsonDict) -> list[str]:
     """Every fact that the engine's dump contradicts, in words (empty: all hold)."""
     wrong: list[str] = []
-    for collection, (dumped, main) in _OBJECTS.items():
+    for collection, dumped in _DUMPED.items():
+        main = str(KIND_OF_COLLECTION[collection].main)
         for name, claims in getattr(facts, collection).items():
             found = _find(dump, dumped, name)
             if found is None:

@@ -4,7 +4,7 @@ Each scenario (see ``generator/engine/java/Scenario.java``) loads the game XML i
 sets the state up through the engine's own change objects, runs the steps and delegates where the
 rule lives, and reports facts as JSON; the tests assert on them (``tests/proofs.py`` ties each test
 to the ledger entries it proves). The scenarios and the variants they run on are listed in
-``generator/checks/proofs.py`` (SCENARIOS), where the spec checks read them. The JVM
+``generator/catalog/scenarios.py`` (SCENARIOS), below the stages, where the spec checks read them too. The JVM
 is started the way ``generator.engine.Engine`` starts its harness: the same compiled classes
 (``Engine.harness_dir()``), headless flags, a private working folder holding the engine's version
 file, and ``user.home`` inside it.
@@ -27,7 +27,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from generator.checks.proofs import SCENARIOS
+from generator.catalog.scenarios import SCENARIOS
 from generator.engine.harness import Engine, EngineError, HarnessError, find_engine
 
 __all__ = ["DEFAULT_GAME", "SCENARIOS", "ScenarioError", "run_scenario", "run_scenarios"]

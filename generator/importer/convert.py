@@ -18,9 +18,9 @@ from generator.diagnostics import Diagnostic, Mark
 from generator.importer.read import INT_TEXT, SetupReader, Tree, att, natural_key, typed
 from generator.paths import UnreadableFile, read_regular_file
 from generator.safe_xml import safe_parser, unreadable
-from generator.spec.expand import COLLECTION_OF_TYPE
+from generator.spec.kinds import ATTACHMENT_PACKAGE, KIND_OF_TYPE, class_from_name
 from generator.spec.load import SpecList, SpecMap
-from generator.spec.model import ATTACHMENT_PACKAGE, CLASS_BY_NAME_PREFIX, DELEGATE_PACKAGE, MAIN_ATTACHMENT
+from generator.spec.model import DELEGATE_PACKAGE
 
 __all__ = ["FILE_LAYOUT", "Tree", "att", "import_located", "import_xml", "natural_key", "safe_parser", "typed"]
 # The spec's files and which top-level keys each holds, in writing order.
@@ -249,7 +249,7 @@ class _Importer(SetupReader):
             key = f"{name} ({number})"
         self.at(element, "attachment_templates", key)
         short = att(element, "javaClass").removeprefix(ATTACHMENT_PACKAGE)
-        inferred = next((c for p, c in CLASS_BY_NAME_PREFIX.items() if name.startswith(p)), None)
+        inferred = class_from_name(name)
         template: Tree = {} if key == name else {"name": name}
         template.update(foreach=att(element, "foreach"), attach_to=att(element, "attachTo"))
         template["type"] = att(element, "type", "unitType")
@@ -261,13 +261,14 @@ class _Importer(SetupReader):
     def _attachment(self, element: etree._Element) -> None:
         name, target = att(element, "name"), att(element, "attachTo")
         kind, java = att(element, "type", "unitType"), att(element, "javaClass")
-        collection = COLLECTION_OF_TYPE.get(kind)
+        of = KIND_OF_TYPE.get(kind)
+        collection = of.collection if of is not None else ""
         short = java.removeprefix(ATTACHMENT_PACKAGE)
-        flat = MAIN_ATTACHMENT.get(kind) == (name, short)
-        base = (collection or "", target) if flat else (collection or "", target, "attachments", name)
+        flat = of is not None and of.main == name and of.main_class == short
+        base = (collection, target) if flat else (collection, target, "attachments", name)
         self.at(element, *base)
         options = self._options(element, base)
-        owners = self.spec.get(collection or "", {})
+        owners = self.spec.get(collection, {})
         if target not in owners:
             self.unsupported(element, f"attachment '{name}' to {kind} '{target}'")
             return
@@ -280,7 +281,7 @@ class _Importer(SetupReader):
             self.flat_seen[(kind, target)] = list(options)
             owner.update(options)
             return
-        inferred = next((c for p, c in CLASS_BY_NAME_PREFIX.items() if name.startswith(p)), None)
+        inferred = class_from_name(name)
         entry: Tree = {} if inferred == short else {"class": short}
         entry.update(options)
         attachments = owner.setdefault("attachments", {})
@@ -337,22 +338,27 @@ def read_game(path: Path, display: str) -> tuple[etree._Element | None, list[Dia
 
 def import_xml(path: Path, display: str) -> tuple[Tree | None, list[Diagnostic]]:
     """Read a TripleA game XML into a spec tree (plain dicts) and the problems found."""
-    root, problems = read_game(path, display)
-    if root is None:
-        return None, problems
-    importer = _Importer(root, display)
-    tree = importer.run()
-    return tree, importer.problems + importer.notes
+    imported, problems = _imported(path, display)
+    return (imported[0] if imported else None), problems
 
 
 def import_located(path: Path, display: str) -> tuple[SpecMap | None, list[Diagnostic]]:
     """Like `import_xml`, but as a located tree whose marks are the XML lines entries came from."""
+    imported, problems = _imported(path, display)
+    if imported is None:
+        return None, problems
+    tree, lines = imported
+    return _located(tree, (), lines, Mark(display, 1, 1)), problems
+
+
+def _imported(path: Path, display: str) -> tuple[tuple[Tree, dict[tuple[str, ...], int]] | None, list[Diagnostic]]:
+    """The tree and the XML line of each entry, with the problems and notes; None if unreadable."""
     root, problems = read_game(path, display)
     if root is None:
         return None, problems
     importer = _Importer(root, display)
     tree = importer.run()
-    return _located(tree, (), importer.lines, Mark(display, 1, 1)), importer.problems + importer.notes
+    return (tree, importer.lines), importer.problems + importer.notes
 
 
 def _located(value: Any, path: tuple[str, ...], lines: dict[tuple[str, ...], int], mark: Mark) -> Any:

@@ -24,8 +24,8 @@ from generator.importer.convert import MAX_XML_BYTES, import_located, read_game
 from generator.importer.variant_files import plain
 from generator.installed_map import MapLookup
 from generator.paths import read_regular_file
-from generator.spec.errors import build_spec
 from generator.spec.expand import expand_templates
+from generator.spec.validation import validate_spec
 
 
 def validate_xml_file(
@@ -50,7 +50,7 @@ def validate_xml_file(
         problems += found
         if tree is None:  # variables that would expand beyond bounds: nothing more to say
             return problems
-        spec, found = build_spec(tree)
+        spec, found = validate_spec(tree)
         problems += found
     if target is None:
         meant = engine_meant(spec, tree) if spec is not None else None
@@ -91,7 +91,7 @@ def import_checked(path: Path, display: str) -> tuple[dict[str, Any] | None, lis
     expanded, found = expand_templates(located)
     if expanded is None:  # variables that would expand beyond bounds: nothing more to say
         return None, problems + found
-    spec, more = build_spec(expanded)
+    spec, more = validate_spec(expanded)
     problems += found + more
     tree = plain(located)
     if spec is not None:

@@ -14,11 +14,11 @@ from generator.emit.view import GameView, build_view
 from generator.importer.convert import FILE_LAYOUT, Tree
 from generator.paths import file_kind, output_folder_problem, plain_name_problem
 from generator.spec.dump import dump_yaml
-from generator.spec.errors import build_spec
 from generator.spec.expand import expand_templates
 from generator.spec.load import DELETE, SpecList, SpecMap
 from generator.spec.model import play_order
 from generator.spec.resolve import Rules, extends_cycle, resolve
+from generator.spec.validation import validate_spec
 
 
 def plain(value: Any) -> Any:
@@ -125,7 +125,7 @@ def _verify(rules_dir: Path, display_root: str, name: str, staging: Path, tree: 
     expanded, found = expand_templates(resolved.tree)
     if expanded is None:
         return found
-    written, more = build_spec(expanded)
+    written, more = validate_spec(expanded)
     if written is None or found:
         return found + more
     # The imported game may itself be broken (dangling names...): say so before rendering it.
@@ -133,7 +133,7 @@ def _verify(rules_dir: Path, display_root: str, name: str, staging: Path, tree: 
     if any(p.severity is Severity.ERROR for p in problems):
         return problems
     # A child: what it resolves to must make the same game as the import (order aside).
-    wanted, found_wanted = build_spec(expand_templates(tree)[0])
+    wanted, found_wanted = validate_spec(expand_templates(tree)[0])
     if wanted is None:
         return found_wanted
     if canonical_view(build_view(written)) != canonical_view(build_view(wanted)):

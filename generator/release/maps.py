@@ -16,7 +16,7 @@ from pathlib import Path, PurePosixPath
 from tempfile import TemporaryDirectory
 
 from generator.checks.board import board_missing, find_board, get_hint, map_names
-from generator.emit.build import Compiled
+from generator.checks.variant import CheckedVariant
 from generator.installed_map import MapLookup, default_maps_folder, given_map_name
 from generator.spec.resolve import Rules
 
@@ -83,13 +83,13 @@ def opened(base: Path) -> Iterator[Path]:
         yield tops[0] if len(tops) == 1 and not any(p.is_file() for p in root.iterdir()) else root
 
 
-def made_on(rules: Rules, compiled: Compiled) -> str:
+def made_on(rules: Rules, compiled: CheckedVariant) -> str:
     """The map a variant was made on, to get it from TripleA's maps: the last map its chain of
     variants names (a mod with a map name of its own extends a variant on an official map)."""
     return map_names(rules, compiled.resolved, compiled.spec.game.map)[-1]
 
 
-def installed_board(rules: Rules, compiled: Mapping[str, Compiled]) -> tuple[Path, list[str]]:
+def installed_board(rules: Rules, compiled: Mapping[str, CheckedVariant]) -> tuple[Path, list[str]]:
     """The package's base map when none is given: its variants' board in the player's maps
     folder, found as every command finds it (checks.board.find_board); and the lines saying so."""
     lookup = MapLookup(search=maps_folders())

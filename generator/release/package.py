@@ -7,8 +7,8 @@ Two ways out:
   under a `<map>-master/` top folder. That name is what both engines take as a drop-in: TripleA
   1.9 lists games from any zip in downloadedMaps and finds a map's art in `<map>-master.zip` under
   `<map>-master/map/`; TripleA 2.6+ unpacks every zip there into `downloadedMaps/<map>/`.
-* overlay: the games written into an installed map's games/ folder and listed in its map.yml,
-  leaving every other file of that map as it was.
+* overlay (release.overlay): the games written into an installed map's games/ folder and listed
+  in its map.yml, leaving every other file of that map as it was.
 
 TripleA 1.9 finds games as `downloadedMaps/<dir>/map/games/*.xml` (or `<dir>/games/*.xml`) and the
 art through the XML's `mapName` property (`downloadedMaps/<mapName>/map`); 2.6+ reads map.yml.
@@ -24,17 +24,15 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import yaml
-
 from generator.checks.board import check_board
 from generator.diagnostics import Diagnostic, Severity
-from generator.emit.build import Compiled, compile_variant, map_yml
-from generator.emit.ownership import MARKER
+from generator.emit.build import Compiled, compile_variant, map_yml, several_maps
 from generator.emit.render import environment
-from generator.emit.write import transaction, write_files
+from generator.emit.write import transaction
 from generator.installed_map import InstalledMap, MapLookup, normalized_map_name
 from generator.paths import output_file_problem
 from generator.release import changelog, properties
+from generator.release.maps import own_name
 from generator.release.package_art import previews, shared_unit_pictures
 from generator.release.package_owner import earlier_packages, is_ours, zip_is_ours
 from generator.spec.locate import locate
@@ -66,7 +64,7 @@ def board_problems(compiled: Mapping[str, Compiled], rules: Rules, base: Path) -
     return [p for _, item in sorted(compiled.items()) for p in check_board(item.spec, item.resolved, rules, maps)]
 
 
-def compile_variants(
+def compiled_by_name(
     rules: Rules, names: list[str], target: str = "portable", maps: MapLookup | None = None
 ) -> tuple[dict[str, Compiled], list[Diagnostic]]:
     """Each variant through the same pipeline as `build` (resolve, model, render, DTD and XSD checks).
@@ -81,6 +79,36 @@ def compile_variants(
         if result is not None:
             compiled[name] = result
     return compiled, problems
+
+
+def one_map(compiled: Mapping[str, Compiled]) -> list[Diagnostic]:
+    """A package holds one map's games: the error that says so when the variants use several."""
+    broken = several_maps({name: item.spec.game for name, item in compiled.items()})
+    if broken is None:
+        return []
+    return [Diagnostic(f"{broken}; package them apart (`triplea-forge package VARIANT...`)")]
+
+
+def checked_standalone(
+    base_map: Path, compiled: Mapping[str, Compiled], previous: Path | None, release: str, rules: Rules,
+    out_dir: Path, *, force: bool, board_checked: bool,
+) -> tuple[Package | None, list[Diagnostic]]:  # fmt: skip
+    """The standalone package (`standalone`) with every problem of writing it into `out_dir`: the
+    variants against the base map's board (unless they were compiled against it, `board_checked`), a
+    package named as the map it is made from, files in the way that we did not write."""
+    found = [] if board_checked else board_problems(compiled, rules, base_map)
+    built, more = standalone(base_map, compiled, previous, release, rules, out_dir)
+    found += more
+    if built is None:
+        if not any(p.severity is Severity.ERROR for p in found):
+            found.append(Diagnostic("nothing to package"))
+        return None, found
+    if built.map_name == own_name(base_map):
+        found.append(Diagnostic(
+            f"the package is named '{built.map_name}', as the map it is made from: a player who installs it "
+            f"replaces that map; give the mod a map name of its own (game.map)", severity=Severity.WARNING,
+        ))  # fmt: skip
+    return built, found + check_folder_target(built, out_dir, force)
 
 
 def normalized(map_name: str) -> str:
@@ -279,119 +307,3 @@ def _write_zip(package: Package, target: Path) -> None:
             data = content if isinstance(content, bytes) else content.read_bytes()
             archive.writestr(info, data, compresslevel=9)
     os.chmod(target, 0o644)
-
-
-@dataclass
-class OverlayPlan:
-    root: Path  # the installed map's folder
-    files: dict[str, bytes]  # relative to root: the games, and map.yml when its list changes
-
-
-def plan_overlay(
-    target: Path, compiled: Mapping[str, Compiled], force: bool, rules: Rules
-) -> tuple[OverlayPlan, list[Diagnostic]]:
-    """What adding the games to an installed map changes: games, map.yml, the unit pictures it lacks."""
-    problems: list[Diagnostic] = []
-    games_dir = (target / "map" if (target / "map").is_dir() else target) / "games"
-    yml_path = next((p for p in (target / "map.yml", target / "map" / "map.yml") if p.is_file()), target / "map.yml")
-    try:
-        listing = yaml.safe_load(yml_path.read_bytes()) if yml_path.is_file() else None
-    except (yaml.YAMLError, OSError) as exc:
-        reason = getattr(exc, "problem", None) or getattr(exc, "strerror", None) or exc
-        problem = Diagnostic(f"{yml_path}: cannot read it ({reason}); repair or remove it, then run again")
-        return OverlayPlan(target, {}), [problem]
-    listing = listing if isinstance(listing, dict) else {}
-    maps = sorted({c.spec.game.map for c in compiled.values()})
-    map_name = str(listing.get("map_name", target.name))
-    if len(maps) > 1 or maps[0] != map_name:
-        problems.append(Diagnostic(f"{target}: map '{map_name}', but the variants are built for {', '.join(maps)}"))
-    elif target.name != maps[0]:
-        problems.append(
-            Diagnostic(
-                f"{target}: TripleA 1.9 looks for the art of '{maps[0]}' in downloadedMaps/{maps[0]}/, "
-                f"not in a folder named '{target.name}'",
-                severity=Severity.WARNING,
-            )
-        )
-    files: dict[str, bytes] = {}
-    for _, item in sorted(compiled.items()):
-        for rel, data in sorted(item.files.items()):
-            files[rel.removeprefix("games/")] = data
-    for rel in sorted(files):
-        existing = games_dir / rel
-        if existing.is_file() and not force and MARKER not in existing.read_bytes()[:400]:
-            problems.append(Diagnostic(f"{existing} exists and was not written by triplea-forge; use --force"))
-    listed = listing.get("games")
-    games = [dict(g) for g in (listed if isinstance(listed, list) else []) if isinstance(g, dict)]
-    for name, item in sorted(compiled.items()):
-        entry = {"game_name": item.spec.game.name, "file_name": f"{name}.xml"}
-        clash = [g for g in games if g.get("game_name") == entry["game_name"] and g.get("file_name") != f"{name}.xml"]
-        if clash:
-            other = clash[0].get("file_name")
-            problems.append(Diagnostic(f"{yml_path}: game '{entry['game_name']}' is already listed, as {other}"))
-        at = next((i for i, g in enumerate(games) if g.get("file_name") == entry["file_name"]), None)
-        if at is None:
-            games.append(entry)
-        else:
-            games[at] = entry
-    problems += _properties_left_out(target, compiled)
-    writes = {(games_dir / rel).relative_to(target).as_posix(): data for rel, data in files.items()}
-    writes.update(_overlay_pictures(target, compiled, force, rules, problems))
-    if games != listing.get("games"):
-        writes[yml_path.relative_to(target).as_posix()] = _listing_text(
-            yml_path, {**listing, "map_name": map_name, "games": games}
-        )
-    for rel in sorted(writes):  # a FIFO or a device in the map is never replaced
-        blocked = output_file_problem(target / rel)
-        problems += [Diagnostic(f"cannot write {target / rel}: {blocked}")] if blocked else []
-    return OverlayPlan(target, writes), problems
-
-
-def _overlay_pictures(
-    target: Path, compiled: Mapping[str, Compiled], force: bool, rules: Rules, problems: list[Diagnostic]
-) -> dict[str, bytes]:
-    """The unit pictures the games need and the installed map lacks; the map's own are kept."""
-    installed = InstalledMap(target.name, target)
-    pictures, found = shared_unit_pictures(compiled, rules, installed, MapLookup(base_map=target, search=[]))
-    problems += found
-    root = content_root(target) or target
-    writes: dict[str, bytes] = {}
-    for rel, data in sorted(pictures.items()):
-        path = root / rel
-        if path.is_file() and not force and path.read_bytes() != data:
-            message = f"{path}: the map has its own picture; kept (--force replaces it with the spec's `image:`)"
-            problems.append(Diagnostic(message, severity=Severity.WARNING))
-            continue
-        writes[path.relative_to(target).as_posix()] = data
-    return writes
-
-
-def _properties_left_out(target: Path, compiled: Mapping[str, Compiled]) -> list[Diagnostic]:
-    """An overlay leaves the map's .properties alone: say which wanted keys it therefore lacks."""
-    wanted, problems = wanted_properties(compiled)
-    root = content_root(target) or target
-    for file, keys in sorted(wanted.keys.items()):
-        path = root / f"{file}.properties"
-        held = properties.read(path.read_bytes()) if path.is_file() else {}
-        missing = [k for k, v in keys.items() if held.get(k) != v]
-        if missing:
-            message = (
-                f"{path.name}: {', '.join(missing)} not installed (an overlay leaves the map's files alone; "
-                "the standalone package, --base-map, carries them)"
-            )
-            problems.append(Diagnostic(message, severity=Severity.WARNING))
-    return problems
-
-
-def _listing_text(path: Path, listing: dict[str, object]) -> bytes:
-    """map.yml with a new game list: other keys and the leading comment lines are kept."""
-    old = path.read_bytes().decode("utf-8", "replace").splitlines() if path.is_file() else []
-    leading = next((i for i, line in enumerate(old) if not line.startswith("#")), len(old))
-    comments = "".join(line + "\n" for line in old[:leading])
-    body = yaml.safe_dump(listing, sort_keys=False, allow_unicode=True, default_flow_style=False)
-    return (comments + body).encode("utf-8")
-
-
-def apply_overlay(plan: OverlayPlan) -> list[Path]:
-    """Write the planned files (changed ones only, switched in together); returns what changed."""
-    return [plan.root / rel for rel in write_files(plan.root, plan.files)]

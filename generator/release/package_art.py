@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from generator.checks.variant import CheckedVariant
 from generator.diagnostics import Diagnostic
-from generator.emit.build import Compiled
 from generator.installed_map import InstalledMap, MapLookup
 from generator.release.board_picture import draw_board
 from generator.release.pictures import png_bytes
@@ -32,7 +32,7 @@ def preview(spec: Spec, installed: InstalledMap) -> bytes:
 
 
 def shared_unit_pictures(
-    compiled: Mapping[str, Compiled], rules: Rules, installed: InstalledMap, maps: MapLookup
+    compiled: Mapping[str, CheckedVariant], rules: Rules, installed: InstalledMap, maps: MapLookup
 ) -> tuple[dict[str, bytes], list[Diagnostic]]:
     """Every variant's unit pictures, relative to the map's content root; a clash is an error."""
     pictures: dict[str, bytes] = {}
@@ -56,7 +56,7 @@ def shared_unit_pictures(
     return pictures, problems
 
 
-def previews(compiled: Mapping[str, Compiled], installed: InstalledMap) -> dict[str, bytes]:
+def previews(compiled: Mapping[str, CheckedVariant], installed: InstalledMap) -> dict[str, bytes]:
     """`previews/<variant>.png` per game, and `preview.png` when the package holds one game."""
     made = {f"previews/{name}.png": preview(item.spec, installed) for name, item in sorted(compiled.items())}
     if len(made) == 1:

@@ -22,7 +22,7 @@ from generator.checks.board import board_missing, find_board, get_hint, map_name
 from generator.diagnostics import Diagnostic
 from generator.engine import client as real_client
 from generator.installed_map import MapLookup
-from generator.release.package import compile_variants, standalone, write_package
+from generator.release.package import compiled_by_name, standalone, write_package
 from generator.spec.model import Spec
 from generator.spec.resolve import Rules
 
@@ -54,7 +54,7 @@ def prepare(
     rules: Rules, variant: str, target: str, maps: MapLookup, work: Path, ai: bool, player: str | None
 ) -> tuple[Playtest | None, list[Diagnostic]]:
     """Build and package `variant` into a TripleA home inside `work`; problems as located diagnostics."""
-    compiled, problems = compile_variants(rules, [variant], target, maps)
+    compiled, problems = compiled_by_name(rules, [variant], target, maps)
     if variant not in compiled:
         return None, problems
     spec = compiled[variant].spec

@@ -18,8 +18,8 @@ from typing import TYPE_CHECKING
 from generator.checks.board import art_plan
 from generator.checks.unit_art import Recipe, Source
 from generator.checks.unit_owners import DISABLED, HIT
+from generator.checks.variant import CheckedVariant
 from generator.diagnostics import Diagnostic
-from generator.emit.build import Compiled
 from generator.installed_map import InstalledMap, MapLookup, stock_units_folder
 from generator.release import properties
 from generator.release.pictures import draw_text, hex_colour, png_bytes, text_size
@@ -149,7 +149,7 @@ def _source_bytes(source: Source, installed: InstalledMap, stock: Path | None) -
 
 
 def unit_pictures(
-    compiled: Compiled, rules: Rules, installed: InstalledMap, maps: MapLookup
+    compiled: CheckedVariant, rules: Rules, installed: InstalledMap, maps: MapLookup
 ) -> tuple[dict[str, bytes], list[Diagnostic]]:
     """`units/<player>/<name>.png` -> PNG for every picture the variant's plan makes on this map."""
     from PIL import Image, UnidentifiedImageError

@@ -28,13 +28,13 @@ class CiUsageError(Exception):
 def map_to_get(rules_dir: Path) -> str | None:
     """The official map the variants in `rules_dir` are played on until the mod is released (the
     last map their chain of variants names: what `map get` installs), if they load."""
-    from generator.emit.build import load_spec
+    from generator.checks.variant import check_variant
     from generator.release.maps import made_on
     from generator.spec.resolve import Rules
 
     rules = Rules(rules_dir, str(rules_dir))
     for name in rules.variants():
-        compiled, _ = load_spec(rules, name)
+        compiled, _ = check_variant(rules, name)
         if compiled is not None:
             return made_on(rules, compiled)
     return None

@@ -30,19 +30,10 @@ import math
 from typing import Any
 
 from generator.diagnostics import Diagnostic, key_path
+from generator.spec.kinds import KIND_OF_TYPE, KINDS
 from generator.spec.load import SpecList, SpecMap
 from generator.spec.locate import locate
-from generator.spec.model import MAIN_ATTACHMENT
 
-COLLECTION_OF_TYPE = {
-    "unitType": "units",
-    "territory": "territories",
-    "player": "players",
-    "resource": "resources",
-    "relationship": "relationship_types",
-    "territoryEffect": "territory_effects",
-    "technology": "technologies",
-}
 TEMPLATE_KEYS = {"name", "foreach", "attach_to", "type", "class", "options", "ledger", "ledger_options"}
 # The biggest real game we know (imperialism_1974_board_game.xml) makes 114,467 values (a second,
 # 80 MB); these bounds leave room for games a few times bigger and keep a hostile spec to seconds.
@@ -246,8 +237,8 @@ def _expand_one(
     if rounds is None:
         message = f"foreach '{foreach}' names an unknown variable or has more than one '^'"
         return [*problems, Diagnostic(message, locate(tree, (*path, "foreach")), key_path((*path, "foreach")))]
-    if kind not in COLLECTION_OF_TYPE:
-        message = f"type '{kind}' is not one of {', '.join(COLLECTION_OF_TYPE)}"
+    if kind not in KIND_OF_TYPE:
+        message = f"type '{kind}' is not one of {', '.join(KIND_OF_TYPE)}"
         return [*problems, Diagnostic(message, locate(tree, (*path, "type")), key_path((*path, "type")))]
     # What each option's value says, once per template (its rounds only fill it in).
     options = template.get("options") or {}
@@ -321,7 +312,7 @@ def _fill_plain_attachments(tree: dict[str, Any], joined: dict[str, str], budget
     """
     if not joined:
         return
-    for collection in COLLECTION_OF_TYPE.values():
+    for collection in (k.collection for k in KINDS):
         objects = tree.get(collection)
         if not isinstance(objects, dict):
             continue
@@ -349,7 +340,7 @@ def _make(
     out: dict[str, Any], tree: Any, name: str, template: dict[str, Any], kind: str, each: dict[str, str],
     joined: dict[str, str], texts: dict[str, str], budget: Budget,
 ) -> list[Diagnostic]:  # fmt: skip
-    collection = COLLECTION_OF_TYPE[kind]
+    collection = KIND_OF_TYPE[kind].collection
     made_name = fill(str(template.get("name") or name), each, {}, budget)
     target = fill(str(template.get("attach_to") or ""), each, {}, budget)
     objects = owned(out, collection)
@@ -370,8 +361,7 @@ def _make(
         made[key] = _fill_value(value, each, joined, budget) if "@" in text or "$" in text else value
         if isinstance(made, SpecMap):
             copy_marks(options, made, key)
-    main = MAIN_ATTACHMENT.get(kind)
-    if main is not None and main[0] == made_name and template.get("class") in (None, main[1]):
+    if KIND_OF_TYPE[kind].is_main(made_name, template.get("class")):
         for key, value in made.items():
             owner[key] = value
             if isinstance(owner, SpecMap):

@@ -27,6 +27,19 @@ def locate(tree: Any, path: Sequence[str | int], *, key: bool = False) -> Mark |
     return best
 
 
+def node_at(tree: Any, path: Sequence[Any]) -> Any:
+    """The value at `path` of a (resolved or raw) spec tree, or None where the path leaves it."""
+    node = tree
+    for part in path:
+        if (isinstance(node, dict) and part in node) or (
+            isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node)
+        ):
+            node = node[part]
+        else:
+            return None
+    return node
+
+
 def written_by(
     tree: Any, path: Sequence[str | int], own: Callable[[Mark], bool]
 ) -> tuple[Mark, tuple[str, ...]] | None:

@@ -1,4 +1,4 @@
-"""Stage 3, model: the typed spec. Unknown keys are errors; every problem is located (spec.errors).
+"""Stage 3, model: the typed spec. Unknown keys are errors; every problem is located (spec.validation).
 
 The spec is keyed by name everywhere (units, territories, players, steps...), so a child variant
 overrides or removes one entry without copying the rest. Attachment options use TripleA's own
@@ -20,6 +20,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from generator.spec.kinds import ATTACHMENT_PACKAGE, class_from_name
 from generator.spec.numbers import JAVA_INT_MAX, Count, EngineInt
 from generator.spec.patterns import (
     AdvantageSchedule,
@@ -35,44 +36,9 @@ from generator.spec.patterns import (
 Scalar = bool | int | str
 OptionValue = Any  # checked by `option_writes`; the shapes are described in the module docstring
 
-# Attachment classes inferred from the conventional start of an attachment's name.
-CLASS_BY_NAME_PREFIX: dict[str, str] = {
-    "unitAttachment": "UnitAttachment",
-    "territoryAttachment": "TerritoryAttachment",
-    "canalAttachment": "CanalAttachment",
-    "techAttachment": "TechAttachment",
-    "techAbilityAttachment": "TechAbilityAttachment",
-    "playerAttachment": "PlayerAttachment",
-    "rulesAttachment": "RulesAttachment",
-    "objectiveAttachment": "RulesAttachment",
-    "conditionAttachment": "RulesAttachment",
-    "triggerAttachment": "TriggerAttachment",
-    "politicalActionAttachment": "PoliticalActionAttachment",
-    "userActionAttachment": "UserActionAttachment",
-    "relationshipTypeAttachment": "RelationshipTypeAttachment",
-    "supportAttachment": "UnitSupportAttachment",
-    "territoryEffectAttachment": "TerritoryEffectAttachment",
-}
-ATTACHMENT_PACKAGE = "games.strategy.triplea.attachments."
 DELEGATE_PACKAGE = "games.strategy.triplea.delegate."
 NEUTRAL = "Neutral"  # owner key for units that belong to no player
 
-# The main attachment of each kind of object: its options sit directly under the object.
-MAIN_ATTACHMENT: dict[str, tuple[str, str]] = {
-    "unitType": ("unitAttachment", "UnitAttachment"),
-    "territory": ("territoryAttachment", "TerritoryAttachment"),
-    "relationship": ("relationshipTypeAttachment", "RelationshipTypeAttachment"),
-    "territoryEffect": ("territoryEffectAttachment", "TerritoryEffectAttachment"),
-    "technology": ("techAbilityAttachment", "TechAbilityAttachment"),
-}
-# The spec collection whose entries' flat keys are options of that main attachment.
-MAIN_CLASS_OF_COLLECTION: dict[str, str] = {
-    "units": MAIN_ATTACHMENT["unitType"][1],
-    "territories": MAIN_ATTACHMENT["territory"][1],
-    "relationship_types": MAIN_ATTACHMENT["relationship"][1],
-    "territory_effects": MAIN_ATTACHMENT["territoryEffect"][1],
-    "technologies": MAIN_ATTACHMENT["technology"][1],
-}
 LedgerClaims = list[str]
 # Rule id -> the element's options that rule stands on, for an element that serves several rules:
 # a claim it narrows covers those options only (the mutation sweep attributes an edit by them).
@@ -153,7 +119,7 @@ class Attachment(WithOptions):
         """Fully qualified class: explicit `class:` (short or qualified), else from the name."""
         short = self.class_
         if short is None:
-            short = next((c for p, c in CLASS_BY_NAME_PREFIX.items() if name.startswith(p)), None)
+            short = class_from_name(name)
         if short is None:
             return None
         return short if "." in short else ATTACHMENT_PACKAGE + short
@@ -422,7 +388,7 @@ class Proof(_Facts):
     its own facts as a list replaces the parent's (lists are replaced whole, mappings merged).
     """
 
-    scenario: str | list[str] | None = None  # engine scenarios (generator/checks/proofs.py SCENARIOS)
+    scenario: str | list[str] | None = None  # engine scenarios (generator/catalog/scenarios.py)
     dump: DumpFacts | list[DumpFacts] | None = None
 
     @property
@@ -454,7 +420,7 @@ class LedgerEntry(Strict):
 
 
 class AttachmentTemplate(Strict):
-    """An attachment made once per value of its loop (see generator/expand.py); TripleA 2.x foreach."""
+    """An attachment made once per value of its loop, as TripleA 2.x's foreach (made by spec.expand)."""
 
     name: str | None = None  # the made attachments' name pattern, when it is not the key
     # The variable to loop over: `$variable$`.
@@ -516,12 +482,17 @@ class Spec(Strict):
     map_files: dict[str, dict[str, Scalar]] = {}
     # Every rule of the variant's rules document, by rule id (see the rule ledger).
     rule_ledger: dict[str, LedgerEntry] = {}
-    # Made into attachments before the rest of the spec is read (generator/expand.py).
+    # Made into attachments before the rest of the spec is read (generator/spec/expand.py).
     variables: dict[str, list[Scalar]] = {}
     # Attachments made once per value of a variable (TripleA 2.x foreach), written out for both engines.
     attachment_templates: dict[str, AttachmentTemplate] = {}
     # Rule patterns (generator/spec/patterns): each use is made into ordinary entries before the
     # model reads the spec; the uses stay, so a diff compares them instead of what they make.
+    pattern_defaults: dict[str, Any] = Field(
+        default={},
+        description="Parameters given once for every rule pattern use that takes them and does not give them: "
+        "{triggers_on: Germans}.",
+    )
     turns: dict[str, Turns] = {}
     advantage_schedules: dict[str, AdvantageSchedule] = {}
     national_advantages: dict[str, NationalAdvantage] = {}

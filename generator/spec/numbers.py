@@ -4,7 +4,7 @@ TripleA reads every number of a game XML with `Integer.parseInt`: a value outsid
 -2147483648..2147483647 stops it with a NumberFormatException. Counts, costs and amounts of a
 resource are also never negative in a game that plays (negative starting PUs, a negative unit
 count). Every whole number of the spec model is one of the two types below, so the model refuses
-what the engine cannot read, at the spec line (spec.errors words the messages).
+what the engine cannot read, at the spec line (spec.validation words the messages).
 """
 
 from __future__ import annotations

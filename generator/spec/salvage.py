@@ -18,9 +18,10 @@ from typing import Any, Literal
 from pydantic import BaseModel, ValidationError
 from pydantic_core import PydanticUndefined
 
-from generator.spec.errors import keys_only, model_in
 from generator.spec.load import SpecList, SpecMap
+from generator.spec.locate import node_at
 from generator.spec.model import Spec
+from generator.spec.validation import keys_only, model_in
 
 Path = tuple[str | int, ...]
 _ROUNDS = 6  # each round repairs every place the model named; nesting needs a few rounds
@@ -81,18 +82,6 @@ def _collection(annotation: Any) -> Any:
     return annotation
 
 
-def _parent(tree: Any, loc: Path) -> Any:
-    node = tree
-    for part in loc[:-1]:
-        if isinstance(node, dict):
-            node = node.get(part)
-        elif isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node):
-            node = node[part]
-        else:
-            return None
-    return node
-
-
 def _coerced(value: Any, annotation: Any) -> Any:
     """`value` in the shape the model wanted, where the user's intent is plain; else None."""
     wanted = typing.get_origin(_collection(annotation)) or _collection(annotation)
@@ -109,9 +98,9 @@ def _repair(tree: dict[str, Any], loc: Path, kind: str, inherited: Mapping[Path,
     an inherited one gets that back: the rest of the game goes on as the ancestors made it."""
     if not loc:
         return False
-    parent, key = _parent(tree, loc), loc[-1]
+    parent, key = node_at(tree, loc[:-1]), loc[-1]
     for depth in range(len(loc), 0, -1):
-        holder = _parent(tree, loc[:depth])
+        holder = node_at(tree, loc[: depth - 1])
         if loc[:depth] in inherited and isinstance(holder, dict) and loc[depth - 1] in holder:
             holder[loc[depth - 1]] = _plain(inherited[loc[:depth]])
             return True

@@ -10,19 +10,23 @@ is ever required, and `!delete` (an empty scalar to the editor) is accepted wher
 from __future__ import annotations
 
 import json
+import typing
 from typing import Any
 
 from generator.catalog import load_catalog
-from generator.spec.model import MAIN_ATTACHMENT, Spec
+from generator.spec.kinds import WITH_MAIN
+from generator.spec.model import Spec
+
+
+def _entry_model(collection: str) -> str:
+    """The name of the model class of one entry of a spec collection (`units` -> 'Unit')."""
+    annotation = Spec.model_fields[collection].annotation
+    mapping = next(a for a in (annotation, *typing.get_args(annotation)) if typing.get_origin(a) is dict)
+    return str(typing.get_args(mapping)[1].__name__)
+
 
 # Model class whose extra keys are options of this attachment class.
-FLAT_OPTIONS = {
-    "Unit": MAIN_ATTACHMENT["unitType"][1],
-    "Territory": MAIN_ATTACHMENT["territory"][1],
-    "RelationshipType": MAIN_ATTACHMENT["relationship"][1],
-    "TerritoryEffect": MAIN_ATTACHMENT["territoryEffect"][1],
-    "Technology": MAIN_ATTACHMENT["technology"][1],
-}
+FLAT_OPTIONS = {_entry_model(k.collection): str(k.main_class) for k in WITH_MAIN}
 # An option's value: a scalar, a list of them (joined by ':'), {value, count}, or a list of such
 # (the option repeated). Whole-number and true/false options take no text as a scalar.
 _SHAPES = [{"type": "array"}, {"type": "object"}]

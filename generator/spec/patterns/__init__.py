@@ -6,8 +6,10 @@ turns its uses into ordinary spec entries before the model reads the spec (see `
 
 from __future__ import annotations
 
-from generator.spec.patterns.advantages import AdvantageSchedule, NationalAdvantage, NationalAttack
+from generator.spec.patterns.advantages import NationalAdvantage
+from generator.spec.patterns.attacks import NationalAttack
 from generator.spec.patterns.base import Pattern, PatternError
+from generator.spec.patterns.schedule import AdvantageSchedule
 from generator.spec.patterns.shipments import FreeUnits, LendLease, NationalBuild
 from generator.spec.patterns.treaty import Treaty
 from generator.spec.patterns.turns import Turns

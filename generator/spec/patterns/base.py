@@ -21,6 +21,9 @@ Uses = Mapping[str, Mapping[str, "Pattern | None"]]
 """The uses expanded so far, by collection and name: a pattern may read another's (a schedule).
 None: a use that could not be read (its problems are said where it is)."""
 
+TemplateData = Mapping[str, Any]
+"""What a pattern's template writes for one use; each pattern types its own (a TypedDict beside it)."""
+
 Units = list[str] | dict[str, Count]
 """Units as a list (a name twice is two) or as {unit: how many}."""
 
@@ -65,7 +68,7 @@ class Pattern(Part):
         """Mistakes within the parameters that leave the rest usable (said, and the use still made)."""
         return []
 
-    def values(self, name: str, uses: Uses) -> dict[str, Any]:
+    def values(self, name: str, uses: Uses) -> TemplateData:
         """What the template writes for the use called `name` (raises PatternError)."""
         raise NotImplementedError
 

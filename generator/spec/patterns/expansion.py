@@ -24,12 +24,12 @@ import jinja2
 from pydantic import ValidationError
 
 from generator import templating
-from generator.diagnostics import Diagnostic, Mark, key_path
+from generator.diagnostics import Diagnostic, Mark, did_you_mean, key_path
 from generator.spec.expand import copy_marks, owned, shallow
 from generator.spec.load import SpecList, SpecMap, load_text
 from generator.spec.locate import locate
 from generator.spec.patterns import PATTERNS, Pattern, PatternError
-from generator.spec.patterns.base import Consequence
+from generator.spec.patterns.base import Consequence, TemplateData
 
 Path = tuple[str | int, ...]
 
@@ -80,16 +80,19 @@ def expand_patterns(tree: Any) -> tuple[Any, list[Diagnostic], Expansion]:
     expansion = Expansion()
     if not isinstance(tree, dict) or not any(p.collection in tree for p in PATTERNS):
         return tree, [], expansion
-    problems: list[Diagnostic] = []
     out = shallow(tree)
+    defaults, problems = _defaults(tree)
     for pattern in PATTERNS:
         uses = tree.get(pattern.collection)
         if not isinstance(uses, dict):
             continue  # nothing, or not a mapping: the model says so where the spec is read
         made = expansion.uses.setdefault(pattern.collection, {})
-        for name, params in uses.items():
+        for name, given in uses.items():
             where: Path = (pattern.collection, str(name))
             made[str(name)] = None  # until it reads
+            params = _with_defaults(pattern, given, defaults)
+            if params is not given:  # the use as the model reads it: the spec keeps it so
+                owned(out, pattern.collection)[str(name)] = params
             try:
                 use = pattern.model_validate(params)
             except ValidationError:
@@ -113,13 +116,53 @@ def expand_patterns(tree: Any) -> tuple[Any, list[Diagnostic], Expansion]:
     return out, problems, expansion
 
 
-def _documents(pattern: type[Pattern], values: dict[str, Any], where: Path) -> Iterator[SpecMap]:
+DEFAULTS = "pattern_defaults"
+
+
+def _defaults(tree: dict[str, Any]) -> tuple[dict[str, Any], list[Diagnostic]]:
+    """The variant's `pattern_defaults`: parameters given once for every use that takes them and
+    does not give them (`triggers_on: Germans`); a parameter no pattern takes is a mistake."""
+    defaults = tree.get(DEFAULTS)
+    if not isinstance(defaults, dict):
+        return {}, []  # nothing, or not a mapping: the model says so where the spec is read
+    taken = sorted({_alias(f, n) for p in PATTERNS for n, f in p.model_fields.items() if n != "ledger"})
+    problems = []
+    for key in defaults:
+        if key not in taken:
+            where = (DEFAULTS, str(key))
+            message = f"no rule pattern takes a parameter '{key}'{did_you_mean(str(key), taken)}"
+            problems.append(Diagnostic(message, locate(tree, where, key=True), key_path(where)))
+    return defaults, problems  # a key no pattern takes is given to no use
+
+
+def _alias(field: Any, name: str) -> str:
+    return str(field.alias or name)
+
+
+def _with_defaults(pattern: type[Pattern], params: Any, defaults: dict[str, Any]) -> Any:
+    """`params` with the defaults its pattern takes and it does not give (the same object if none),
+    each said at the default's line."""
+    if not isinstance(params, dict) or not defaults:
+        return params
+    takes = {_alias(f, n) for n, f in pattern.model_fields.items()}
+    missing = [key for key in defaults if key in takes and key not in params]
+    if not missing:
+        return params
+    filled = shallow(params)
+    for key in missing:
+        filled[key] = defaults[key]
+        if isinstance(filled, SpecMap):
+            copy_marks(defaults, filled, key)
+    return filled
+
+
+def _documents(pattern: type[Pattern], values: TemplateData, where: Path) -> Iterator[SpecMap]:
     """What a use makes, as spec documents of its own (the caller relocates and merges them)."""
     for part in _parts(pattern, values):
         yield _copy(_checked(_read(part, pattern.template()), where, part))
 
 
-def _parts(pattern: type[Pattern], values: dict[str, Any]) -> list[str]:
+def _parts(pattern: type[Pattern], values: TemplateData) -> list[str]:
     text = environment().get_template(pattern.template()).render(values)
     return re.split(r"^---$", text, flags=re.MULTILINE)
 

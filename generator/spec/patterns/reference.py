@@ -18,7 +18,9 @@ the conditions, triggers, user actions and steps that enforce it before the rest
 read (`generator/spec/patterns`, templates in `templates/patterns`). A use is keyed by name under
 the pattern's key, like any spec collection: a child variant changes one parameter of a use it
 inherits, or deletes the use (`national_advantages: {RuWinter: !delete}`). Errors are reported at
-the use; `triplea-forge diff` compares uses parameter by parameter.
+the use; `triplea-forge diff` compares uses parameter by parameter. A parameter that every use
+gives alike is given once per variant under `pattern_defaults:` (`pattern_defaults: {triggers_on:
+Germans}`): each use that takes it and does not give it gets that value, said at that line.
 
 Written by `triplea-forge patterns -o templates/patterns/README.md`; every parameter below comes
 from the pattern's model.

@@ -3,12 +3,23 @@ and lend-lease tokens a donor gets every turn and ships to a sea zone, where the
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypedDict
 
 from pydantic import Field
 
 from generator.spec.numbers import Count
 from generator.spec.patterns.base import Part, Pattern, PatternError, Units, Uses, placement
+
+
+class FreeUnitsData(TypedDict):
+    ledger: list[str]
+    player: str
+    triggers_on: str
+    round: str  # the condition of the round
+    rounds: int
+    trigger: str
+    after: list[list[str]]
+    placement: list[Any]
 
 
 class FreeUnits(Pattern):
@@ -31,7 +42,7 @@ free_units:
     place: dict[str, Units] = Field(description="Where they go: {territory: units}.")
     triggers_on: str = Field(description="The player the trigger is attached to.")
 
-    def values(self, name: str, uses: Uses) -> dict[str, Any]:
+    def values(self, name: str, uses: Uses) -> FreeUnitsData:
         return {
             "ledger": self.ledger, "player": self.player, "triggers_on": self.triggers_on,
             "round": f"conditionAttachmentRound{self.round}", "rounds": self.round,
@@ -43,6 +54,34 @@ free_units:
 class Delivery(Part):
     player: str = Field(description="Who is paid when a token arrives.")
     at: dict[str, str] = Field(description="The sea zone it arrives in, by short name: {SZ4: 4 Sea Zone}.")
+
+
+class Route(TypedDict):
+    """One token's way to one destination: arrived there, paid, unloaded."""
+
+    arrived: str
+    count: int
+    zone: str
+    player: str
+    paid: str
+    unloaded: str
+
+
+class LendLeaseData(TypedDict):
+    ledger: list[str]
+    donor: str
+    token: str
+    triggers_on: str
+    owns: str | None
+    granted_if: list[str]
+    territory: str
+    placement: list[Any]
+    granted: str
+    granted_after: list[list[str]]
+    delivered_after: list[list[str]]
+    resource: str
+    amount: int
+    routes: list[Route]
 
 
 class LendLease(Pattern):
@@ -87,7 +126,7 @@ lend_lease:
     )
     paid_suffix: str = Field(default="Paid", description="What a paying trigger's name ends with.")
 
-    def values(self, name: str, uses: Uses) -> dict[str, Any]:
+    def values(self, name: str, uses: Uses) -> LendLeaseData:
         for field in ("granted_in", "worth"):
             if len(getattr(self, field)) != 1:
                 raise PatternError("give exactly one entry", field)
@@ -103,7 +142,7 @@ lend_lease:
         [(short, territory)] = self.granted_in.items()
         [(resource, amount)] = self.worth.items()
         owns = f"conditionAttachment{self.code}Owns{short}"
-        routes = []
+        routes: list[Route] = []
         for key, delivery in self.to.items():
             [(zone_name, zone)] = delivery.at.items()
             for count, (times, nth) in enumerate(_ORDINALS[: self.tokens], 1):
@@ -125,6 +164,25 @@ lend_lease:
 
 # The k-th token a turn: its conditions' and its triggers' names start with these.
 _ORDINALS = [("", ""), ("Two", "Second"), ("Three", "Third")]
+
+
+class Conversion(TypedDict):
+    """One unit converted in one place: the condition that so many stand there, the trigger that swaps one."""
+
+    built: str
+    convert: str
+    territory: str
+    count: int
+
+
+class NationalBuildData(TypedDict):
+    ledger: list[str]
+    player: str
+    unit: str
+    becomes: str
+    triggers_on: str
+    when: list[list[str]]
+    conversions: list[Conversion]
 
 
 class NationalBuild(Pattern):
@@ -156,9 +214,9 @@ national_builds:
     after: list[str] = Field(description="The steps after which they are converted (the player's Mobilize).")
     triggers_on: str = Field(description="The player every attachment is attached to.")
 
-    def values(self, name: str, uses: Uses) -> dict[str, Any]:
+    def values(self, name: str, uses: Uses) -> NationalBuildData:
         places = {"": self.at} if isinstance(self.at, str) else self.at
-        conversions = []
+        conversions: list[Conversion] = []
         for short, territory in places.items():
             for count in range(1, self.up_to + 1):
                 suffix = f"{short}{count if self.up_to > 1 else ''}"

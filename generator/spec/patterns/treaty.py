@@ -3,7 +3,7 @@ either side's user action (the other side may get units for it), or void when a 
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypedDict
 
 from pydantic import Field
 
@@ -35,6 +35,52 @@ class Compensation(Part):
     player: str = Field(description="Who gets the units.")
     place: dict[str, Units] = Field(description="Where the units go: {territory: units}.")
     only_if: list[str] = Field(default=[], description="Conditions tested when it fires.")
+
+
+class Side(TypedDict):
+    """A side's action that ends the treaty."""
+
+    player: str
+    action: str
+    text: str
+    conditions: list[str]
+    activations: list[list[Any]]
+
+
+class Paid(TypedDict):
+    """A compensation's trigger."""
+
+    trigger: str
+    only_if: list[str]
+    player: str
+    placement: list[Any]
+
+
+class Capital(TypedDict):
+    """A side's condition that its capital is lost."""
+
+    player: str
+    condition: str
+    capital: str
+
+
+class TreatyData(TypedDict):
+    ledger: list[str]
+    holder: str
+    last: str
+    triggers_on: str
+    in_force: str
+    ends: str
+    in_force_relation: list[str]
+    change: list[str]
+    sides: list[Side]
+    compensation: list[Paid]
+    lost: list[Capital]
+    lost_conditions: list[str]
+    any_lost: str
+    void: str
+    tested_after: list[list[str]]
+    texts: dict[str, str]
 
 
 class Treaty(Pattern):
@@ -70,7 +116,7 @@ treaties:
     )
     tested_after: list[str] = Field(default=[], description="The steps after which a lost capital is tested.")
 
-    def values(self, name: str, uses: Uses) -> dict[str, Any]:
+    def values(self, name: str, uses: Uses) -> TreatyData:
         if len(self.between) != 2:
             raise PatternError("a treaty is between two players", "between")
         for player, ending in self.ended_by.items():
@@ -84,7 +130,7 @@ treaties:
                 )
         in_force, ends = f"conditionAttachment{name}InForce", f"triggerAttachment{name}Ends"
         change = [*self.between, self.relationship, self.ends_in]
-        sides = []
+        sides: list[Side] = []
         texts = []
         for player, ending in self.ended_by.items():
             key = ending.text or f"{ending.code}{ending.action}"
@@ -97,12 +143,12 @@ treaties:
                 "player": player, "action": f"userActionAttachment{ending.code}{ending.action}", "text": key,
                 "conditions": [in_force, *ending.only_if], "activations": fired,
             })  # fmt: skip
-        compensation = [
+        compensation: list[Paid] = [
             {"trigger": f"triggerAttachment{name}{key}", "only_if": c.only_if, "player": c.player,
              "placement": [entry for territory, units in c.place.items() for entry in placement(territory, units)]}
             for key, c in self.compensation.items()
         ]  # fmt: skip
-        lost = [
+        lost: list[Capital] = [
             {
                 "player": player,
                 "condition": f"conditionAttachment{self.ended_by[player].code}CapitalLost",

@@ -7,7 +7,7 @@ opening turn, bids). A child variant replaces a whole turn order by deleting the
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypedDict
 
 from pydantic import Field
 
@@ -18,6 +18,10 @@ class Phase(Part):
     delegate: str = Field(description="The delegate the step runs.")
     display: str | None = Field(default=None, description="The step's name in the client (default: the delegate's).")
     ledger: list[str] = Field(default=[], description="Rule-ledger ids this phase implements besides the turn order's.")
+
+
+class TurnsData(TypedDict):
+    steps: dict[str, dict[str, Any]]  # step name -> the step as the spec writes it
 
 
 class Turns(Pattern):
@@ -46,7 +50,7 @@ turns:
         default={}, description="Rule-ledger ids a player's steps implement besides the rest (a sixth player...)."
     )
 
-    def values(self, name: str, uses: Uses) -> dict[str, Any]:
+    def values(self, name: str, uses: Uses) -> TurnsData:
         steps = {}
         for player, prefix in self.players.items():
             for suffix, phase in self.phases.items():

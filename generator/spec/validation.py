@@ -1,4 +1,4 @@
-"""Turn pydantic's validation errors into located, readable diagnostics.
+"""The expanded spec tree validated into the typed model (`validate_spec`), every error located.
 
 Pydantic reports a `loc` tuple per error; this module maps it back to the YAML position of the
 value (or of the key, for unknown keys) and words the message for a mod maker.
@@ -14,7 +14,7 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from generator.diagnostics import Diagnostic, did_you_mean, key_path
-from generator.spec.locate import locate
+from generator.spec.locate import locate, node_at
 from generator.spec.model import Spec
 from generator.spec.numbers import out_of_range
 
@@ -43,7 +43,7 @@ def _describe(value: Any) -> str:
     return repr(value) if isinstance(value, str) else str(value).lower()
 
 
-def build_spec(tree: Any) -> tuple[Spec | None, list[Diagnostic]]:
+def validate_spec(tree: Any) -> tuple[Spec | None, list[Diagnostic]]:
     """Validate the resolved tree into a `Spec`; every structural problem becomes a Diagnostic."""
     try:
         return Spec.model_validate(tree), []
@@ -101,7 +101,7 @@ def _fold_misindented(found: list[Diagnostic], errors: list[tuple[list[Any], Any
     for loc, error in errors:
         if error.get("input", ...) is not None or not loc or not isinstance(loc[-1], str):
             continue
-        holder = _at(tree, loc[:-1])
+        holder = node_at(tree, loc[:-1])
         marks = getattr(holder, "key_marks", None)
         empty = marks.get(loc[-1]) if isinstance(marks, dict) else None
         if empty is None or not isinstance(marks, dict):
@@ -128,18 +128,6 @@ def _fold_misindented(found: list[Diagnostic], errors: list[tuple[list[Any], Any
         found = [d for d in found if d.key_path not in gone]
         found.append(Diagnostic(message, first, key_path([*loc[:-1], meant[0]])))
     return found
-
-
-def _at(tree: Any, loc: list[Any]) -> Any:
-    node = tree
-    for part in loc:
-        if (isinstance(node, dict) and part in node) or (
-            isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node)
-        ):
-            node = node[part]
-        else:
-            return None
-    return node
 
 
 def keys_only(loc: tuple[str | int, ...]) -> list[str | int]:

@@ -1,0 +1,102 @@
+"""The engine scenarios: each proves rules by playing them in the real engine.
+
+`generator/engine/java/Scenario.java` implements them and `generator/engine/scenario.py` runs them;
+the list is here, below the stages, because both the engine stage (which runs a scenario) and the
+spec checks (a ledger proof naming a scenario that does not exist or is not run on its variant)
+read it, and checking a spec never starts the engine.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class ScenarioInfo:
+    """An engine scenario: what it proves and the variants whose built game the tests run it on."""
+
+    description: str
+    variants: tuple[str, ...]
+
+
+_AARE = ("aare", "aare-2x")
+# AARe's national advantages by their user actions' names (userActionAttachment<name>): each has a
+# `declare-<name>` scenario (generator/engine/java/ScenarioAdvantages.java).
+AARE_ADVANTAGES = (
+    "RuWinter", "RuRailway", "RuT34", "RuLendLease", "RuMobileIndustry", "RuSiberian",
+    "Ge88s", "GeAfrikaKorps", "GeAtlanticWall", "GeLuftwaffe", "GePanzerblitz", "GeWolfPacks",
+    "UkColonialGarrison", "UkCommonwealth", "UkLendLease", "UkRadar", "UkRoyalAirForce", "UkRoyalNavy",
+    "JpBanzai", "JpKaiten", "JpKamikaze", "JpTechAdvantage", "JpTokyoExpress", "JpYamato",
+    "UsMarines", "UsMechanizedInfantry", "UsNavalIndustry", "UsPacificDivisions", "UsReinforcedCarriers",
+    "UsTechInvestment",
+)  # fmt: skip
+_AARHE = ("aarhe", "aarhe-2x")
+SCENARIOS: dict[str, ScenarioInfo] = {
+    "advantage-placement": ScenarioInfo(
+        "Siberian Conscripts: declared by user action, free infantry placed each Mobilize", _AARE
+    ),
+    "schedule": ScenarioInfo(
+        "national-advantage schedule: one per nation in round 1, Germany, Japan and one Ally in round 2", _AARE
+    ),
+    "prices": ScenarioInfo(
+        "Luftwaffe and Royal Navy: declaring swaps the nation's production rules (trigger cost change)", _AARE
+    ),
+    "combat-bonus": ScenarioInfo("Severe Winter, Yamato and Banzai: combat strengths the engine computes", _AARE),
+    "tech-ability": ScenarioInfo("US Mechanized Infantry: a hidden tech gives infantry 2 moves and blitz", _AARE),
+    "immediate-units": ScenarioInfo(
+        "Afrika Korps and German 88's: units placed at once move this turn, more at Mobilize", _AARE
+    ),
+    "treaty": ScenarioInfo("Russia-Japan treaty: no attack while it holds; ending it pays the other side", _AARE),
+    "convoy": ScenarioInfo(
+        "convoy raids: enemy subs next to UK/US/Japanese complexes cut income, Germany immune", (*_AARE, "expansion")
+    ),
+    "victory": ScenarioInfo(
+        "15 victory cities: Allies win with 11, Axis with 10, at the end of the round", (*_AARE, "expansion")
+    ),
+    "advantage-strengths": ScenarioInfo(
+        "T-34s and Wolf Packs in combat, Radar on the AA dice, fighters bought at the Luftwaffe price", _AARE
+    ),
+    "advantages-undeclared": ScenarioInfo(
+        "no advantage declared: the switches as the game starts, what each nation's steps offer", _AARE
+    ),
+    **{
+        f"declare-{name}": ScenarioInfo(
+            f"{name} declared and followed for two rounds: everything it changes (every player's PUs, prices, "
+            "techs, switches, unit strengths, units placed)",
+            _AARE,
+        )
+        for name in AARE_ADVANTAGES
+    },
+    "colonial-convoys": ScenarioInfo("Colonial Garrison: a complex in India makes its sea zone a convoy zone", _AARE),
+    "expansion-turn": ScenarioInfo(
+        "Italy's turn after Germany's, the free units of round 1, SS Panzers placed in Germany only", ("expansion",)
+    ),
+    "expansion-lend-lease": ScenarioInfo(
+        "lend-lease tokens granted after the US placement, paid at sea", ("expansion",)
+    ),
+    "expansion-treaty": ScenarioInfo(
+        "Russia ends the treaty with Japan: war, and four infantry for Japan", ("expansion",)
+    ),
+    "expansion-units": ScenarioInfo(
+        "destroyers against submarines (defence 3, no passing), a tank taking an infantry along", ("expansion",)
+    ),
+    "aarhe-turn-order": ScenarioInfo(
+        "the Soviet opening turn and the nations' order; government in exile; no research without the capital", _AARHE
+    ),
+    "aarhe-aa-dice": ScenarioInfo(
+        "a lone fighter attacks a complex with an AA gun: one die per gun and three per complex",
+        (*_AARHE, "aarhe-draft"),
+    ),
+    "aarhe-victory": ScenarioInfo(
+        "Total Victory (every territory) and victory city points at the end of the round",
+        (*_AARHE, "aarhe-draft", "aarhe-phase1"),
+    ),
+    "aarhe-movement": ScenarioInfo(
+        "xenophobia, Axis co-operation, naval fighters on carriers, bombers carrying infantry", _AARHE
+    ),
+    "aarhe-economy": ScenarioInfo("scorched earth, repairs, convoy raids, lend-lease delivery and free cargo", _AARHE),
+    "aarhe-builds": ScenarioInfo(
+        "national builds, heavy units by research, national attacks and terrain bonuses in combat",
+        (*_AARHE, "aarhe-draft"),
+    ),
+}

@@ -1,0 +1,121 @@
+"""Load and check one variant: resolve -> rule patterns -> templates -> typed model -> every check.
+
+The one public step every later stage starts from (emit builds from it; diff, release and the
+engine's tools load specs with it): `check_variant` gives the typed spec with all its problems at
+once, each said at the user's line.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from generator.checks.blame import in_child, remember
+from generator.checks.board import check_board
+from generator.checks.engine_rules import check_engine_rules, not_said
+from generator.checks.names import check_names
+from generator.checks.options import check_options
+from generator.checks.properties import check_properties
+from generator.checks.references import check_spec
+from generator.checks.sanity import check_sanity
+from generator.diagnostics import Diagnostic, Severity, key_path
+from generator.installed_map import MapLookup
+from generator.spec.expand import expand_templates
+from generator.spec.model import Spec
+from generator.spec.patterns.expansion import Expansion, attribute, expand_patterns
+from generator.spec.resolve import ResolvedSpec, Rules, resolve
+from generator.spec.salvage import salvage
+from generator.spec.validation import validate_spec
+
+
+@dataclass
+class CheckedVariant:
+    """A variant that passed its checks: its typed spec, the tree it came from, what its patterns made."""
+
+    name: str
+    spec: Spec
+    resolved: ResolvedSpec
+    expansion: Expansion = field(default_factory=Expansion)  # what the rule patterns made
+
+
+def check_variant(
+    rules: Rules, name: str, target: str = "portable", maps: MapLookup | None = None
+) -> tuple[CheckedVariant | None, list[Diagnostic]]:
+    """Resolve and type-check one variant, with its semantic checks for the `target` engines.
+
+    With `maps`, also against the board: the map's territories and unit pictures (checks.board).
+    A mistake the variant made in what it inherits is said at its own line (checks.blame).
+    """
+    compiled, problems, tree = _checked(rules, name, target, maps)
+    if tree is None:
+        return compiled, problems
+    depends = (target, id(maps))
+    remember(rules, name, problems, depends)  # a child checked next compares with these
+
+    def parent_problems(parent: str) -> list[Diagnostic]:
+        return _checked(rules, parent, target, maps)[1]
+
+    return compiled, _consequences_unsaid(in_child(problems, rules, name, tree, parent_problems, depends))
+
+
+def _consequences_unsaid(problems: list[Diagnostic]) -> list[Diagnostic]:
+    """Without the warnings said of a place that an error is said of: the error is the mistake, the
+    warnings its echoes (a fighter made a sea unit is refused by the engine; that it is "a sea unit
+    placed on land" in every territory it starts in says nothing more until it is fixed)."""
+    wrong = {p.key_path for p in problems if p.severity is Severity.ERROR and p.key_path}
+    return [p for p in problems if p.severity is not Severity.WARNING or p.key_path not in wrong]
+
+
+def _checked(
+    rules: Rules, name: str, target: str, maps: MapLookup | None
+) -> tuple[CheckedVariant | None, list[Diagnostic], Any]:
+    """`check_variant` without moving the variant's mistakes to its lines; with the tree checked (or None)."""
+    resolved, problems = resolve(rules, name)
+    if resolved is None:
+        return None, problems, None
+    # Keep going after load problems (the tree is still usable) so every mistake shows in one run,
+    # but say nothing more about a place that already has a message.
+    resolved.tree, found, expansion = expand_patterns(resolved.tree)
+    problems += found
+    expanded, found = expand_templates(resolved.tree)
+    problems += found
+    if expanded is None:  # variables that would expand beyond bounds: nothing more to say
+        return None, problems, None
+    resolved.tree = expanded
+    already = {p.mark for p in problems}
+    spec, found = validate_spec(resolved.tree)
+    problems += [p for p in found if p.mark not in already]
+    # With structural errors, the later checks still run on a repaired copy, so references and
+    # silent mistakes elsewhere are found in the same run; the repaired places say nothing more.
+    checked, repaired = (spec, []) if spec is not None else salvage(resolved.tree, resolved.replaced)
+    if checked is None:
+        return None, problems, resolved.tree
+    target = checked.game.target or target  # a variant made for one engine is checked for that one
+    said = {p.mark for p in problems}
+    # A repaired place, what lies under it, and the entry that holds it say nothing more.
+    quiet = tuple(key_path(path) for path in repaired)
+    holders = {key_path(path[:-1]) for path in repaired}
+    # A name that is not one line of text is one problem: what else is said of its place is noise.
+    named = [p for p in check_names(checked, resolved.tree) if p.mark not in said]
+    said |= {p.mark for p in named}
+    problems += named
+    later = list(check_spec(checked, resolved.tree, target, name, names=False))
+    later += check_options(checked, resolved.tree, target)
+    later += not_said(check_engine_rules(checked, resolved.tree, target), later)
+    for check in (check_properties, check_sanity):
+        later += check(checked, resolved.tree, target)
+    if maps is not None:
+        board = check_board(checked, resolved, rules, maps)
+        # A territory the map lacks is one problem: the board's error says it, not also a warning
+        # that it borders nothing.
+        gone = {p.key_path for p in board if p.severity is Severity.ERROR}
+        later = [p for p in later if not (p.severity is Severity.WARNING and p.key_path in gone)] + board
+    problems += [
+        p for p in later
+        if p.mark not in said and p.key_path not in holders and not (quiet and p.key_path.startswith(quiet))
+    ]  # fmt: skip
+    # A problem in what a pattern made is said of the use that made it.
+    problems = [attribute(p, expansion) for p in problems]
+    if spec is None or any(p.severity is Severity.ERROR for p in problems):
+        return None, problems, resolved.tree
+    return CheckedVariant(name, spec, resolved, expansion), problems, resolved.tree

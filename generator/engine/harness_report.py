@@ -1,0 +1,158 @@
+"""The harness's report of one game, typed as the Java side (`ForgeHarness play`) writes it.
+
+`game_report` validates a report once, where it arrives from the harness; the judging and the
+summary then read typed fields. Only what Python reads is declared; every other key the harness
+writes is kept as it is (a `--report` file holds the whole report). The keys are described in the
+README (`triplea-forge check`, "The report").
+"""
+
+from __future__ import annotations
+
+from typing import Any, NotRequired
+
+from pydantic import ConfigDict, TypeAdapter, ValidationError, with_config
+from typing_extensions import TypedDict
+
+Counts = dict[str, int]  # unit type -> how many
+_KEEP = ConfigDict(extra="allow")  # keys not declared here are kept, not dropped
+
+
+@with_config(_KEEP)
+class Parse(TypedDict):
+    error: str | None
+    saxErrors: list[str]
+
+
+@with_config(_KEEP)
+class Entry(TypedDict):
+    """Something the engine reported: an error (or a warning) on one of the harness's channels."""
+
+    channel: str
+    message: str
+    step: NotRequired[str | None]
+    round: NotRequired[int]
+    player: NotRequired[str | None]
+
+
+@with_config(_KEEP)
+class PlayerInfo(TypedDict):
+    name: str
+    productionFrontier: str | None
+    frontierRules: int
+    purchaseSteps: list[str]
+    placeSteps: list[str]
+    steps: NotRequired[int]  # how many steps of the sequence are the player's
+
+
+@with_config(_KEEP)
+class GameInfo(TypedDict):
+    players: list[PlayerInfo]
+    actions: NotRequired[dict[str, list[str]]]  # player -> every user and political action
+
+
+@with_config(_KEEP)
+class PurchaseStep(TypedDict):
+    player: str
+    pusBefore: int
+    round: NotRequired[int]
+    step: NotRequired[str]
+
+
+@with_config(_KEEP)
+class Units(TypedDict):
+    """Units bought, placed or left waiting by a player in a step."""
+
+    player: str
+    units: Counts
+    round: NotRequired[int]
+    step: NotRequired[str]
+
+
+@with_config(_KEEP)
+class Battle(TypedDict):
+    round: int
+
+
+@with_config(_KEEP)
+class ActionTaken(TypedDict):
+    action: str
+    round: NotRequired[int]
+    player: NotRequired[str | None]
+    removed: NotRequired[dict[str, Counts] | None]  # territory -> the units it took off the board
+    frontiers: NotRequired[list[str] | None]  # players whose production frontier it changed
+    error: NotRequired[str | None]
+
+
+@with_config(_KEEP)
+class Replan(TypedDict):
+    """A purchase the engine refused and the harness planned again."""
+
+    round: int
+    player: str
+    refused: Any
+    asked: NotRequired[Counts | None]
+    bought: NotRequired[Counts | None]
+
+
+@with_config(_KEEP)
+class OwnerChange(TypedDict):
+    territory: str
+
+
+@with_config(_KEEP)
+class PlayerRound(TypedDict):
+    unplaced: NotRequired[Counts]
+
+
+@with_config(_KEEP)
+class Round(TypedDict):
+    players: dict[str, PlayerRound]
+
+
+@with_config(_KEEP)
+class Timings(TypedDict):
+    totalMs: NotRequired[int | float]
+    rounds: NotRequired[list[int | float]]  # ms per round
+
+
+@with_config(_KEEP)
+class GameReport(TypedDict):
+    """One game as the harness saw it; with `--rounds 0` only the parse, game and messages."""
+
+    parse: Parse
+    game: NotRequired[GameInfo]
+    errors: NotRequired[list[Entry]]
+    warnings: NotRequired[list[dict[str, Any]]]
+    roundsCompleted: NotRequired[int]
+    gameOver: NotRequired[bool]
+    stoppedAt: NotRequired[str | None]
+    rounds: NotRequired[list[Round]]
+    actionsTaken: NotRequired[list[ActionTaken]]
+    purchaseSteps: NotRequired[list[PurchaseStep]]
+    purchases: NotRequired[list[Units]]
+    placements: NotRequired[list[Units]]
+    moves: NotRequired[list[dict[str, Any]]]
+    unplaced: NotRequired[list[Units]]
+    ownerChanges: NotRequired[list[OwnerChange]]
+    battles: NotRequired[list[Battle]]
+    purchaseReplans: NotRequired[list[Replan]]
+    timings: NotRequired[Timings]
+
+
+_ADAPTER: TypeAdapter[GameReport] = TypeAdapter(GameReport)
+
+
+class UnreadableReport(Exception):
+    """A report that is not what the harness writes (a harness of another version, or a bug)."""
+
+
+def game_report(raw: object) -> GameReport:
+    """`raw` (the harness's JSON for one game) as a typed report; UnreadableReport names what is wrong."""
+    try:
+        return _ADAPTER.validate_python(raw)
+    except ValidationError as exc:
+        wrong = "; ".join(
+            f"{'.'.join(str(part) for part in error['loc']) or 'the report'}: {error['msg']}"
+            for error in exc.errors()[:5]
+        )
+        raise UnreadableReport(f"unreadable harness report ({wrong})") from None
