@@ -51,6 +51,7 @@ import games.strategy.util.IntegerMap;
  *  battles [{round, territory, type, attacker, defender, result, attackerLostTuv, defenderLostTuv}],
  *  actionsTaken [{round, step, player, action, kind (user|political), pusSpent, error}] (see ActionPolicy),
  *  actionsOpen [{round, step, player, action}] (each action open at a step where the policy acted),
+ *  deliveries [{unit, player, granted, at, fate (delivered|lost|waiting), round, where, trail}] (DeliveryLedger),
  *  purchaseReplans [{round, step, player, refused, asked {unit: n}, bought {unit: n}}] (see ActionLog),
  *  errors [ENTRY], warnings [ENTRY], timings {parseMs, setupMs, totalMs, rounds [ms], byDelegate {class: ms}},
  *  peakHeapMb}
@@ -74,6 +75,7 @@ final class PlayReport {
   private final long seed;
   private final List<String> actionsTaken;
   private final List<String> actionsOpen;
+  private final DeliveryLedger deliveries;
   private final Json.Obj game = new Json.Obj();
   private String start;
   private final List<String> roundReports = new ArrayList<>();
@@ -86,7 +88,8 @@ final class PlayReport {
   private int pusBefore;
 
   PlayReport(final String path, final int rounds, final String ai, final long seed, final List<String> actionsTaken,
-      final List<String> actionsOpen) {
+      final List<String> actionsOpen, final DeliveryLedger deliveries) {
+    this.deliveries = deliveries;
     this.path = path;
     this.rounds = rounds;
     this.ai = ai;
@@ -211,6 +214,7 @@ final class PlayReport {
         .put("moves", Json.arr(actions.moves)).put("placements", Json.arr(actions.placements))
         .put("unplaced", Json.arr(unplaced)).put("ownerChanges", Json.arr(ownerChanges))
         .put("actionsTaken", Json.arr(actionsTaken)).put("actionsOpen", Json.arr(actionsOpen))
+        .put("deliveries", deliveries.render())
         .put("purchaseReplans", Json.arr(actions.replans))
         .put("battles", battles(data)).put("winners", winners(data)).toString();
   }
