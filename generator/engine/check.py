@@ -350,10 +350,35 @@ def summary(report: JsonDict | None, rounds: int) -> dict[str, Any]:
         "territoriesChangedHands": len({c["territory"] for c in report.get("ownerChanges", [])}),
         # User and political actions the harness took for the AIs (the variant's own layer).
         "actionsTaken": sorted({a["action"] for a in report.get("actionsTaken", []) if not a.get("error")}),
+        "deliveries": deliveries(report),
         "errors": errors,
         "warnings": len(report.get("warnings", [])),
         "secondsPerRound": [ms / 1000 for ms in report.get("timings", {}).get("rounds", [])],
     }
+
+
+DELIVERY_FATES = ("delivered", "lost", "waiting")
+
+
+def deliveries(report: JsonDict) -> dict[str, dict[str, int]]:
+    """Per unit the rules pay for on delivery (lend-lease tokens, cargo): how many were granted
+    (appeared on the board) and how many of them were delivered, lost (sunk) or still waiting."""
+    out: dict[str, dict[str, int]] = {}
+    for token in report.get("deliveries", []):
+        counts = out.setdefault(token["unit"], {"granted": 0, **dict.fromkeys(DELIVERY_FATES, 0)})
+        counts["granted"] += 1
+        counts[token["fate"]] += 1
+    return out
+
+
+def delivery_line(report: JsonDict | None) -> str | None:
+    """'lendLease: 6 granted, 2 delivered, 1 lost, 3 waiting' for a game with deliveries."""
+    counts = deliveries(report) if report is not None else {}
+    if not counts:
+        return None
+    parts = [f"{unit}: {c['granted']} granted, " + ", ".join(f"{c[f]} {f}" for f in DELIVERY_FATES)
+             for unit, c in sorted(counts.items())]  # fmt: skip
+    return "deliveries: " + "; ".join(parts)
 
 
 # ---------------------------------------------------------------------------- running
@@ -546,6 +571,8 @@ def _render(out: Console, outcomes: Sequence[Outcome], rounds: int, games: int =
             out.print(f"{_label(o, games)}: {failure}", soft_wrap=True, markup=False, highlight=False)
         for note in o.notes:
             out.print(f"{_label(o, games)}: note: {note}", soft_wrap=True, markup=False, highlight=False)
+        if rounds > 0 and (line := delivery_line(o.report)):
+            out.print(f"{_label(o, games)}: {line}", soft_wrap=True, markup=False, highlight=False)
     if rounds > 0:
         for name, (count, never) in actions_never_taken(outcomes).items():
             played = f"{games} games" if games > 1 else "1 game"

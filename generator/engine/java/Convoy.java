@@ -31,9 +31,12 @@ final class Convoy {
   private final Map<Unit, Integer> realMoves = new HashMap<>();
   private String heldIn = ""; // the turn (round and player) the moves above belong to
 
-  /** Forgets what was sunk, and escorts whose transport is gone or has nothing left to carry. */
+  /**
+   * Forgets what was sunk, gives empty transports back (the nearest is claimed again when cargo
+   * waits), and escorts whose transport is gone or has nothing left to carry.
+   */
   void tidy(final GameData data) {
-    transports.removeIf(u -> Deliveries.where(data, u) == null);
+    transports.removeIf(u -> Deliveries.where(data, u) == null || !TransportTracker.isTransporting(u));
     escorts.entrySet().removeIf(e -> Deliveries.where(data, e.getKey()) == null
         || !transports.contains(e.getValue()) || !TransportTracker.isTransporting(e.getValue()));
   }

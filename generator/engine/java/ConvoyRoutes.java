@@ -29,7 +29,7 @@ import games.strategy.util.Match;
  */
 final class ConvoyRoutes {
   /** How many turns a stop at full risk is worth avoiding: a detour of a few turns beats a sinking. */
-  private static final double RISK_IN_TURNS = 6.0;
+  private static final double RISK_IN_TURNS = 2.0;
 
   private final GameData data;
   private final PlayerID player;

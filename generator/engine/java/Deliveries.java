@@ -268,8 +268,8 @@ final class Deliveries {
   }
 
   /**
-   * Sends an empty transport towards the safest sea zone next to {@code land}: an idle one of the
-   * convoy, else the player's nearest (which joins the convoy) while the convoy is under its size.
+   * Sends the player's nearest empty transport towards the safest sea zone next to {@code land}
+   * (it joins the convoy) while the convoy is under its size.
    */
   private static void sendTransport(final GameData data, final MoveDelegate delegate, final PlayerID player,
       final Territory land, final Set<Unit> used, final Convoy convoy, final ConvoyRoutes routes) {
@@ -280,13 +280,7 @@ final class Deliveries {
     }
     final Territory dock = coast.get(0);
     Unit best = null;
-    for (final Unit u : convoy.transports) {
-      if (idle(u, player, used) && (best == null || distance(data, where(data, u), dock)
-          < distance(data, where(data, best), dock))) {
-        best = u;
-      }
-    }
-    if (best == null && convoy.transports.size() < MAX_TRANSPORTS) {
+    if (convoy.transports.size() < MAX_TRANSPORTS) {
       for (final Territory sea : sorted(data.getMap().getTerritories())) {
         for (final Unit u : sea.getUnits().getUnits()) {
           if (idle(u, player, used) && (best == null || distance(data, sea, dock) < distance(data, where(data, best), dock))) {
