@@ -1,0 +1,103 @@
+"""The rules-aware action policy plays the variants' own layer as a player would, shown through the
+real `check` CLI and the engine: lend-lease is shipped and paid (and counted granted / delivered /
+lost / waiting), free units are taken at every step they are open, and `check` fails a game in
+which the engine refuses a purchase or a placement."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from generator.engine.check import deliveries, delivery_line, evaluate
+from tests.conftest import ROOT, Result, run_cli
+
+
+def _check(tmp_path: Path, *args: str) -> tuple[Result, dict[str, Any]]:
+    report = tmp_path / "check.json"
+    result = run_cli("check", *args, "--report", str(report), cwd=ROOT)
+    assert report.is_file(), result.out + result.err
+    return result, json.loads(report.read_text(encoding="utf-8"))
+
+
+def _token(fate: str, unit: str = "lendLease") -> dict[str, Any]:
+    return {"unit": unit, "player": "Americans", "granted": 1, "at": "Eastern United States", "fate": fate,
+            "round": 3, "where": "4 Sea Zone", "trail": []}  # fmt: skip
+
+
+def test_deliveries_are_counted_by_fate() -> None:
+    report = {"deliveries": [_token("delivered"), _token("lost"), _token("waiting"), _token("delivered"),
+                             _token("waiting", "lendLeaseCargo")]}  # fmt: skip
+    assert deliveries(report) == {
+        "lendLease": {"granted": 4, "delivered": 2, "lost": 1, "waiting": 1},
+        "lendLeaseCargo": {"granted": 1, "delivered": 0, "lost": 0, "waiting": 1},
+    }
+    assert delivery_line(report) == (
+        "deliveries: lendLease: 4 granted, 2 delivered, 1 lost, 1 waiting; "
+        "lendLeaseCargo: 1 granted, 0 delivered, 0 lost, 1 waiting"
+    )
+    assert delivery_line({"deliveries": []}) is None
+
+
+def test_a_refused_placement_fails_the_game() -> None:
+    """The refusal the 40-pair aare study met: check must never pass it."""
+    report = {
+        "parse": {"error": None, "saxErrors": []},
+        "errors": [{"channel": "rejected", "round": 2, "step": "japanesePlace", "player": "Japanese",
+                    "message": "delegate place refused placeUnits (1 units in 60 Sea Zone): "
+                               "Cannot place these units in 60 Sea Zone"}],
+        "roundsCompleted": 2, "gameOver": False, "actionsTaken": [],
+        "purchases": [{"player": "Japanese", "units": {"fighter": 1}}], "purchaseSteps": [],
+        "battles": [{"round": 1}], "unplaced": [], "rounds": [],
+        "game": {"players": []},
+    }  # fmt: skip
+    assert evaluate(report, 2) == [
+        "step japanesePlace: delegate place refused placeUnits (1 units in 60 Sea Zone): "
+        "Cannot place these units in 60 Sea Zone"
+    ]
+
+
+@pytest.mark.engine
+def test_expansion_lend_lease_is_shipped_and_paid(tmp_path: Path) -> None:
+    """Six rounds of expansion: one 10-PU token a US turn; the convoy ships them to sea zone 4 or 34,
+    where they are paid. Every token is accounted for, and the games deliver some of them."""
+    result, document = _check(tmp_path, "expansion", "--rounds", "6", "--seed", "1", "-n", "3")
+    games = [v for v in document["variants"] if v["report"] is not None]
+    assert len(games) == 3
+    delivered = 0
+    for game in games:
+        counts = game["summary"]["deliveries"]["lendLease"]
+        # One token at the end of every US turn played (the game may end early in a win).
+        assert counts["granted"] >= game["report"]["roundsCompleted"] - 1 > 0
+        assert counts["granted"] == counts["delivered"] + counts["lost"] + counts["waiting"]
+        line = delivery_line(game["report"])
+        assert f"expansion (seed {game['seed']}): {line}" in result.out
+        paid = [a for a in game["report"]["actionsTaken"] if a["action"].startswith("deliver lendLease to ")]
+        assert len(paid) >= counts["delivered"]
+        delivered += counts["delivered"]
+    assert delivered >= 2, result.out
+
+
+@pytest.mark.engine
+def test_aare_free_siberian_infantry_is_taken_every_step_it_is_open(tmp_path: Path) -> None:
+    """Seed 4: Russia declares its Siberian reserves in round 1; from then on one free infantry is on
+    offer at every Russian mobilisation step, and the policy takes one at each."""
+    result, document = _check(tmp_path, "aare", "--rounds", "3", "--seed", "4")
+    report = document["variants"][0]["report"]
+    opened = sorted({(a["round"], a["step"]) for a in report["actionsOpen"] if "RuSiberianIn" in a["action"]})
+    taken = [(a["round"], a["step"]) for a in report["actionsTaken"] if "RuSiberianIn" in a["action"]]
+    assert len(opened) >= 2, result.out
+    assert sorted(taken) == opened  # one a step (the placement limit), every step it is open
+
+
+@pytest.mark.engine
+def test_no_purchase_or_placement_is_refused_in_any_variant(tmp_path: Path) -> None:
+    """Two seeded 2-round games of every variant the 1.9 engine plays: check exits 0, so no purchase
+    and no placement was refused (test_a_refused_placement_fails_the_game shows it would fail)."""
+    result, document = _check(tmp_path, "--rounds", "2", "--seed", "11", "-n", "2")
+    refused = [(v["name"], v["seed"], e["message"]) for v in document["variants"] if v["report"]
+               for e in v["report"]["errors"] if " refused " in e["message"]]  # fmt: skip
+    assert refused == []
+    assert result.code == 0, result.out
