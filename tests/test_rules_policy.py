@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from generator.engine.check import deliveries, delivery_line, evaluate
+from generator.engine.check import action_notes, deliveries, delivery_line, evaluate
 from tests.conftest import ROOT, Result, run_cli
 
 
@@ -56,6 +56,22 @@ def test_a_refused_placement_fails_the_game() -> None:
     assert evaluate(report, 2) == [
         "step japanesePlace: delegate place refused placeUnits (1 units in 60 Sea Zone): "
         "Cannot place these units in 60 Sea Zone"
+    ]
+
+
+def test_a_placement_made_elsewhere_is_a_note_not_a_failure() -> None:
+    """The harness puts a refused placement where the engine accepts it (ActionLog): the turn is
+    played, so check passes it and shows what was moved."""
+    moved = {"round": 2, "step": "japanesePlace", "player": "Japanese", "refused": "Cannot place these units in "
+             "60 Sea Zone", "asked": "60 Sea Zone", "placed": "Japan", "units": {"fighter": 1}}  # fmt: skip
+    report = {"parse": {"error": None, "saxErrors": []}, "errors": [], "roundsCompleted": 2, "actionsTaken": [],
+              "purchases": [{"player": "Japanese", "units": {"fighter": 1}}], "purchaseSteps": [],
+              "battles": [{"round": 1}], "unplaced": [], "rounds": [], "game": {"players": []},
+              "placementReplans": [moved]}  # fmt: skip
+    assert evaluate(report, 2) == []
+    assert action_notes(report) == [
+        "round 2, Japanese: placement of 1 fighter in 60 Sea Zone refused (Cannot place these units in 60 Sea Zone) "
+        "and made in Japan"
     ]
 
 

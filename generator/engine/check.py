@@ -190,15 +190,22 @@ def _names(message: str, territory: str) -> bool:
 
 
 def action_notes(report: JsonDict | None) -> list[str]:
-    """Purchases the harness re-planned after the engine refused the AI's (ActionLog): the player
-    bought, so they are not failures, but what it asked for and got is shown."""
+    """Purchases the harness re-planned and placements it made elsewhere after the engine refused
+    the AI's (ActionLog): the player bought and placed, so they are not failures, but what it asked
+    for and got is shown."""
     if report is None:
         return []
-    return [
+    purchases = [
         f"round {r['round']}, {r['player']}: purchase refused ({r['refused']}) and re-planned: "
         f"asked {_units(r.get('asked') or {})}, bought {_units(r.get('bought') or {})}"
         for r in report.get("purchaseReplans", [])
     ]
+    placements = [
+        f"round {r['round']}, {r['player']}: placement of {_units(r['units'])} in {r['asked']} refused "
+        f"({r['refused']}) and made in {r['placed']}"
+        for r in report.get("placementReplans", [])
+    ]
+    return purchases + placements
 
 
 def _purchase_failures(report: JsonDict) -> list[str]:

@@ -53,6 +53,7 @@ import games.strategy.util.IntegerMap;
  *  actionsOpen [{round, step, player, action}] (each action open at a step where the policy acted),
  *  deliveries [{unit, player, granted, at, fate (delivered|lost|waiting), round, where, trail}] (DeliveryLedger),
  *  purchaseReplans [{round, step, player, refused, asked {unit: n}, bought {unit: n}}] (see ActionLog),
+ *  placementReplans [{round, step, player, refused, asked (territory), placed (territory), units {unit: n}}],
  *  errors [ENTRY], warnings [ENTRY], timings {parseMs, setupMs, totalMs, rounds [ms], byDelegate {class: ms}},
  *  peakHeapMb}
  * SNAPSHOT = {resources {name: n}, income, territories, victoryCities, tuv, units {type: n}, unplaced {type: n}}
@@ -215,7 +216,7 @@ final class PlayReport {
         .put("unplaced", Json.arr(unplaced)).put("ownerChanges", Json.arr(ownerChanges))
         .put("actionsTaken", Json.arr(actionsTaken)).put("actionsOpen", Json.arr(actionsOpen))
         .put("deliveries", deliveries.render())
-        .put("purchaseReplans", Json.arr(actions.replans))
+        .put("purchaseReplans", Json.arr(actions.replans)).put("placementReplans", Json.arr(actions.replacements))
         .put("battles", battles(data)).put("winners", winners(data)).toString();
   }
 
