@@ -106,6 +106,11 @@ final class ActionPolicy {
     if (policy.equals("none") || player == null || player.isNull()) {
       return;
     }
+    if (policy.equals("rules") && step.getName().endsWith("Purchase")) {
+      // The 1.9 Pro AI plans its combat move while it buys: a convoy that counts as moved then is
+      // left out of its assaults (the engine gives the moves back when the combat move starts).
+      convoy.hold(data, delegate.getBridge(), player, orders(data), true);
+    }
     if (policy.equals("rules") && delegate instanceof MoveDelegate) {
       // The convoy is the harness's (Deliveries): it sails first, then the AI moves around it.
       // In the non-combat move only: a unit held in the combat move misleads the AI's amphibious
@@ -114,7 +119,7 @@ final class ActionPolicy {
         convoy.release(data, delegate.getBridge(), player);
         deliver(data, (MoveDelegate) delegate, player);
         deliveries.observe(data, step, orders(data));
-        convoy.hold(data, delegate.getBridge(), player, orders(data));
+        convoy.hold(data, delegate.getBridge(), player, orders(data), false);
       }
       return;
     }

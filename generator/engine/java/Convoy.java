@@ -50,14 +50,24 @@ final class Convoy {
     return out;
   }
 
-  /** The AI is about to move: every unit of the convoy counts as moved to the full. */
+  /**
+   * The AI is about to move (or to plan its moves): every unit of the convoy counts as moved to the
+   * full. Before the turn's first move ({@code beforeMoves}) what they really moved is nothing.
+   */
   void hold(final GameData data, final IDelegateBridge bridge, final PlayerID player,
-      final List<Deliveries.Order> orders) {
+      final List<Deliveries.Order> orders, final boolean beforeMoves) {
+    if (!heldIn.equals(turn(data, player))) {
+      realMoves.clear(); // a new turn: what was held before is the engine's to reset
+    }
     heldIn = turn(data, player);
     final CompositeChange change = new CompositeChange();
     for (final Unit u : units(data, player, orders)) {
       final TripleAUnit unit = TripleAUnit.get(u);
-      realMoves.putIfAbsent(u, unit.getAlreadyMoved());
+      if (beforeMoves) {
+        realMoves.put(u, 0);
+      } else {
+        realMoves.putIfAbsent(u, unit.getAlreadyMoved());
+      }
       change.add(ChangeFactory.unitPropertyChange(u, unit.getMaxMovementAllowed(), TripleAUnit.ALREADY_MOVED));
     }
     if (!change.isEmpty()) {
