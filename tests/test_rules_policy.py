@@ -77,23 +77,26 @@ def test_a_placement_made_elsewhere_is_a_note_not_a_failure() -> None:
 
 @pytest.mark.engine
 def test_expansion_lend_lease_is_shipped_and_paid(tmp_path: Path) -> None:
-    """Six rounds of expansion: one 10-PU token a US turn; the convoy ships them to sea zone 4 or 34,
-    where they are paid. Every token is accounted for, and the games deliver some of them."""
+    """Six rounds of expansion: one 10-PU token a US turn; the convoy ships them to sea zone 4 or 34
+    (3 to 5 turns away), where they are paid. Every token is accounted for, and every game that
+    lasts the six rounds has paid at least one (an early Axis win can end a game first)."""
     result, document = _check(tmp_path, "expansion", "--rounds", "6", "--seed", "1", "-n", "3")
     games = [v for v in document["variants"] if v["report"] is not None]
     assert len(games) == 3
     delivered = 0
     for game in games:
         counts = game["summary"]["deliveries"]["lendLease"]
-        # One token at the end of every US turn played (the game may end early in a win).
+        # One token at the end of every US turn played.
         assert counts["granted"] >= game["report"]["roundsCompleted"] - 1 > 0
         assert counts["granted"] == counts["delivered"] + counts["lost"] + counts["waiting"]
-        line = delivery_line(game["report"])
-        assert f"expansion (seed {game['seed']}): {line}" in result.out
+        assert f"expansion (seed {game['seed']}): {delivery_line(game['report'])}" in result.out
         paid = [a for a in game["report"]["actionsTaken"] if a["action"].startswith("deliver lendLease to ")]
         assert len(paid) >= counts["delivered"]
+        if game["report"]["roundsCompleted"] == 6 and not game["report"]["gameOver"]:
+            assert counts["delivered"] >= 1, result.out
         delivered += counts["delivered"]
-    assert delivered >= 2, result.out
+    assert delivered >= 1, result.out
+    assert result.code == 0, result.out  # the convoy causes no refused move
 
 
 @pytest.mark.engine
