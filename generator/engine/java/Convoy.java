@@ -94,11 +94,6 @@ final class Convoy {
     }
   }
 
-  /** Whether the unit is the convoy's (a transport or an escort). */
-  boolean has(final Unit u) {
-    return transports.contains(u) || escorts.containsKey(u);
-  }
-
   private static String turn(final GameData data, final PlayerID player) {
     return data.getSequence().getRound() + " " + player.getName();
   }

@@ -28,10 +28,11 @@ import games.strategy.triplea.delegate.TransportTracker;
  * resource when a player's unit of some type stands in a named territory (expansion's lend-lease:
  * a "lendLease" token in sea zone 4 pays the Soviet Union, in 34 the UK; aarhe's cargo likewise)
  * is a delivery order. The 1.9 AIs treat such tokens as land units and walk them about, so the
- * convoy is the harness's (Convoy): at the start of each of the player's move phases it loads the
+ * convoy is the harness's (Convoy): at the start of the player's non-combat move it loads the
  * cargo onto empty transports next to it and sails each loaded transport one turn along the
  * safest chain of stops to whichever paying zone is best (ConvoyRoutes), with warships as escort
- * when a stop is within the enemy's reach; then it holds the convoy while the AI moves. A convoy
+ * when a stop is within the enemy's reach; it holds the convoy while the AI moves, and while the
+ * AI buys (when the Pro AI plans its assaults: else it lands the cargo in them). A convoy
  * that is sunk is forgotten and the next cargo plans afresh from the board as it is. Each move is
  * one the engine validates; one it refuses is left undone.
  */
