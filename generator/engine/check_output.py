@@ -15,7 +15,7 @@ from rich.table import Table
 
 from generator.diagnostics import Diagnostic, ForgeError
 from generator.engine.harness import PlayEvent
-from generator.engine.judge import Target, Verdict, actions_never_taken, summary
+from generator.engine.judge import Target, Verdict, actions_never_taken, delivery_line, summary
 from generator.paths import UnwritableFile, open_output
 
 # Names of actions never taken that the table's summary line lists (the report lists them all).
@@ -81,6 +81,8 @@ def render_table(out: Console, outcomes: Sequence[Verdict], rounds: int, games: 
             out.print(f"{_label(o, games)}: {failure}", soft_wrap=True, markup=False, highlight=False)
         for note in o.notes:
             out.print(f"{_label(o, games)}: note: {note}", soft_wrap=True, markup=False, highlight=False)
+        if rounds > 0 and (line := delivery_line(o.report)):
+            out.print(f"{_label(o, games)}: {line}", soft_wrap=True, markup=False, highlight=False)
     if rounds > 0:
         for name, (count, never) in actions_never_taken(outcomes).items():
             played = f"{games} games" if games > 1 else "1 game"

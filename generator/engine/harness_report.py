@@ -8,7 +8,7 @@ README (`triplea-forge check`, "The report").
 
 from __future__ import annotations
 
-from typing import Any, NotRequired
+from typing import Any, Literal, NotRequired
 
 from pydantic import ConfigDict, TypeAdapter, ValidationError, with_config
 from typing_extensions import TypedDict
@@ -95,6 +95,27 @@ class Replan(TypedDict):
 
 
 @with_config(_KEEP)
+class PlacementReplan(TypedDict):
+    """A placement the engine refused the AI and the harness made elsewhere."""
+
+    round: int
+    player: str
+    refused: Any
+    asked: str  # the territory the AI chose
+    placed: str  # where the harness placed the units
+    units: Counts
+
+
+@with_config(_KEEP)
+class Delivery(TypedDict):
+    """One unit the rules pay for on delivery (a lend-lease token, cargo) and its fate (DeliveryLedger)."""
+
+    unit: str
+    fate: Literal["delivered", "lost", "waiting"]
+    player: NotRequired[str]
+
+
+@with_config(_KEEP)
 class OwnerChange(TypedDict):
     territory: str
 
@@ -136,6 +157,8 @@ class GameReport(TypedDict):
     ownerChanges: NotRequired[list[OwnerChange]]
     battles: NotRequired[list[Battle]]
     purchaseReplans: NotRequired[list[Replan]]
+    placementReplans: NotRequired[list[PlacementReplan]]
+    deliveries: NotRequired[list[Delivery]]
     timings: NotRequired[Timings]
 
 

@@ -127,15 +127,22 @@ def _names(message: str, territory: str) -> bool:
 
 
 def action_notes(report: GameReport | None) -> list[str]:
-    """Purchases the harness re-planned after the engine refused the AI's (ActionLog): the player
-    bought, so they are not failures, but what it asked for and got is shown."""
+    """Purchases the harness re-planned and placements it made elsewhere after the engine refused
+    the AI's (ActionLog): the player bought and placed, so they are not failures, but what it asked
+    for and got is shown."""
     if report is None:
         return []
-    return [
+    purchases = [
         f"round {r['round']}, {r['player']}: purchase refused ({r['refused']}) and re-planned: "
         f"asked {_units(r.get('asked') or {})}, bought {_units(r.get('bought') or {})}"
         for r in report.get("purchaseReplans", [])
     ]
+    placements = [
+        f"round {r['round']}, {r['player']}: placement of {_units(r['units'])} in {r['asked']} refused "
+        f"({r['refused']}) and made in {r['placed']}"
+        for r in report.get("placementReplans", [])
+    ]
+    return purchases + placements
 
 
 def _purchase_failures(report: GameReport) -> list[str]:
@@ -287,10 +294,35 @@ def summary(report: GameReport | None, rounds: int) -> dict[str, Any]:
         "territoriesChangedHands": len({c["territory"] for c in report.get("ownerChanges", [])}),
         # User and political actions the harness took for the AIs (the variant's own layer).
         "actionsTaken": sorted({a["action"] for a in report.get("actionsTaken", []) if not a.get("error")}),
+        "deliveries": deliveries(report),
         "errors": errors,
         "warnings": len(report.get("warnings", [])),
         "secondsPerRound": [ms / 1000 for ms in report.get("timings", {}).get("rounds", [])],
     }
+
+
+DELIVERY_FATES = ("delivered", "lost", "waiting")
+
+
+def deliveries(report: GameReport) -> dict[str, dict[str, int]]:
+    """Per unit the rules pay for on delivery (lend-lease tokens, cargo): how many were granted
+    (appeared on the board) and how many of them were delivered, lost (sunk) or still waiting."""
+    out: dict[str, dict[str, int]] = {}
+    for token in report.get("deliveries", []):
+        counts = out.setdefault(token["unit"], {"granted": 0, **dict.fromkeys(DELIVERY_FATES, 0)})
+        counts["granted"] += 1
+        counts[token["fate"]] += 1
+    return out
+
+
+def delivery_line(report: GameReport | None) -> str | None:
+    """'lendLease: 6 granted, 2 delivered, 1 lost, 3 waiting' for a game with deliveries."""
+    counts = deliveries(report) if report is not None else {}
+    if not counts:
+        return None
+    parts = [f"{unit}: {c['granted']} granted, " + ", ".join(f"{c[f]} {f}" for f in DELIVERY_FATES)
+             for unit, c in sorted(counts.items())]  # fmt: skip
+    return "deliveries: " + "; ".join(parts)
 
 
 def actions_never_taken(outcomes: Sequence[Verdict]) -> dict[str, tuple[int, list[str]]]:

@@ -6,6 +6,7 @@ import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -31,6 +32,7 @@ final class ActionLog {
   final List<String> moves = new ArrayList<>();
   final List<String> placements = new ArrayList<>();
   final List<String> replans = new ArrayList<>();
+  final List<String> replacements = new ArrayList<>();
 
   /** The remote for {@code delegate}: {@code inner} (the engine's own wrapper) plus logging. */
   Object wrap(final IDelegate delegate, final Object inner) {
@@ -51,6 +53,7 @@ final class ActionLog {
     return Proxy.newProxyInstance(type.getClassLoader(), new Class<?>[] {type}, handler);
   }
 
+  @SuppressWarnings("unchecked")
   private Object invoke(final IDelegate called, final Object inner, final Method method, final Object[] args)
       throws Throwable {
     final String delegate = called.getName();
@@ -76,6 +79,16 @@ final class ActionLog {
         return null;
       }
     }
+    if (result instanceof String && name.equals("placeUnits") && args != null && args.length >= 2
+        && args[1] instanceof Territory) {
+      final Object[] moved = replace(called, inner, method, args);
+      if (moved != null) {
+        replacements.add(here().putStr("refused", (String) result).putStr("asked", name((Territory) args[1]))
+            .putStr("placed", name((Territory) moved[1])).put("units", byType((Collection<Unit>) args[0])).toString());
+        record(name, moved);
+        return null;
+      }
+    }
     if (result instanceof String && !name.startsWith("get")) {
       ErrorCapture.record("rejected", "delegate " + delegate + " refused " + name + summary(name, args) + ": " + result,
           null);
@@ -83,6 +96,32 @@ final class ActionLog {
       record(name, args);
     }
     return result;
+  }
+
+  /**
+   * The AI's refused placement, made where the engine accepts it (the 1.9 AIs sometimes place a
+   * new fighter on a carrier in a sea zone where the engine does not count room for it; a player
+   * puts the unit elsewhere): land territories first, then sea zones, by name. Null when the
+   * units fit nowhere.
+   */
+  private static Object[] replace(final IDelegate delegate, final Object inner, final Method method,
+      final Object[] args) throws ReflectiveOperationException {
+    if (delegate.getBridge() == null) {
+      return null;
+    }
+    final List<Territory> places = new ArrayList<>(delegate.getBridge().getData().getMap().getTerritories());
+    places.sort(Comparator.comparing(Territory::isWater).thenComparing(Territory::getName));
+    for (final Territory t : places) {
+      if (t.equals(args[1])) {
+        continue;
+      }
+      final Object[] there = args.clone();
+      there[1] = t;
+      if (method.invoke(inner, there) == null) {
+        return there;
+      }
+    }
+    return null;
   }
 
   @SuppressWarnings("unchecked")

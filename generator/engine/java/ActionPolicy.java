@@ -65,7 +65,8 @@ final class ActionPolicy {
   final List<String> taken = new ArrayList<>();
   final List<String> opened = new ArrayList<>();
   private List<Deliveries.Order> orders;
-  private final Set<Unit> convoy = new HashSet<>();
+  private final Convoy convoy = new Convoy();
+  final DeliveryLedger deliveries = new DeliveryLedger();
 
   /**
    * A policy name with its parameter ("rules:0.5") and the actions it never takes
@@ -101,16 +102,24 @@ final class ActionPolicy {
   void act(final GameData data, final GameStep step) {
     final IDelegate delegate = step.getDelegate();
     final PlayerID player = step.getPlayerId();
+    deliveries.observe(data, step, orders(data));
     if (policy.equals("none") || player == null || player.isNull()) {
       return;
     }
+    if (policy.equals("rules") && step.getName().endsWith("Purchase")) {
+      // The 1.9 Pro AI plans its combat move while it buys: a convoy that counts as moved then is
+      // left out of its assaults (the engine gives the moves back when the combat move starts).
+      convoy.hold(data, delegate.getBridge(), player, orders(data), true);
+    }
     if (policy.equals("rules") && delegate instanceof MoveDelegate) {
-      // The convoy is the harness's: the AI moves around it (Deliveries).
-      // Held through the non-combat move only: a held unit in the combat move misleads the AI's
-      // amphibious planning into moves the engine refuses.
+      // The convoy is the harness's (Deliveries): it sails first, then the AI moves around it.
+      // In the non-combat move only: a unit held in the combat move misleads the AI's amphibious
+      // planning into moves the engine refuses.
       if (step.getName().endsWith("NonCombatMove")) {
+        convoy.release(data, delegate.getBridge(), player);
         deliver(data, (MoveDelegate) delegate, player);
-        Deliveries.hold(data, delegate.getBridge(), player, orders(data), convoy, true);
+        deliveries.observe(data, step, orders(data));
+        convoy.hold(data, delegate.getBridge(), player, orders(data), false);
       }
       return;
     }

@@ -8,7 +8,6 @@ import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 
-import games.strategy.engine.data.CompositeChange;
 import games.strategy.engine.data.GameData;
 import games.strategy.engine.data.IAttachment;
 import games.strategy.engine.data.PlayerID;
@@ -16,28 +15,26 @@ import games.strategy.engine.data.Route;
 import games.strategy.engine.data.Territory;
 import games.strategy.engine.data.Unit;
 import games.strategy.engine.data.UnitType;
-import games.strategy.engine.data.changefactory.ChangeFactory;
-import games.strategy.engine.delegate.IDelegateBridge;
 import games.strategy.triplea.TripleAUnit;
+import games.strategy.triplea.attachments.UnitAttachment;
 import games.strategy.triplea.attachments.RulesAttachment;
 import games.strategy.triplea.attachments.TriggerAttachment;
 import games.strategy.triplea.delegate.Matches;
 import games.strategy.triplea.delegate.MoveDelegate;
 import games.strategy.triplea.delegate.TransportTracker;
-import games.strategy.util.Match;
 
 /**
  * Deliveries the rules pay for, made as a player would make them: a trigger that grants a
  * resource when a player's unit of some type stands in a named territory (expansion's lend-lease:
- * a "lendLease" token in sea zone 4 pays the Soviet Union) is a delivery order. The 1.9 AIs treat
- * such tokens as land units and walk them about, so the convoy is the harness's: while the AI
- * moves, the tokens and the transports of the convoy count as already moved (hold; the nearest
- * empty transport joins the convoy when it has none), and at the start of the player's non-combat
- * move (release, deliver, hold again) the harness ships one token towards each zone. A token
- * aboard a transport sails on; a token ashore boards a convoy transport in a sea zone next to it
- * (the AI's units the AI loaded aboard are put ashore first; the transport is sent there when it
- * is elsewhere), and the loaded transport sails as far as it can. Each move is one the engine
- * validates; one it refuses is left undone.
+ * a "lendLease" token in sea zone 4 pays the Soviet Union, in 34 the UK; aarhe's cargo likewise)
+ * is a delivery order. The 1.9 AIs treat such tokens as land units and walk them about, so the
+ * convoy is the harness's (Convoy): at the start of the player's non-combat move it loads the
+ * cargo onto empty transports next to it and sails each loaded transport one turn along the
+ * safest chain of stops to whichever paying zone is best (ConvoyRoutes), with warships as escort
+ * when a stop is within the enemy's reach; it holds the convoy while the AI moves, and while the
+ * AI buys (when the Pro AI plans its assaults: else it lands the cargo in them). A convoy
+ * that is sunk is forgotten and the next cargo plans afresh from the board as it is. Each move is
+ * one the engine validates; one it refuses is left undone.
  */
 final class Deliveries {
   /** Units of {@code type} that {@code player} brings to {@code zone} get paid for there. */
@@ -46,6 +43,16 @@ final class Deliveries {
       return "deliver " + type.getName() + " to " + zone.getName();
     }
   }
+
+  /** At most this many warships sail with one transport (the rest stay the AI's). */
+  private static final int MAX_ESCORTS = 2;
+  /** A stop this likely to be attacked (ConvoyRoutes.risk) needs no more escorts. */
+  private static final double ACCEPTED_RISK = 0.3;
+  /**
+   * Transports the convoy may take from the AI: one a turn of cargo on a route of about three
+   * turns (expansion's and aarhe's routes to sea zones 4 and 34), so the cargo does not pile up.
+   */
+  private static final int MAX_TRANSPORTS = 3;
 
   private Deliveries() {}
 
@@ -84,71 +91,149 @@ final class Deliveries {
   }
 
   /**
-   * Moves one unit towards each of the player's orders; the orders it had a unit for (open) and
-   * those whose unit reached its zone (done) are added to the two lists.
+   * Moves the player's cargo towards where its orders pay for it, and logs the orders it had cargo
+   * for (open) and those whose cargo reached a paying zone (done). Cargo aboard sails on; cargo
+   * ashore boards an empty transport next to it (one is sent there when none is), and each loaded
+   * transport makes for the stop that ConvoyRoutes finds best over every zone that pays for it,
+   * taking escorts along from where it starts when the stop is within the enemy's reach.
    */
   static void deliver(final GameData data, final MoveDelegate delegate, final PlayerID player,
-      final List<Order> orders, final Set<Unit> convoy, final List<String> open, final List<String> done) {
-    final Set<Unit> used = new HashSet<>();
-    hold(data, delegate.getBridge(), player, orders, convoy, false); // claims a transport if it has none
-    for (final Unit transport : new ArrayList<>(convoy)) {
-      unloadOthers(data, delegate, player, transport, orders);
+      final List<Order> orders, final Convoy convoy, final List<String> open, final List<String> done) {
+    convoy.tidy(data);
+    final List<Order> mine = new ArrayList<>(orders);
+    mine.removeIf(o -> !o.player().equals(player));
+    final List<Unit> cargo = tokens(data, player, mine);
+    if (cargo.isEmpty()) {
+      return;
     }
-    // The zone nearest to the player's tokens first: one convoy delivers sooner there.
-    final List<Order> nearestFirst = new ArrayList<>(orders);
-    nearestFirst.sort(Comparator.comparingInt((Order o) -> nearestToken(data, o)).thenComparing(Order::name));
-    for (final Order order : nearestFirst) {
-      if (!order.player().equals(player)) {
+    for (final Order o : mine) {
+      if (cargo.stream().anyMatch(u -> u.getType().equals(o.type()))) {
+        open.add(o.name());
+      }
+    }
+    for (final Unit transport : new ArrayList<>(convoy.transports)) {
+      unloadOthers(data, delegate, player, transport, mine);
+    }
+    final ConvoyRoutes routes = new ConvoyRoutes(data, player);
+    final Set<Unit> used = new HashSet<>();
+    final List<Territory> waiting = new ArrayList<>();
+    // Cargo already at sea first: its transport is spoken for.
+    cargo.sort(Comparator.comparing((Unit u) -> TripleAUnit.get(u).getTransportedBy() == null)
+        .thenComparing(u -> where(data, u).getName()));
+    for (final Unit token : cargo) {
+      if (mine.stream().anyMatch(o -> o.type().equals(token.getType()) && o.zone().equals(where(data, token)))) {
+        continue; // in a paying zone: paid at the end of this turn's non-combat move
+      }
+      Unit carrier = TripleAUnit.get(token).getTransportedBy();
+      if (carrier == null) {
+        final Territory ashore = where(data, token);
+        carrier = transportNear(data, player, ashore, token, used);
+        if (carrier == null) {
+          waiting.add(ashore);
+          continue;
+        }
+        if (delegate.move(List.of(token), new Route(ashore, where(data, carrier)), List.of(carrier)) != null) {
+          continue;
+        }
+        convoy.transports.add(carrier);
+      }
+      if (!used.add(carrier) || TripleAUnit.get(carrier).getMovementLeft() <= 0) {
         continue;
       }
-      final List<Unit> cargo = new ArrayList<>();
-      for (final Territory t : data.getMap().getTerritories()) {
-        for (final Unit u : t.getUnits().getUnits()) {
-          if (u.getType().equals(order.type()) && player.equals(u.getOwner()) && !used.contains(u)) {
-            cargo.add(u);
-          }
-        }
+      final Territory goal = sailTowardsBest(data, delegate, player, carrier, token, mine, routes, convoy, used);
+      if (goal != null && goal.equals(where(data, token))) {
+        done.add(new Order(player, token.getType(), goal).name());
       }
-      if (cargo.isEmpty()) {
+    }
+    for (final Territory ashore : waiting) {
+      sendTransport(data, delegate, player, ashore, used, convoy, routes);
+    }
+  }
+
+  /** Sails a loaded transport one turn along the best plan over the zones that pay for its cargo. */
+  private static Territory sailTowardsBest(final GameData data, final MoveDelegate delegate, final PlayerID player,
+      final Unit carrier, final Unit token, final List<Order> orders, final ConvoyRoutes routes, final Convoy convoy,
+      final Set<Unit> used) {
+    final Territory from = where(data, carrier);
+    final int now = TripleAUnit.get(carrier).getMovementLeft();
+    final int full = TripleAUnit.get(carrier).getMaxMovementAllowed();
+    ConvoyRoutes.Plan best = null;
+    Territory goal = null;
+    for (final Order o : orders) {
+      if (!o.type().equals(token.getType())) {
         continue;
       }
-      open.add(order.name());
-      if (order.zone().getUnits().getUnits().stream().anyMatch(cargo::contains)) {
-        continue; // one there already: it is paid at the end of this move
+      final ConvoyRoutes.Plan plan = routes.plan(from, now, full, o.zone(), 0);
+      if (plan != null && plan.next() != null && (best == null || plan.cost() < best.cost())) {
+        best = plan;
+        goal = o.zone();
       }
-      cargo.sort(Comparator.comparingInt((Unit u) -> distance(data, where(data, u), order.zone()))
-          .thenComparing(u -> where(data, u).getName()));
-      for (final Unit token : cargo) {
-        if (ship(data, delegate, player, token, order.zone(), used, convoy)) {
-          used.add(token);
-          if (order.zone().getUnits().getUnits().contains(token)) {
-            done.add(order.name());
-          }
-          break;
-        }
+    }
+    if (best == null) {
+      return null;
+    }
+    sail(data, delegate, carrier, best.next(), routes, convoy, used);
+    return goal;
+  }
+
+  /**
+   * Moves a transport (with what it carries) to {@code stop} along a clear route, as far as the
+   * engine allows; when the stop is within the enemy's reach, the player's warships in the same
+   * zone that can keep up sail with it, the strongest first, until the stop is covered.
+   */
+  private static void sail(final GameData data, final MoveDelegate delegate, final Unit transport,
+      final Territory stop, final ConvoyRoutes routes, final Convoy convoy, final Set<Unit> used) {
+    final Territory from = where(data, transport);
+    final Route full = routes.safeRoute(from, stop);
+    if (full == null || full.numberOfSteps() == 0) {
+      return;
+    }
+    final List<Unit> escort = escorts(data, transport, from, stop, full.numberOfSteps(), routes, convoy, used);
+    final List<Unit> loaded = new ArrayList<>(List.of(transport));
+    loaded.addAll(TripleAUnit.get(transport).getTransporting());
+    final List<Territory> path = full.getAllTerritories();
+    for (int steps = Math.min(TripleAUnit.get(transport).getMovementLeft(), path.size() - 1); steps > 0; steps--) {
+      final Route route = new Route(new ArrayList<>(path.subList(0, steps + 1)));
+      final List<Unit> together = new ArrayList<>(loaded);
+      together.addAll(escort);
+      // With its cargo named, as the game's own move panel does; else without the escort; else alone.
+      if (!escort.isEmpty() && delegate.move(together, route) == null) {
+        escort.forEach(e -> convoy.escorts.put(e, transport));
+        used.addAll(escort);
+        return;
+      }
+      if (delegate.move(loaded, route) == null || delegate.move(List.of(transport), route) == null) {
+        return;
       }
     }
   }
 
-  private static boolean ship(final GameData data, final MoveDelegate delegate, final PlayerID player,
-      final Unit token, final Territory zone, final Set<Unit> used, final Set<Unit> convoy) {
-    Unit carrier = TripleAUnit.get(token).getTransportedBy();
-    if (carrier == null) {
-      final Territory ashore = where(data, token);
-      carrier = transportNear(data, player, ashore, used);
-      if (carrier == null) {
-        sendTransport(data, delegate, player, ashore, used, convoy);
-        return false;
-      }
-      convoy.add(carrier);
-      final String refused = delegate.move(List.of(token), new Route(ashore, where(data, carrier)), List.of(carrier));
-      if (refused != null) {
-        return false;
+  private static List<Unit> escorts(final GameData data, final Unit transport, final Territory from,
+      final Territory stop, final int steps, final ConvoyRoutes routes, final Convoy convoy, final Set<Unit> used) {
+    final List<Unit> out = new ArrayList<>();
+    if (routes.risk(stop, 0) <= 0) {
+      return out;
+    }
+    final List<Unit> ships = new ArrayList<>();
+    for (final Unit u : from.getUnits().getUnits()) {
+      if (transport.getOwner().equals(u.getOwner()) && Matches.unitIsSea().match(u)
+          && !Matches.unitIsTransport().match(u) && !used.contains(u)
+          && (!convoy.escorts.containsKey(u) || convoy.escorts.get(u).equals(transport))
+          && TripleAUnit.get(u).getMovementLeft() >= steps && ConvoyRoutes.strength(u, false) > 0) {
+        ships.add(u);
       }
     }
-    used.add(carrier);
-    sail(data, delegate, carrier, zone);
-    return true;
+    ships.sort(Comparator.comparingDouble((Unit u) -> -ConvoyRoutes.strength(u, false))
+        .thenComparing(Unit::toString));
+    double defence = 0;
+    for (final Unit ship : ships) {
+      if (out.size() >= MAX_ESCORTS || routes.risk(stop, defence) <= ACCEPTED_RISK) {
+        break;
+      }
+      out.add(ship);
+      defence += ConvoyRoutes.strength(ship, false);
+    }
+    return out;
   }
 
   /** Puts ashore, next to where it is, what the AI loaded aboard a convoy transport. */
@@ -167,14 +252,15 @@ final class Deliveries {
     }
   }
 
-  /** An empty transport of the player with moves left, in a sea zone next to {@code land}. */
+  /** An empty transport of the player with moves left and room for {@code token}, next to {@code land}. */
   private static Unit transportNear(final GameData data, final PlayerID player, final Territory land,
-      final Set<Unit> used) {
+      final Unit token, final Set<Unit> used) {
+    final int cost = UnitAttachment.get(token.getType()).getTransportCost();
     for (final Territory sea : sorted(data.getMap().getNeighbors(land, Matches.territoryIsWater()))) {
       for (final Unit u : sea.getUnits().getUnits()) {
         if (player.equals(u.getOwner()) && Matches.unitIsTransport().match(u) && !used.contains(u)
             && !TransportTracker.isTransporting(u) && TripleAUnit.get(u).getMovementLeft() > 0
-            && TransportTracker.getAvailableCapacity(u) > 0) {
+            && TransportTracker.getAvailableCapacity(u) >= cost) {
           return u;
         }
       }
@@ -182,120 +268,60 @@ final class Deliveries {
     return null;
   }
 
-  /** Sends the nearest empty transport of the player towards a sea zone next to {@code land}. */
+  /**
+   * Sends the player's nearest empty transport towards the safest sea zone next to {@code land}
+   * (it joins the convoy) while the convoy is under its size.
+   */
   private static void sendTransport(final GameData data, final MoveDelegate delegate, final PlayerID player,
-      final Territory land, final Set<Unit> used, final Set<Unit> convoy) {
+      final Territory land, final Set<Unit> used, final Convoy convoy, final ConvoyRoutes routes) {
     final List<Territory> coast = sorted(data.getMap().getNeighbors(land, Matches.territoryIsWater()));
+    coast.sort(Comparator.comparingDouble((Territory t) -> routes.risk(t, 0)));
     if (coast.isEmpty()) {
       return;
     }
-    Unit best = convoy.stream().filter(u -> where(data, u) != null && !used.contains(u)
-        && !TransportTracker.isTransporting(u)).findFirst().orElse(null);
-    for (final Territory sea : best != null ? List.<Territory>of() : sorted(data.getMap().getTerritories())) {
-      for (final Unit u : sea.getUnits().getUnits()) {
-        if (player.equals(u.getOwner()) && Matches.unitIsTransport().match(u) && !used.contains(u)
-            && !TransportTracker.isTransporting(u) && TripleAUnit.get(u).getMovementLeft() > 0
-            && (best == null || distance(data, sea, coast.get(0)) < distance(data, where(data, best), coast.get(0)))) {
-          best = u;
+    final Territory dock = coast.get(0);
+    Unit best = null;
+    if (convoy.transports.size() < MAX_TRANSPORTS) {
+      for (final Territory sea : sorted(data.getMap().getTerritories())) {
+        for (final Unit u : sea.getUnits().getUnits()) {
+          if (idle(u, player, used) && (best == null || distance(data, sea, dock) < distance(data, where(data, best), dock))) {
+            best = u;
+          }
         }
       }
     }
-    if (best != null) {
-      used.add(best);
-      convoy.add(best);
-      sail(data, delegate, best, coast.get(0));
-    }
-  }
-
-  /** Moves a transport (and what it carries) along the water towards {@code zone}, as far as it can. */
-  private static void sail(final GameData data, final MoveDelegate delegate, final Unit transport,
-      final Territory zone) {
-    final Territory from = where(data, transport);
-    // Around enemy ships where the sea allows it, as a convoy would sail; else the shortest way.
-    final PlayerID owner = transport.getOwner();
-    final Route safe = data.getMap().getRoute(from, zone,
-        Match.allOf(Matches.territoryIsWater(), Matches.territoryHasNoEnemyUnits(owner, data)));
-    final Route full = safe != null ? safe : data.getMap().getRoute(from, zone, Matches.territoryIsWater());
-    if (full == null || full.numberOfSteps() == 0) {
+    if (best == null) {
       return;
     }
-    final List<Unit> loaded = new ArrayList<>(List.of(transport));
-    loaded.addAll(TripleAUnit.get(transport).getTransporting());
-    final List<Territory> path = full.getAllTerritories();
-    for (int steps = Math.min(TripleAUnit.get(transport).getMovementLeft(), path.size() - 1); steps > 0; steps--) {
-      final Route route = new Route(new ArrayList<>(path.subList(0, steps + 1)));
-      // With its cargo named, as the game's own move panel does; else the transport alone.
-      if (delegate.move(loaded, route) == null || delegate.move(List.of(transport), route) == null) {
-        return;
-      }
+    used.add(best);
+    convoy.transports.add(best);
+    final ConvoyRoutes.Plan plan = routes.plan(where(data, best), TripleAUnit.get(best).getMovementLeft(),
+        TripleAUnit.get(best).getMaxMovementAllowed(), dock, 0);
+    if (plan != null && plan.next() != null) {
+      sail(data, delegate, best, plan.next(), routes, convoy, used);
     }
   }
 
-  /**
-   * While the AI moves: the player's tokens of its orders and the transports of its convoy count
-   * as moved to the full (hold), so the AI leaves them be; release gives their moves back.
-   */
-  static void hold(final GameData data, final IDelegateBridge bridge, final PlayerID player,
-      final List<Order> orders, final Set<Unit> convoy, final boolean held) {
-    convoy.removeIf(u -> where(data, u) == null); // sunk
-    final List<Unit> tokens = new ArrayList<>();
+  private static boolean idle(final Unit u, final PlayerID player, final Set<Unit> used) {
+    return player.equals(u.getOwner()) && Matches.unitIsTransport().match(u) && !used.contains(u)
+        && !TransportTracker.isTransporting(u) && TripleAUnit.get(u).getMovementLeft() > 0;
+  }
+
+  /** The player's units its orders pay for, wherever they stand. */
+  static List<Unit> tokens(final GameData data, final PlayerID player, final List<Order> orders) {
+    final List<Unit> out = new ArrayList<>();
     for (final Territory t : sorted(data.getMap().getTerritories())) {
       for (final Unit u : t.getUnits().getUnits()) {
         if (player.equals(u.getOwner()) && orders.stream().anyMatch(o -> o.player().equals(player)
             && o.type().equals(u.getType()))) {
-          tokens.add(u);
+          out.add(u);
         }
       }
     }
-    if (!tokens.isEmpty() && convoy.stream().noneMatch(u -> player.equals(u.getOwner()))) {
-      claim(data, player, where(data, tokens.get(0)), convoy);
-    }
-    final List<Unit> units = new ArrayList<>(convoy);
-    units.addAll(tokens);
-    final CompositeChange change = new CompositeChange();
-    for (final Unit u : units) {
-      if (player.equals(u.getOwner())) {
-        change.add(ChangeFactory.unitPropertyChange(u, held ? TripleAUnit.get(u).getMaxMovementAllowed() : 0,
-            TripleAUnit.ALREADY_MOVED));
-      }
-    }
-    if (!change.isEmpty()) {
-      bridge.addChange(change);
-    }
+    return out;
   }
 
-  /** Before the AI moves: the player's empty transport nearest {@code near} joins the convoy. */
-  private static void claim(final GameData data, final PlayerID player, final Territory near,
-      final Set<Unit> convoy) {
-    Unit best = null;
-    int bestDistance = Integer.MAX_VALUE;
-    for (final Territory sea : sorted(data.getMap().getTerritories())) {
-      for (final Unit u : sea.getUnits().getUnits()) {
-        final int d = distance(data, sea, near);
-        if (player.equals(u.getOwner()) && Matches.unitIsTransport().match(u)
-            && !TransportTracker.isTransporting(u) && d < bestDistance) {
-          best = u;
-          bestDistance = d;
-        }
-      }
-    }
-    if (best != null) {
-      convoy.add(best);
-    }
-  }
-
-  private static int nearestToken(final GameData data, final Order order) {
-    int best = Integer.MAX_VALUE;
-    for (final Territory t : data.getMap().getTerritories()) {
-      if (t.getUnits().getUnits().stream().anyMatch(u -> u.getType().equals(order.type())
-          && order.player().equals(u.getOwner()))) {
-        best = Math.min(best, distance(data, t, order.zone()));
-      }
-    }
-    return best;
-  }
-
-  private static Territory where(final GameData data, final Unit unit) {
+  static Territory where(final GameData data, final Unit unit) {
     for (final Territory t : data.getMap().getTerritories()) {
       if (t.getUnits().getUnits().contains(unit)) {
         return t;

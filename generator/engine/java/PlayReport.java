@@ -51,7 +51,9 @@ import games.strategy.util.IntegerMap;
  *  battles [{round, territory, type, attacker, defender, result, attackerLostTuv, defenderLostTuv}],
  *  actionsTaken [{round, step, player, action, kind (user|political), pusSpent, error}] (see ActionPolicy),
  *  actionsOpen [{round, step, player, action}] (each action open at a step where the policy acted),
+ *  deliveries [{unit, player, granted, at, fate (delivered|lost|waiting), round, where, trail}] (DeliveryLedger),
  *  purchaseReplans [{round, step, player, refused, asked {unit: n}, bought {unit: n}}] (see ActionLog),
+ *  placementReplans [{round, step, player, refused, asked (territory), placed (territory), units {unit: n}}],
  *  errors [ENTRY], warnings [ENTRY], timings {parseMs, setupMs, totalMs, cpuMs, rounds [ms], byDelegate {class: ms}},
  *  peakHeapMb}
  * SNAPSHOT = {resources {name: n}, income, territories, victoryCities, tuv, units {type: n}, unplaced {type: n}}
@@ -74,6 +76,7 @@ final class PlayReport {
   private final long seed;
   private final List<String> actionsTaken;
   private final List<String> actionsOpen;
+  private final DeliveryLedger deliveries;
   private final Json.Obj game = new Json.Obj();
   private String start;
   private final List<String> roundReports = new ArrayList<>();
@@ -86,7 +89,8 @@ final class PlayReport {
   private int pusBefore;
 
   PlayReport(final String path, final int rounds, final String ai, final long seed, final List<String> actionsTaken,
-      final List<String> actionsOpen) {
+      final List<String> actionsOpen, final DeliveryLedger deliveries) {
+    this.deliveries = deliveries;
     this.path = path;
     this.rounds = rounds;
     this.ai = ai;
@@ -211,7 +215,8 @@ final class PlayReport {
         .put("moves", Json.arr(actions.moves)).put("placements", Json.arr(actions.placements))
         .put("unplaced", Json.arr(unplaced)).put("ownerChanges", Json.arr(ownerChanges))
         .put("actionsTaken", Json.arr(actionsTaken)).put("actionsOpen", Json.arr(actionsOpen))
-        .put("purchaseReplans", Json.arr(actions.replans))
+        .put("deliveries", deliveries.render())
+        .put("purchaseReplans", Json.arr(actions.replans)).put("placementReplans", Json.arr(actions.replacements))
         .put("battles", battles(data)).put("winners", winners(data)).toString();
   }
 

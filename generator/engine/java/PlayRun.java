@@ -76,7 +76,8 @@ final class PlayRun {
     ErrorCapture.reset();
     PlayReport.resetPeakHeap();
     ErrorCapture.position(0, "parse", null);
-    final PlayReport report = new PlayReport(path, rounds, ai, seed, actions.taken, actions.opened);
+    final PlayReport report = new PlayReport(path, rounds, ai, seed, actions.taken, actions.opened,
+        actions.deliveries);
     final long start = System.nanoTime();
     GameData data = null;
     try {
