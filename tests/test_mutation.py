@@ -177,7 +177,7 @@ def test_coverage_mutate_names_each_survivor_under_the_rule_its_option_serves(tm
     assert "ledgered: 4 mutants built, 0 stillborn; dumping them" in result.err
     # Without the narrowing, each edit of the unit serves both rules: killed by either's proof, and
     # a survivor is each rule's, naming the other.
-    result = run_cli("coverage", "ledgered", "--mutate", cwd=_ledgered(tmp_path / "shared", "defense: 3", False))
+    result = run_cli("coverage", "ledgered", "--mutate", cwd=_ledgered(tmp_path / "claimed", "defense: 3", False))
     assert result.code == 1, result
     assert _without_time(result.out) == [
         "ledgered: 2 enforced of 2 rules; 8 mutants, 4 killed, 0 equivalent, 4 survivors",

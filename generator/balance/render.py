@@ -140,8 +140,8 @@ def terminal(
         table.add_column(name, no_wrap=True)
     for row in rows(summaries):
         table.add_row(*_cells(row))
-    for line in [*map(headline, summaries), *speed]:
-        console.print(line, markup=False, highlight=False, soft_wrap=True)
+    for line in [*map(headline, summaries), *speed]:  # prose: wrapped at the terminal's width
+        console.print(line, markup=False, highlight=False)
     for verdict in verdicts:
         console.print(verdict, markup=False, highlight=False, soft_wrap=True)
     if console.measure(table, options=console.options.update_width(10_000)).maximum <= console.width:
