@@ -44,8 +44,8 @@ def _stage(module: str) -> str:
     return parts[1] if parts[1] in RANK else "base"
 
 
-def _module_name(path: Path) -> str:
-    rel = path.relative_to(ROOT).with_suffix("")
+def _module_name(path: Path, package: Path) -> str:
+    rel = path.relative_to(package.parent).with_suffix("")
     parts = list(rel.parts)
     if parts[-1] == "__init__":
         parts.pop()
@@ -65,10 +65,10 @@ def _imports(path: Path) -> set[str]:
     return found
 
 
-def _violations() -> list[str]:
+def _violations(package: Path = PACKAGE) -> list[str]:
     found = []
-    for path in sorted(PACKAGE.rglob("*.py")):
-        importer = _module_name(path)
+    for path in sorted(package.rglob("*.py")):
+        importer = _module_name(path, package)
         mine = _stage(importer)
         for imported in sorted(_imports(path)):
             theirs = _stage(imported)
@@ -93,13 +93,13 @@ def test_no_module_imports_a_later_stage() -> None:
 
 
 def test_the_layering_check_sees_a_violation(tmp_path: Path) -> None:
-    """The check itself can fail: an emit module importing the CLI is caught."""
-    bad = PACKAGE / "emit" / "_layering_probe.py"
+    """The check itself can fail: an emit module importing the CLI is caught (the probe is written
+    in a temporary folder laid out as the package: the source tree is never written)."""
+    package = tmp_path / "generator"
+    bad = package / "emit" / "_layering_probe.py"
+    bad.parent.mkdir(parents=True)
     bad.write_text("def f() -> None:\n    from generator.cli.group import cli\n", encoding="utf-8")
-    try:
-        assert _violations() == ["generator.emit._layering_probe (emit) imports generator.cli.group.cli (cli)"]
-    finally:
-        bad.unlink()
+    assert _violations(package) == ["generator.emit._layering_probe (emit) imports generator.cli.group.cli (cli)"]
 
 
 def test_starting_the_cli_loads_no_engine_release_or_diff() -> None:
