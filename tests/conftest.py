@@ -8,7 +8,9 @@ import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import textwrap
+import threading
 import traceback
 import xml.etree.ElementTree as ET
 from collections.abc import Callable
@@ -119,6 +121,12 @@ def _with_installed_maps(env: dict[str, str] | None) -> dict[str, str]:
 PROG_NAME = "python -m generator"
 
 
+def _help_width(env: dict[str, str]) -> int:
+    """The width click lays help out in when stdout is a pipe: COLUMNS, else 80, less 2 (max 78)."""
+    columns = int(env["COLUMNS"]) if env.get("COLUMNS", "").isdigit() and int(env["COLUMNS"]) > 0 else 80
+    return max(min(columns, 80) - 2, 50)
+
+
 def run_cli(*args: str, cwd: Path, env: dict[str, str] | None = None) -> Result:
     """Run `triplea-forge` as a user does, on real files, in this process (`env`: variables to set).
 
@@ -127,23 +135,32 @@ def run_cli(*args: str, cwd: Path, env: dict[str, str] | None = None) -> Result:
     its own has (its exit status as the shell sees it, signals, a terminal or pipe as stdout, the
     interpreter's start-up) is tested with `run_process`. Nothing the command changes outlives
     the call: the working folder, the environment, logging handlers and signal handlers are put
-    back as they were.
+    back as they were, and a thread it leaves running fails the test.
     """
     from generator.cli import cli as command  # imported on first use, as `python -m generator` does
 
-    saved_cwd, saved_env = os.getcwd(), dict(os.environ)
+    saved_cwd, saved_env, saved_tempdir = os.getcwd(), dict(os.environ), tempfile.tempdir
     saved_handlers = logging.root.handlers[:]
     saved_signals = {s: signal.getsignal(s) for s in (signal.SIGINT, signal.SIGTERM)}
+    threads = set(threading.enumerate())
     try:
         os.chdir(cwd)
-        result = _RUNNER.invoke(command, list(args), env=_with_installed_maps(env), prog_name=PROG_NAME)
+        tempfile.tempdir = None  # read TMPDIR again, as a new process does
+        env = _with_installed_maps(env)
+        result = _RUNNER.invoke(
+            command, list(args), env=env, prog_name=PROG_NAME, terminal_width=_help_width({**os.environ, **env})
+        )
     finally:
         os.chdir(saved_cwd)
         os.environ.clear()
         os.environ.update(saved_env)
+        tempfile.tempdir = saved_tempdir
         logging.root.handlers[:] = saved_handlers
         for number, handler in saved_signals.items():
             signal.signal(number, handler)
+    for thread in set(threading.enumerate()) - threads:
+        thread.join(timeout=10)
+        assert not thread.is_alive(), f"{' '.join(args)} left a thread running: {thread.name}"
     err = result.stderr
     if result.exception is not None and not isinstance(result.exception, SystemExit):
         # What the interpreter would print for an exception that escapes the command.
