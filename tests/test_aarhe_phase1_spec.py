@@ -54,24 +54,9 @@ def _spec(variant: str = "aarhe-phase1") -> Spec:
     return variant_spec(variant)
 
 
-def test_ledger_has_every_rule_of_the_seed_and_only_those() -> None:
+def test_ledger_grades() -> None:
+    """(What every ledger shares is in tests/test_variant_ledgers.py.)"""
     ledger = _spec().rule_ledger
-    assert len(ledger) == 38
-    assert all(entry.source.startswith("004 §") for entry in ledger.values())
-    sections = Counter(entry.section for entry in ledger.values())
-    assert sections == {
-        "Preamble": 1,
-        "Victory Cities": 6,
-        "Infantry Unit Placement at VCs": 5,
-        "Non-Infantry Unit Placement at ICs": 6,
-        "Infantry Unit Costs": 1,
-        "Victory Conditions": 4,
-        "Changes to Fighter Movement": 3,
-        "Turn Sequence": 1,
-        "Optional Rules: Technology": 10,
-        "Diplomatic Relations": 1,
-    }
-    assert all(entry.fidelity.note for entry in ledger.values() if entry.fidelity.grade != "exact")
     grades = Counter(entry.fidelity.grade for entry in ledger.values())
     assert grades == {"exact": 12, "approximate": 12, "notes-only": 14}
 

@@ -20,7 +20,7 @@ from generator.balance import render
 from generator.balance.sequential import look, obrien_fleming
 from generator.balance.stats import mean_interval, newcombe, paired, quartiles, t_quantile, variance, welch, wilson
 from generator.balance.summary import prices, rows, summarize
-from tests.conftest import ROOT, Result, run_cli
+from tests.conftest import ROOT, Result, run_cli, run_process
 
 
 def test_wilson_interval_matches_the_published_values() -> None:
@@ -123,7 +123,9 @@ def test_the_report_prices_tuv_once_and_shows_every_error_and_action() -> None:
 
 def _study(tmp: Path, *args: str) -> tuple[Result, list[dict[str, Any]]]:
     out = tmp / "study"
-    result = run_cli("balance", *args, "--out", str(out), cwd=ROOT)
+    # A Ray client leaves its threads behind when it disconnects: a cluster study runs in a process of its own.
+    run = run_process if "--cluster" in args else run_cli
+    result = run("balance", *args, "--out", str(out), cwd=ROOT)
     lines = (out / "games.jsonl").read_text(encoding="utf-8").splitlines() if (out / "games.jsonl").is_file() else []
     return result, [json.loads(line) for line in lines]
 

@@ -114,7 +114,12 @@ def test_watch_checks_the_same_board(mod: Path) -> None:
             seen.append(line.rstrip("\n"))
             if not line or line.startswith("board: "):
                 break
-        (mod / "rules" / "mymod" / "game.yaml").write_text(MOD, encoding="utf-8")
+        # Written whole and renamed into place, as an editor saves: a watch that polls between a
+        # truncate and a write would otherwise see an empty spec (and, told to stop after one
+        # change, stop there) on a loaded machine.
+        edited = mod / "rules" / "mymod" / ".game.yaml.new"
+        edited.write_text(MOD, encoding="utf-8")
+        edited.replace(mod / "rules" / "mymod" / "game.yaml")
         rest, _ = proc.communicate(timeout=120)
     finally:
         proc.kill()

@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import re
-from collections import Counter
 
 from lxml import etree
 
 from generator.emit.coverage import coverage
 from generator.spec.model import Spec, option_writes
-from tests.conftest import ROOT, run_cli, variant_spec
+from tests.conftest import ROOT, variant_spec
 from tests.proofs import Facts, proves
 
 GAME_XML = ROOT / "output" / "games" / "expansion.xml"
@@ -32,44 +31,13 @@ def _xml() -> etree._ElementTree:
     return etree.parse(str(GAME_XML))
 
 
-def test_ledger_has_every_rule_of_the_seed() -> None:
+def test_ledger_ids_and_readings() -> None:
+    """(What every ledger shares is in tests/test_variant_ledgers.py.)"""
     ledger = _spec().rule_ledger
-    assert len(ledger) == 56
-    sections = Counter(entry.section for entry in ledger.values())
-    assert sections == {
-        "Base rules": 1,
-        "Victory conditions": 2,
-        "Bid": 1,
-        "Italy": 6,
-        "Lend-lease": 2,
-        "Non-aggression treaty": 3,
-        "Convoy raids": 3,
-        "Placement of new units": 2,
-        "Air supremacy": 1,
-        "D-Day invasion": 4,
-        "Price changes": 3,
-        "Transport changes": 2,
-        "Submarines, destroyers and aircraft": 5,
-        "Units": 12,
-        "Weapons development": 6,
-        "National advantages": 3,
-    }
     assert all(re.fullmatch(r"exp-[a-z]+-\d\d", rule_id) for rule_id in ledger)
-    assert all(entry.source.startswith("002 §") for entry in ledger.values())
-    assert all(entry.fidelity.note for entry in ledger.values() if entry.fidelity.grade != "exact")
     # The document's known errors are settled in the ledger (rules-aare-expansion.md §0).
     for rule_id in ("exp-price-02", "exp-units-12", "exp-tech-06", "exp-italy-04", "exp-italy-06", "exp-lend-02"):
         assert ledger[rule_id].reading, rule_id
-
-
-def test_summaries_are_our_own_words() -> None:
-    seed = (ROOT / "rules" / "expansion" / "document.txt").read_text(encoding="utf-8", errors="replace")
-    seed_words = " ".join(seed.split()).lower()
-    for rule_id, entry in _spec().rule_ledger.items():
-        words = " ".join(entry.summary.split()).lower().split(" ")
-        # No run of ten words copied from the seed.
-        for i in range(len(words) - 9):
-            assert " ".join(words[i : i + 10]) not in seed_words, rule_id
 
 
 def test_coverage_counts() -> None:
@@ -208,18 +176,8 @@ def test_only_the_five_weapons_developments() -> None:
     assert spec.properties["Heavy Bomber Dice Rolls"].value == 2
 
 
-def test_notes_list_every_rule() -> None:
-    notes = NOTES.read_text(encoding="utf-8")
-    for rule_id in _spec().rule_ledger:
-        assert f"[{rule_id}]" in notes, rule_id
-    assert "Expansion Edition" in notes
-
-
-def test_coverage_command_runs() -> None:
-    result = run_cli("coverage", "expansion", cwd=ROOT)
-    assert result.code == 0, result.err
-    assert "rule coverage: expansion (56 rules)" in result.out
-    assert "All rules" in result.out
+def test_notes_name_the_edition() -> None:
+    assert "Expansion Edition" in NOTES.read_text(encoding="utf-8")
 
 
 def test_treaty_starts_in_force_and_each_side_can_end_it() -> None:

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import ENGINE_JAR, OFFICIAL_GAMES, ROOT, run_cli, write_tree
+from tests.conftest import OFFICIAL_GAMES, ROOT, run_cli, write_tree
 
 TINY = ROOT / "tests" / "fixtures" / "tiny"
 
@@ -72,9 +72,8 @@ def test_silently_accepted_case_is_reported(tmp_path: Path, case: str) -> None:
     assert expected in result.err.splitlines()
 
 
+@pytest.mark.engine
 def test_elements_out_of_order_are_reported(tmp_path: Path) -> None:
-    if not ENGINE_JAR.is_file():
-        pytest.skip("engine not installed")
     text = (OFFICIAL_GAMES / "ww2v2.xml").read_text(encoding="utf-8")
     start, end = text.index("  <resourceList>"), text.index("  </resourceList>\n") + len("  </resourceList>\n")
     resources = text[start:end]

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import DATA, ENGINE_JAR, OFFICIAL_GAMES, REFERENCE_XMLS, ROOT, run_cli
+from tests.conftest import DATA, OFFICIAL_GAMES, REFERENCE_XMLS, ROOT, run_cli
 
 # Games the 1.9 engine refuses (checked with the engine harness: newer options, no version...).
 NOT_FOR_19 = {
@@ -76,9 +76,8 @@ def test_hand_written_xml_mistakes_point_at_lines(tmp_path: Path) -> None:
     ]
 
 
+@pytest.mark.engine
 def test_dtd_messages_of_an_xml_are_errors(tmp_path: Path) -> None:
-    if not ENGINE_JAR.is_file():
-        pytest.skip("engine not installed")
     text = (OFFICIAL_GAMES / "ww2v2.xml").read_text(encoding="utf-8")
     broken = tmp_path / "order.xml"
     broken.write_text(text.replace("<map>", "<map>\n    <island/>", 1), encoding="utf-8")
