@@ -73,7 +73,13 @@ def test_territory_changes_in_words() -> None:
     assert changes["Australia"] == ["territoryEffect UkRadar -> none", "victory city 1 -> 2"]
     # units +1: its initial complex
     assert changes["Eastern Canada"] == ["territoryEffect UkRadar -> none", "victory city 2 -> 3", "units +1"]
-    assert changes["Turkey"] == ["territoryEffect Mountain -> none", "victory city 2 -> none", "borders"]
+    # Turkey's income (aarhe's neutral incomes) is not in the Phase 1 notes.
+    assert changes["Turkey"] == [
+        "production 3 -> 0",
+        "territoryEffect Mountain -> none",
+        "victory city 2 -> none",
+        "borders",
+    ]
     seas = [int(name.split()[0]) for name in changes if name.endswith(" Sea Zone")]
     assert len(seas) > 3 and seas == sorted(seas)  # numbers in numeric order (2, 9, 10, not 10, 2, 9)
     russia_falls = territory_changes(variant_spec("lhtr"), variant_spec("lhtr"))
