@@ -106,12 +106,16 @@ class PlacementReplan(TypedDict):
     units: Counts
 
 
+# What became of a unit the rules pay for on delivery, as DeliveryLedger.java writes it.
+Fate = Literal["delivered", "lost", "waiting"]
+
+
 @with_config(_KEEP)
 class Delivery(TypedDict):
     """One unit the rules pay for on delivery (a lend-lease token, cargo) and its fate (DeliveryLedger)."""
 
     unit: str
-    fate: Literal["delivered", "lost", "waiting"]
+    fate: Fate
     player: NotRequired[str]
 
 

@@ -11,13 +11,13 @@ from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, get_args
 
 from lxml import etree
 
 from generator.checks.dtd import engine_dtd
 from generator.engine.harness import DEFAULT_JAR
-from generator.engine.harness_report import Counts, Entry, GameReport, PurchaseStep
+from generator.engine.harness_report import Counts, Entry, Fate, GameReport, PurchaseStep
 from generator.safe_xml import safe_parser
 
 # Steps that are the harness's own phases rather than game steps.
@@ -301,7 +301,7 @@ def summary(report: GameReport | None, rounds: int) -> dict[str, Any]:
     }
 
 
-DELIVERY_FATES = ("delivered", "lost", "waiting")
+DELIVERY_FATES: tuple[Fate, ...] = get_args(Fate)  # one list: the report's type
 
 
 def deliveries(report: GameReport) -> dict[str, dict[str, int]]:
