@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import os
 import shutil
 from functools import cache
 from pathlib import Path
@@ -77,6 +78,11 @@ def test_the_proofs_kill_every_mutant_of_their_rules(variant: str, update_golden
     tree, parent = _trees(variant)
     spec = variant_spec(variant)
     entries = {rule_id: spec.rule_ledger[rule_id] for rule_id in _enforced(variant)}
+    # While working on a few rules: FORGE_SWEEP_ENTRIES=id,id sweeps only those (never recorded).
+    only = [e for e in os.environ.get("FORGE_SWEEP_ENTRIES", "").split(",") if e]
+    if only:
+        entries = {rule_id: entry for rule_id, entry in entries.items() if rule_id in only}
+        update_goldens = False
     result = sweep(
         variant, entries, tree, _assertions_hold(variant), parent=parent, map_files=map_files_for_engine(variant)
     )
@@ -86,6 +92,9 @@ def test_the_proofs_kill_every_mutant_of_their_rules(variant: str, update_golden
         text = json.dumps(record, indent=1, sort_keys=True) + "\n"
         (RESULTS / f"{variant}.json").write_text(text, encoding="utf-8")
     print(f"{variant}: {result.seconds} s, {result.counts}")
+    for rule_id, entry in record["entries"].items():
+        print(f"  {rule_id}: {entry['mutants']} mutants, {len(entry['survivors'])} survive")
+        print("".join(f"    {edit}\n" for edit in entry["survivors"]), end="")
     assert {r: e["survivors"] for r, e in record["entries"].items() if e["survivors"]} == {}
     assert [r for r, e in record["entries"].items() if not e["mutants"]] == []
 
