@@ -85,6 +85,10 @@ _BaseLoader: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoade
 
 
 _STR = "tag:yaml.org,2002:str"
+# A rule pattern's template writes each parameter value it repeats as `!origin<N> "value"`, so that
+# what it made is said at that parameter's line (see generator/spec/patterns/expansion.py).
+ORIGIN_TAG = "!origin"
+ORIGIN_FILE = "<origin>"
 _INT_TAG = "tag:yaml.org,2002:int"
 _FLOAT, _BOOL, _NULL = "tag:yaml.org,2002:float", "tag:yaml.org,2002:bool", "tag:yaml.org,2002:null"
 _MERGE = "tag:yaml.org,2002:merge"
@@ -162,9 +166,10 @@ def _expanded_size(node: Node, memo: dict[int, int], depth: int = 0) -> int:
 class _Builder:
     """Turns composed YAML nodes into SpecMap/SpecList/scalars, collecting every problem."""
 
-    def __init__(self, file: str, loader: yaml.SafeLoader) -> None:
+    def __init__(self, file: str, loader: yaml.SafeLoader, origins: bool = False) -> None:
         self.file = file
         self.loader = loader
+        self.origins = origins
         self.problems: list[Diagnostic] = []
         self.depth = 0
 
@@ -184,6 +189,8 @@ class _Builder:
             if not (isinstance(node, ScalarNode) and node.value == ""):
                 self._problem(node, path, "!delete takes no value")
             return DELETE
+        if self.origins and node.tag.startswith(ORIGIN_TAG) and isinstance(node, ScalarNode):
+            return node.value  # a template's parameter value: always a string
         if isinstance(node, ScalarNode):
             return self._scalar(node, path)
         self._problem(node, path, "unsupported YAML node")
@@ -233,7 +240,7 @@ class _Builder:
             self._problem(node, path, f"tag {_short_tag(node.tag)} is not allowed in a spec")
         for index, child in enumerate(node.value):
             out.append(self.build(child, (path, str(index))))
-            out.item_marks.append(_mark(child, self.file))
+            out.item_marks.append(self._mark(child))
         return out
 
     def _mapping(self, node: MappingNode, path: Any) -> SpecMap:
@@ -250,7 +257,8 @@ class _Builder:
             if not isinstance(key_node, ScalarNode):
                 self._problem(key_node, path, "a key must be a plain name, not a collection")
                 continue
-            raw_key = self._scalar(key_node, path)
+            tagged = self.origins and key_node.tag.startswith(ORIGIN_TAG)
+            raw_key = key_node.value if tagged else self._scalar(key_node, path)
             if raw_key is None or isinstance(raw_key, bool | float):
                 self._problem(key_node, path, f"key {key_node.value!r} must be a name")
                 continue
@@ -260,9 +268,14 @@ class _Builder:
                 self._problem(key_node, (path, key), f"duplicate key (first defined at line {first.line})")
                 continue
             out[key] = self.build(value_node, (path, key))
-            out.key_marks[key] = _mark(key_node, self.file)
-            out.value_marks[key] = _mark(value_node, self.file)
+            out.key_marks[key] = self._mark(key_node)
+            out.value_marks[key] = self._mark(value_node)
         return out
+
+    def _mark(self, node: Node) -> Mark:
+        if self.origins and node.tag.startswith(ORIGIN_TAG):
+            return Mark(ORIGIN_FILE, int(node.tag[len(ORIGIN_TAG) :]), 0)
+        return _mark(node, self.file)
 
 
 def _forbidden_characters(text: str, file: str) -> list[Diagnostic]:
@@ -321,8 +334,12 @@ def _deepest(loader: yaml.SafeLoader, file: str) -> Diagnostic | None:
     return None
 
 
-def load_text(text: str, file: str) -> tuple[Any, list[Diagnostic]]:
-    """Parse one YAML document; returns the located tree and every problem found."""
+def load_text(text: str, file: str, *, origins: bool = False) -> tuple[Any, list[Diagnostic]]:
+    """Parse one YAML document; returns the located tree and every problem found.
+
+    With `origins` (a rule pattern's template output, never a user's spec), a scalar tagged
+    `!origin<N>` is the string it quotes, and its position is `Mark(ORIGIN_FILE, N, 0)`: the
+    N-th parameter the template was given, which the pattern expansion puts back."""
     forbidden = _forbidden_characters(text, file)
     if forbidden:
         return None, forbidden
@@ -351,7 +368,7 @@ def load_text(text: str, file: str) -> tuple[Any, list[Diagnostic]]:
                 _mark(root, file),
             )
         ]
-    builder = _Builder(file, loader)
+    builder = _Builder(file, loader, origins)
     # Building allocates one container per node and nothing here forms cycles: pausing the
     # cyclic garbage collector meanwhile saves a third of the time on big maps.
     collecting = gc.isenabled()

@@ -17,6 +17,7 @@ import functools
 import json
 import re
 from collections.abc import Iterator
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -26,7 +27,7 @@ from pydantic import ValidationError
 from generator import templating
 from generator.diagnostics import Diagnostic, Mark, did_you_mean, key_path
 from generator.spec.expand import copy_marks, owned, shallow
-from generator.spec.load import SpecList, SpecMap, load_text
+from generator.spec.load import ORIGIN_FILE, ORIGIN_TAG, SpecList, SpecMap, load_text
 from generator.spec.locate import locate
 from generator.spec.patterns import PATTERNS, Pattern, PatternError
 from generator.spec.patterns.base import Consequence, TemplateData
@@ -62,12 +63,80 @@ class Expansion:
         return None
 
 
+class _Origins:
+    """The strings a use's parameters hold, by identity, and where the spec gives each.
+
+    A pattern's model passes a parameter's value through as the very object the spec loader made
+    (pydantic keeps a plain str as it is), so a value a template writes is that parameter's when it
+    *is* that object; what the model computes is a new object, said at the use. Nothing is
+    matched by text: two parameters that happen to be equal keep their own lines.
+    """
+
+    def __init__(self, use: Mark | None) -> None:
+        self.use = use
+        self.marks: list[Mark | None] = []
+        self.index: dict[int, int] = {}
+        self._held: list[str] = []  # keeps each object alive, so its id stays its own
+
+    def add(self, value: str, mark: Mark | None) -> None:
+        if id(value) not in self.index:
+            self.index[id(value)] = len(self.marks)
+            self.marks.append(mark)
+            self._held.append(value)
+
+    def of(self, mark: Mark | None) -> Mark | None:
+        """Where a made value is said: its parameter's line if the template wrote one, else the use's."""
+        if mark is not None and mark.file == ORIGIN_FILE:
+            return self.marks[mark.line]
+        return self.use
+
+
+# The parameters of the use whose template is rendering (None: write plain values).
+_RENDERING: ContextVar[_Origins | None] = ContextVar("rendering", default=None)
+
+
 def _yaml_value(value: Any) -> str:
     """Every `{{ }}` of a pattern template writes one whole YAML value: JSON is YAML (1.2), and
-    quoting every name keeps a territory called 'yes' or '1:30' what it is."""
+    quoting every name keeps a territory called 'yes' or '1:30' what it is. A string that is one
+    of the rendering use's parameters is tagged with its origin (`!origin3 "Germans"`)."""
     if isinstance(value, jinja2.Undefined):
         return str(value)
+    origins = _RENDERING.get()
+    if origins is None or not _holds_parameter(value, origins):
+        return json.dumps(value, ensure_ascii=False)
+    return _tagged(value, origins)
+
+
+def _holds_parameter(value: Any, origins: _Origins) -> bool:
+    if isinstance(value, str):
+        return id(value) in origins.index
+    if isinstance(value, dict):
+        return any(_holds_parameter(k, origins) or _holds_parameter(v, origins) for k, v in value.items())
+    if isinstance(value, list | tuple):
+        return any(_holds_parameter(item, origins) for item in value)
+    return False
+
+
+def _tagged(value: Any, origins: _Origins) -> str:
+    """`value` as a YAML flow value, each parameter string in it tagged with its origin."""
+    if isinstance(value, str):
+        text = json.dumps(value, ensure_ascii=False)
+        index = origins.index.get(id(value))
+        return text if index is None else f"{ORIGIN_TAG}{index} {text}"
+    if isinstance(value, dict):
+        items = (
+            f"{_tagged(k if isinstance(k, str) else _json_key(k), origins)}: {_tagged(v, origins)}"
+            for k, v in value.items()
+        )
+        return "{" + ", ".join(items) + "}"
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(_tagged(item, origins) for item in value) + "]"
     return json.dumps(value, ensure_ascii=False)
+
+
+def _json_key(key: Any) -> str:
+    """The text JSON makes of a key that is not a string (1 -> "1", True -> "true")."""
+    return str(next(iter(json.loads(json.dumps({key: None})))))
 
 
 @functools.cache
@@ -109,9 +178,9 @@ def expand_patterns(tree: Any) -> tuple[Any, list[Diagnostic], Expansion]:
             if values is None:
                 continue
             made[str(name)] = use
-            marks = _parameter_marks(params, locate(tree, where, key=True))
-            for document in _documents(pattern, values, where):
-                _relocate(document, marks)
+            origins = _parameter_origins(params, locate(tree, where, key=True))
+            for document in _documents(pattern, values, where, origins):
+                _relocate(document, origins)
                 problems += _merge(out, document, (), Use(pattern.collection, str(name), pattern.noun), expansion, tree)
     return out, problems, expansion
 
@@ -156,14 +225,18 @@ def _with_defaults(pattern: type[Pattern], params: Any, defaults: dict[str, Any]
     return filled
 
 
-def _documents(pattern: type[Pattern], values: TemplateData, where: Path) -> Iterator[SpecMap]:
+def _documents(pattern: type[Pattern], values: TemplateData, where: Path, origins: _Origins) -> Iterator[SpecMap]:
     """What a use makes, as spec documents of its own (the caller relocates and merges them)."""
-    for part in _parts(pattern, values):
+    for part in _parts(pattern, values, origins):
         yield _copy(_checked(_read(part, pattern.template()), where, part))
 
 
-def _parts(pattern: type[Pattern], values: TemplateData) -> list[str]:
-    text = environment().get_template(pattern.template()).render(values)
+def _parts(pattern: type[Pattern], values: TemplateData, origins: _Origins | None = None) -> list[str]:
+    token = _RENDERING.set(origins)
+    try:
+        text = environment().get_template(pattern.template()).render(values)
+    finally:
+        _RENDERING.reset(token)
     return re.split(r"^---$", text, flags=re.MULTILINE)
 
 
@@ -177,9 +250,9 @@ def _checked(document: SpecMap | str, where: Path, part: str) -> SpecMap:
 @functools.lru_cache(maxsize=4096)
 def _read(part: str, template: str) -> SpecMap | str:
     """One document a template wrote, read once per text: `watch` and `diff` read the same uses
-    again and again, and a variant reads its parent's. Its positions are never used (the
-    caller relocates every one), so the same text always reads the same."""
-    document, found = load_text(part, f"<{template}>")
+    again and again, and a variant reads its parent's. Its positions are only its values'
+    origins (the caller relocates every one), so the same text always reads the same."""
+    document, found = load_text(part, f"<{template}>", origins=True)
     if found or not isinstance(document, SpecMap):
         return f"{template} wrote unreadable YAML: {found}"
     return document
@@ -201,51 +274,42 @@ def _copy(node: Any) -> Any:
     return node  # scalars (and DELETE) are immutable
 
 
-class _Marks:
-    """Where a made value came from: the parameter it repeats, else the use itself."""
-
-    def __init__(self, use: Mark | None) -> None:
-        self.use = use
-        self.of_value: dict[str, Mark] = {}
-
-    def of(self, value: Any) -> Mark | None:
-        return self.of_value.get(value, self.use) if isinstance(value, str) else self.use
-
-
-def _parameter_marks(params: Any, use: Mark | None) -> _Marks:
-    marks = _Marks(use)
+def _parameter_origins(params: Any, use: Mark | None) -> _Origins:
+    """Each string the use's parameters hold (values, list items, names given as keys) and its line."""
+    origins = _Origins(use)
 
     def walk(node: Any, nested: bool = False) -> None:
         if isinstance(node, SpecMap):
             for key, value in node.items():
                 if isinstance(value, str) and key in node.value_marks:
-                    marks.of_value.setdefault(value, node.value_marks[key])
+                    origins.add(value, node.value_marks[key])
                 if nested and key in node.key_marks:
-                    marks.of_value.setdefault(key, node.key_marks[key])  # a name given as a key: {PUs: 5}
+                    origins.add(key, node.key_marks[key])  # a name given as a key: {PUs: 5}
                 walk(value, True)
         elif isinstance(node, SpecList):
             for index, item in enumerate(node):
                 if isinstance(item, str) and index < len(node.item_marks):
-                    marks.of_value.setdefault(item, node.item_marks[index])
+                    origins.add(item, node.item_marks[index])
                 walk(item, True)
 
     walk(params)
-    return marks
+    return origins
 
 
-def _relocate(node: Any, marks: _Marks) -> None:
-    """Every position in `node` (which were in the template's output) becomes a position in the spec."""
+def _relocate(node: Any, origins: _Origins) -> None:
+    """Every position in `node` (which were in the template's output) becomes a position in the
+    spec: a value's origin where the template wrote a parameter, else the use."""
     if isinstance(node, SpecMap):
-        node.mark = marks.use
+        node.mark = origins.use
         for key, value in node.items():
             # An option is said at the parameter its value repeats (checks point at an option's key).
-            node.key_marks[key] = node.value_marks[key] = marks.of(value)  # type: ignore[assignment]
-            _relocate(value, marks)
+            node.key_marks[key] = node.value_marks[key] = origins.of(node.value_marks.get(key))  # type: ignore[assignment]
+            _relocate(value, origins)
     elif isinstance(node, SpecList):
-        node.mark = marks.use
-        node.item_marks = [marks.of(item) for item in node]  # type: ignore[misc]
+        node.mark = origins.use
+        node.item_marks = [origins.of(mark) for mark in node.item_marks]  # type: ignore[misc]
         for item in node:
-            _relocate(item, marks)
+            _relocate(item, origins)
 
 
 def _merge(
