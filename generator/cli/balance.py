@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from generator.cli.group import (
-    ACTION_POLICIES,
+    ACTIONS_OPTION,
     CHOICE_RATE_OPTION,
     OUTPUT_OPTION,
     REPRODUCIBLE_OPTION,
@@ -39,15 +39,7 @@ if TYPE_CHECKING:  # the balance lab (scipy, numpy) is imported when a study run
     show_default=True,
     help="Who plays every side: TripleA's Fast AI or its Hard (Pro) AI.",
 )
-@click.option(
-    "--actions",
-    type=click.Choice(ACTION_POLICIES),
-    default="rules",
-    show_default=True,
-    help="How the AIs take the variant's user and political actions (the 1.9 AIs take none themselves): "
-    "rules plays them as their rules make sense (see docs/how-to/balance-study.md); random flips a coin per "
-    "open action.",
-)
+@ACTIONS_OPTION
 @CHOICE_RATE_OPTION
 @click.option("--seed", default=1, show_default=True, type=int, help="Seed of the first game (seeds S..S+N-1).")
 @click.option(

@@ -51,6 +51,17 @@ REPRODUCIBLE_OPTION = click.option(
     "more CPU (see docs/how-to/balance-study.md). --varied: the dice and actions follow the seed, the AIs' plans vary.",
 )
 ACTION_POLICIES = ["rules", "none", "random", "cover", "all-early"]
+ACTIONS_OPTION = click.option(
+    "--actions",
+    type=click.Choice(ACTION_POLICIES),
+    default="rules",
+    show_default=True,
+    help="How the AIs take the variant's user and political actions (the 1.9 AIs take none themselves): "
+    "rules takes gains whenever open, price advantages before a purchase, scorched earth only when threatened, "
+    "choices at --choice-rate (see docs/how-to/balance-study.md); cover takes each action once in the run's "
+    "games, as soon as it is open; random flips a coin per open action; none takes none; all-early attempts every "
+    "action the moment it is open; an action whose trigger throws fails the game.",
+)
 CHOICE_RATE_OPTION = click.option(
     "--choice-rate",
     default=1.0,

@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from generator.cli.group import (
-    ACTION_POLICIES,
+    ACTIONS_OPTION,
     CHOICE_RATE_OPTION,
     OUTPUT_OPTION,
     REPRODUCIBLE_OPTION,
@@ -52,16 +52,7 @@ class EngineUnusable(click.ClickException):
     type=click.IntRange(min=1),
     help="Games per target, with seeds SEED..SEED+N-1 (with --actions cover, enough games take every action).",
 )
-@click.option(
-    "--actions",
-    type=click.Choice(ACTION_POLICIES),
-    default="rules",
-    show_default=True,
-    help="How the AIs take the variant's user and political actions (the 1.9 AIs take none themselves): "
-    "rules takes gains whenever open, price advantages before a purchase, scorched earth only when threatened, "
-    "choices at --choice-rate; cover takes each action once in the run's games, as soon as it is open; "
-    "random flips a coin per open action; an action whose trigger throws fails the game.",
-)
+@ACTIONS_OPTION
 @CHOICE_RATE_OPTION
 @click.option(
     "--report",
