@@ -16,8 +16,9 @@ dropping: 2.x's split submarine options that amount to 1.9's `isSub` are read as
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from lxml import etree
 
@@ -34,6 +35,7 @@ EMPTY_ATTACHMENT = 'The content of element type "attachment" is incomplete'
 
 JsonDict = dict[str, Any]
 _MISSING = object()
+_Claims = TypeVar("_Claims")
 # The dump's collection of each spec collection whose facts are options of its main attachment.
 _DUMPED = {
     "units": "unitTypes",
@@ -73,58 +75,21 @@ def check_facts(facts: DumpFacts, dump: JsonDict) -> list[str]:
     """Every fact that the engine's dump contradicts, in words (empty: all hold)."""
     wrong: list[str] = []
     for collection, dumped in _DUMPED.items():
-        main = str(KIND_OF_COLLECTION[collection].main)
-        for name, claims in getattr(facts, collection).items():
-            found = _find(dump, dumped, name)
-            if found is None:
-                wrong.append(f"{collection} '{name}': not in the engine's game")
-                continue
-            for key, expected in claims.items():
-                if key == "attachments":
-                    wrong += _attachments(f"{collection} '{name}'", found, expected)
-                elif key == "owner":
-                    wrong += _compare(f"territory '{name}' owner", found.get(key, _MISSING), expected)
-                elif key == "units":  # the counts named, of the owners named
-                    held = found.get("units", {})
-                    for owner, counts in expected.items():
-                        what = f"territory '{name}' units of {owner}"
-                        wrong += _compare(what, held.get(owner, {}), counts, subset=True)
-                elif key == "connections":
-                    missing = [t for t in expected if t not in found.get("connections", [])]
-                    if missing:
-                        wrong.append(f"territory '{name}' does not border {', '.join(missing)} in the engine's game")
-                else:
-                    actual = _option(found, main, key)
-                    wrong += _compare(f"{collection} '{name}' {main}.{key}", actual, expected)
+        entries = {name: _find(dump, dumped, name) for name in getattr(facts, collection)}
+        for name, claims, found in _in_game(getattr(facts, collection), entries, collection, wrong):
+            wrong += _object_facts(collection, name, claims, found)
     players = {p.get("name"): p for p in dump.get("players", [])}
-    for name, claims in facts.players.items():
-        player = players.get(name)
-        if player is None:
-            wrong.append(f"player '{name}': not in the engine's game")
-            continue
-        for key, expected in claims.items():
-            if key == "attachments":
-                wrong += _attachments(f"player '{name}'", player, expected)
-            elif key == "tech_categories":  # each category named holds exactly these techs (engine names)
-                held = {c.get("name"): c.get("techs") for c in player.get("techFrontiers", [])}
-                wrong += _compare(f"player '{name}' tech categories", held, expected, subset=True)
-            else:
-                actual = player.get(_PLAYER_FIELDS[key], _MISSING)
-                wrong += _compare(f"player '{name}' {key}", actual, expected, subset=key == "resources")
-    for name, rule in facts.production_rules.items():
-        found = dump.get("productionRules", {}).get(name)
-        if found is None:
-            wrong.append(f"production rule '{name}': not in the engine's game")
-            continue
+    for name, claims, player in _in_game(facts.players, players, "player", wrong):
+        wrong += _player_facts(name, claims, player)
+    for name, rule, found in _in_game(
+        facts.production_rules, dump.get("productionRules", {}), "production rule", wrong
+    ):
         if rule.cost is not None:
             wrong += _compare(f"production rule '{name}' cost", found.get("costs"), rule.cost)
         if rule.result is not None:
             wrong += _compare(f"production rule '{name}' result", found.get("results"), rule.result)
-    for name, rules in facts.production_frontiers.items():
-        held = dump.get("productionFrontiers", {}).get(name)
-        if held is None:
-            wrong.append(f"production frontier '{name}': not in the engine's game")
-            continue
+    frontiers = dump.get("productionFrontiers", {})
+    for name, rules, held in _in_game(facts.production_frontiers, frontiers, "production frontier", wrong):
         missing = [r for r in rules if r not in held]
         if missing:
             wrong.append(f"production frontier '{name}' lacks {', '.join(missing)}")
@@ -134,13 +99,58 @@ def check_facts(facts: DumpFacts, dump: JsonDict) -> list[str]:
     order = [step.get("name") for step in dump.get("sequence", [])]
     wrong += _step_order(facts.steps, order)
     steps = {step.get("name"): step for step in dump.get("sequence", [])}
-    for name, claims in facts.sequence.items():
-        step = steps.get(name)
-        if step is None:
-            wrong.append(f"step '{name}': not in the engine's game")
-            continue
+    for name, claims, step in _in_game(facts.sequence, steps, "step", wrong):
         for key, expected in claims.items():
             wrong += _compare(f"step '{name}' {key}", step.get(key, _MISSING), expected)
+    return wrong
+
+
+def _in_game(
+    wanted: Mapping[str, _Claims], found: Mapping[Any, Any], what: str, wrong: list[str]
+) -> Iterator[tuple[str, _Claims, Any]]:
+    """Each wanted name with its claims and what the dump holds of it; a name the dump lacks is
+    said in `wrong` instead."""
+    for name, claims in wanted.items():
+        held = found.get(name)
+        if held is None:
+            wrong.append(f"{what} '{name}': not in the engine's game")
+        else:
+            yield name, claims, held
+
+
+def _object_facts(collection: str, name: str, claims: dict[str, Any], found: JsonDict) -> list[str]:
+    """The facts of one unit, territory, technology...: its options, owner, units, borders."""
+    main = str(KIND_OF_COLLECTION[collection].main)
+    wrong: list[str] = []
+    for key, expected in claims.items():
+        if key == "attachments":
+            wrong += _attachments(f"{collection} '{name}'", found, expected)
+        elif key == "owner":
+            wrong += _compare(f"territory '{name}' owner", found.get(key, _MISSING), expected)
+        elif key == "units":  # the counts named, of the owners named
+            held = found.get("units", {})
+            for owner, counts in expected.items():
+                wrong += _compare(f"territory '{name}' units of {owner}", held.get(owner, {}), counts, subset=True)
+        elif key == "connections":
+            missing = [t for t in expected if t not in found.get("connections", [])]
+            if missing:
+                wrong.append(f"territory '{name}' does not border {', '.join(missing)} in the engine's game")
+        else:
+            wrong += _compare(f"{collection} '{name}' {main}.{key}", _option(found, main, key), expected)
+    return wrong
+
+
+def _player_facts(name: str, claims: dict[str, Any], player: JsonDict) -> list[str]:
+    wrong: list[str] = []
+    for key, expected in claims.items():
+        if key == "attachments":
+            wrong += _attachments(f"player '{name}'", player, expected)
+        elif key == "tech_categories":  # each category named holds exactly these techs (engine names)
+            held = {c.get("name"): c.get("techs") for c in player.get("techFrontiers", [])}
+            wrong += _compare(f"player '{name}' tech categories", held, expected, subset=True)
+        else:
+            actual = player.get(_PLAYER_FIELDS[key], _MISSING)
+            wrong += _compare(f"player '{name}' {key}", actual, expected, subset=key == "resources")
     return wrong
 
 
