@@ -15,6 +15,7 @@ import re
 from typing import Any
 
 import pytest
+import yaml
 
 from generator.catalog.scenarios import AARE_ADVANTAGES
 from generator.engine.scenario import run_scenarios
@@ -254,28 +255,55 @@ def _golden(variant: str, scenario: str) -> Any:
 
 
 def _concerns(key: str) -> str:
-    """The player a state key of the scenario is about (units/<territory>/<owner>/<unit>)."""
+    """The player a state key of the scenario is about (units/<territory>/<owner>/<unit>); a
+    territory's effects (effects/<territory>) are about the territory."""
     parts = key.split("/")
     return parts[2] if parts[0] == "units" else parts[1]
 
 
+def _about_players(changed: dict[str, Any]) -> set[str]:
+    return {_concerns(key) for key in changed if not key.startswith("effects/")}
+
+
+def _every_turn(name: str) -> bool:
+    """Whether the advantage's free units come at each Mobilize once declared (else at the first only)."""
+    spec = yaml.safe_load((ROOT / "rules" / "aare" / "advantages.yaml").read_text(encoding="utf-8"))
+    return bool(spec["national_advantages"][name].get("choose", {}).get("every_turn"))
+
+
 def _declaring(name: str, variant: str) -> Any:
     nation = NATIONS[name[:2]]
+    declaration = f"userActionAttachment{name}"
+
+    def its(actions: list[str], choice: str = "") -> list[str]:
+        """The actions of the advantage (of one of its choices: UsMarinesInfantry, UsMarinesTransport)."""
+        return [a for a in actions if a.startswith(declaration + choice) and a != declaration]
 
     def test(f: Facts) -> None:
         assert f == _golden(variant, f"declare-{name}")
         assert f["declared"], "declaring changes nothing"
-        assert {_concerns(key) for key in f["declared"]} == {nation}
-        assert f"userActionAttachment{name}" not in f["start2"]  # each advantage once
+        assert _about_players(f["declared"]) == {nation}
+        assert declaration not in f["start2"]  # each advantage once
         # One advantage a round: after declaring, the nation is offered no other advantage.
         others = [a for a in f["offeredAfterDeclaring"] if a.removeprefix("userActionAttachment") in AARE_ADVANTAGES]
         assert others == []
-        placed = {key for key in f["afterMobilize1"] if key.startswith("units/")}
-        assert {_concerns(key) for key in placed} <= {nation}
+        # Each action of the first Mobilize, tried alone: it gives the nation, and only it, its units
+        # (or its effect), and uses up the advantage's action (of that choice) for the turn.
+        for action, tried in f["tried1"].items():
+            assert tried["changed"], action
+            assert _about_players(tried["changed"]) == {nation}, action
+            choice = re.match(r"(\w*?)(In[A-Z0-9]|$)", action.removeprefix(declaration))
+            assert choice is not None
+            assert its(tried["offeredAfter"], choice[1]) == [], action
+        # Not used at that Mobilize, a one-time placement is gone; an every-turn one comes again.
+        assert bool(its(f["offeredAtMobilize2"])) == (_every_turn(name) and bool(f["tried1"]))
+        # A nation that has lost its territories is offered no placement and given no units.
+        assert its(f["offeredAtMobilize3WithoutTerritories"]) == []
+        assert not [key for key in f["afterMobilize3WithoutTerritories"] if key.startswith("units/")]
 
     test.__name__ = f"test_declaring_{name}_{variant.replace('-', '_')}"
     test.__qualname__ = test.__name__
-    test.__doc__ = f"{name}: declared in round 1 and followed for two rounds, as the golden says."
+    test.__doc__ = f"{name}: declared in round 1 and followed to round 3, as the golden says."
     return test
 
 
