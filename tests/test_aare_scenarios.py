@@ -72,6 +72,23 @@ def test_declaration_schedule_four_per_side(f: Facts) -> None:
     assert f["cloneable"] is True
 
 
+@proves("advantages-second", *AARE)
+def test_second_advantages_in_round_2_take_their_sides_slot(f: Facts) -> None:
+    # Nobody declared in round 1: round 2 offers every advantage again (the second slot).
+    assert set(f["russianStart2"]) >= RU_NAS
+    # Russia takes the Allies' second advantage: nothing more for Russia, Britain or the US.
+    assert f["russianAfterDeclaring2"] == ["userActionAttachmentRuBreakTreaty"]
+    assert f["britishStart2"] == [] and f["britishMobilize2"] == []
+    assert f["americanStart2"] == []
+    # Germany's second is its own: declared at the start, none is left for its Mobilize.
+    assert len(f["germanStart2"]) == 6
+    assert f["germanAfterDeclaring2"] == [] and f["germanMobilize2"] == []
+    # Russia waits: Britain may take the Allies' second, and then the US may not.
+    assert len(f["britishStart2WhenRussiaWaits"]) == 6
+    assert f["britishAfterDeclaring2"] == []
+    assert f["americanStart2AfterBritain"] == [] and f["americanMobilize2AfterBritain"] == []
+
+
 @proves("prices", *AARE)
 def test_declaring_changes_prices_through_production_rules(f: Facts) -> None:
     assert f["germanBefore"]["buyFighter"] == 10
@@ -105,8 +122,10 @@ def test_combat_bonuses_switch_on_and_off(f: Facts) -> None:
     assert f["russianInfantryAfterDeclaring"] == plain
     assert f["severeWinterOffered"] is True
     assert f["russianInfantryWinter"] == {"attack": 2, "defence": 3}
+    assert f["americanInfantryWinter"] == plain  # Russian infantry only
     assert f["russianInfantryWithArtilleryWinter"] == 3  # stacks with artillery support
     assert f["severeWinterOfferedAgain"] is False  # once per game
+    assert f["severeWinterOfferedNextRound"] is False
     assert f["russianInfantryNextTurn"] == {"attack": 2, "defence": 3}
     assert f["russianInfantryAfterNextTurn"] == plain  # over after the next Russian turn
     # Yamato: Japanese battleships 5/5; British ones stay 4/4.
@@ -146,6 +165,7 @@ def test_units_for_immediate_use_and_at_mobilize(f: Facts) -> None:
         "infantry": f["libyaAtMobilize"]["infantry"] + 1,
     }
     assert f["libyaRound2"] == f["libyaAfterMobilize"]  # once only
+    assert f["libyaPlacedAfterLosingIt"] == 0  # placed only in a Libya Germany holds
     # German 88's: an artillery in Eastern Europe at once, another in a Grey territory at Mobilize.
     assert f["easternEuropeArtilleryAfter"] == f["easternEuropeArtilleryBefore"] + 1
     assert len(f["offered88sAtMobilize"]) == 11
