@@ -32,12 +32,13 @@ import games.strategy.triplea.delegate.UserActionDelegate;
  * reports what differs from the state before the declaration (every player's PUs, production
  * frontier with costs and results, techs, condition switches, unit strengths, territory effects and
  * units on the map) after the declaration, at the nation's purchase, after each Mobilize and at the
- * start of rounds 2 and 3, with the actions offered at each step. At the first Mobilize each action
- * offered is tried alone (who got what), and the step then ends with none taken; at the second the
- * advantage's actions are taken; at the third the nation has lost its territories. `undeclared`
- * reports, for a game in which nobody declares, the switches as it starts and what each nation's
- * steps offer. Whatever part of an advantage's plumbing (a trigger's players, a condition, a
- * switch, an expiry) is changed shows here as another fact.
+ * start of rounds 2 and 3, with the actions offered at each step. At the first Mobilize (the nation
+ * holding every place its advantage names) each action offered is tried alone (who got what), and
+ * the step then ends with none taken; at the second the advantage's actions are taken; at the third
+ * the nation has lost its territories. `undeclared` reports, for a game in which nobody declares,
+ * the switches as it starts and what each nation's steps offer. Whatever part of an advantage's
+ * plumbing (a trigger's players, a condition, a switch, an expiry) is changed shows here as another
+ * fact.
  */
 final class ScenarioAdvantages {
   private ScenarioAdvantages() {}
@@ -105,6 +106,7 @@ final class ScenarioAdvantages {
     g.enter(purchaseStep(g, nation), 1);
     run.put("atPurchase1", diff(before, state(g)));
     g.enter(steps[1], 1);
+    holdAll(g, nation, action);
     run.put("offeredAtMobilize1", g.validActions());
     run.put("tried1", tryEach(g));
     g.leave(); // the step's "after" triggers: a right not used at this Mobilize ends here
@@ -209,6 +211,27 @@ final class ScenarioAdvantages {
     }
     if (!change.isEmpty()) {
       g.change(change);
+    }
+  }
+
+  /**
+   * NATION takes every territory an action of the advantage (DECLARATION) needs it to hold, so that
+   * each of its places is offered (some start in enemy hands: Kwantung, the Philippines).
+   */
+  private static void holdAll(final ScenarioGame g, final String nation, final String declaration) {
+    for (final UserActionAttachment a : UserActionAttachment.getUserActionAttachments(g.player(nation))) {
+      if (!a.getName().startsWith(declaration) || a.getName().equals(declaration)) {
+        continue;
+      }
+      for (final RulesAttachment condition : a.getConditions()) {
+        if (condition.getDirectOwnershipTerritories() != null) {
+          for (final String t : condition.getDirectOwnershipTerritories()) {
+            if (g.territory(t) != null) {
+              g.setOwner(t, nation);
+            }
+          }
+        }
+      }
     }
   }
 
