@@ -15,6 +15,7 @@ import re
 from typing import Any
 
 import pytest
+import yaml
 
 from generator.catalog.scenarios import AARE_ADVANTAGES
 from generator.engine.scenario import run_scenarios
@@ -71,6 +72,23 @@ def test_declaration_schedule_four_per_side(f: Facts) -> None:
     assert f["cloneable"] is True
 
 
+@proves("advantages-second", *AARE)
+def test_second_advantages_in_round_2_take_their_sides_slot(f: Facts) -> None:
+    # Nobody declared in round 1: round 2 offers every advantage again (the second slot).
+    assert set(f["russianStart2"]) >= RU_NAS
+    # Russia takes the Allies' second advantage: nothing more for Russia, Britain or the US.
+    assert f["russianAfterDeclaring2"] == ["userActionAttachmentRuBreakTreaty"]
+    assert f["britishStart2"] == [] and f["britishMobilize2"] == []
+    assert f["americanStart2"] == []
+    # Germany's second is its own: declared at the start, none is left for its Mobilize.
+    assert len(f["germanStart2"]) == 6
+    assert f["germanAfterDeclaring2"] == [] and f["germanMobilize2"] == []
+    # Russia waits: Britain may take the Allies' second, and then the US may not.
+    assert len(f["britishStart2WhenRussiaWaits"]) == 6
+    assert f["britishAfterDeclaring2"] == []
+    assert f["americanStart2AfterBritain"] == [] and f["americanMobilize2AfterBritain"] == []
+
+
 @proves("prices", *AARE)
 def test_declaring_changes_prices_through_production_rules(f: Facts) -> None:
     assert f["germanBefore"]["buyFighter"] == 10
@@ -104,8 +122,10 @@ def test_combat_bonuses_switch_on_and_off(f: Facts) -> None:
     assert f["russianInfantryAfterDeclaring"] == plain
     assert f["severeWinterOffered"] is True
     assert f["russianInfantryWinter"] == {"attack": 2, "defence": 3}
+    assert f["americanInfantryWinter"] == plain  # Russian infantry only
     assert f["russianInfantryWithArtilleryWinter"] == 3  # stacks with artillery support
     assert f["severeWinterOfferedAgain"] is False  # once per game
+    assert f["severeWinterOfferedNextRound"] is False
     assert f["russianInfantryNextTurn"] == {"attack": 2, "defence": 3}
     assert f["russianInfantryAfterNextTurn"] == plain  # over after the next Russian turn
     # Yamato: Japanese battleships 5/5; British ones stay 4/4.
@@ -145,6 +165,7 @@ def test_units_for_immediate_use_and_at_mobilize(f: Facts) -> None:
         "infantry": f["libyaAtMobilize"]["infantry"] + 1,
     }
     assert f["libyaRound2"] == f["libyaAfterMobilize"]  # once only
+    assert f["libyaPlacedAfterLosingIt"] == 0  # placed only in a Libya Germany holds
     # German 88's: an artillery in Eastern Europe at once, another in a Grey territory at Mobilize.
     assert f["easternEuropeArtilleryAfter"] == f["easternEuropeArtilleryBefore"] + 1
     assert len(f["offered88sAtMobilize"]) == 11
@@ -254,28 +275,55 @@ def _golden(variant: str, scenario: str) -> Any:
 
 
 def _concerns(key: str) -> str:
-    """The player a state key of the scenario is about (units/<territory>/<owner>/<unit>)."""
+    """The player a state key of the scenario is about (units/<territory>/<owner>/<unit>); a
+    territory's effects (effects/<territory>) are about the territory."""
     parts = key.split("/")
     return parts[2] if parts[0] == "units" else parts[1]
 
 
+def _about_players(changed: dict[str, Any]) -> set[str]:
+    return {_concerns(key) for key in changed if not key.startswith("effects/")}
+
+
+def _every_turn(name: str) -> bool:
+    """Whether the advantage's free units come at each Mobilize once declared (else at the first only)."""
+    spec = yaml.safe_load((ROOT / "rules" / "aare" / "advantages.yaml").read_text(encoding="utf-8"))
+    return bool(spec["national_advantages"][name].get("choose", {}).get("every_turn"))
+
+
 def _declaring(name: str, variant: str) -> Any:
     nation = NATIONS[name[:2]]
+    declaration = f"userActionAttachment{name}"
+
+    def its(actions: list[str], choice: str = "") -> list[str]:
+        """The actions of the advantage (of one of its choices: UsMarinesInfantry, UsMarinesTransport)."""
+        return [a for a in actions if a.startswith(declaration + choice) and a != declaration]
 
     def test(f: Facts) -> None:
         assert f == _golden(variant, f"declare-{name}")
         assert f["declared"], "declaring changes nothing"
-        assert {_concerns(key) for key in f["declared"]} == {nation}
-        assert f"userActionAttachment{name}" not in f["start2"]  # each advantage once
+        assert _about_players(f["declared"]) == {nation}
+        assert declaration not in f["start2"]  # each advantage once
         # One advantage a round: after declaring, the nation is offered no other advantage.
         others = [a for a in f["offeredAfterDeclaring"] if a.removeprefix("userActionAttachment") in AARE_ADVANTAGES]
         assert others == []
-        placed = {key for key in f["afterMobilize1"] if key.startswith("units/")}
-        assert {_concerns(key) for key in placed} <= {nation}
+        # Each action of the first Mobilize, tried alone: it gives the nation, and only it, its units
+        # (or its effect), and uses up the advantage's action (of that choice) for the turn.
+        for action, tried in f["tried1"].items():
+            assert tried["changed"], action
+            assert _about_players(tried["changed"]) == {nation}, action
+            choice = re.match(r"(\w*?)(In[A-Z0-9]|$)", action.removeprefix(declaration))
+            assert choice is not None
+            assert its(tried["offeredAfter"], choice[1]) == [], action
+        # Not used at that Mobilize, a one-time placement is gone; an every-turn one comes again.
+        assert bool(its(f["offeredAtMobilize2"])) == (_every_turn(name) and bool(f["tried1"]))
+        # A nation that has lost its territories is offered no placement and given no units.
+        assert its(f["offeredAtMobilize3WithoutTerritories"]) == []
+        assert not [key for key in f["afterMobilize3WithoutTerritories"] if key.startswith("units/")]
 
     test.__name__ = f"test_declaring_{name}_{variant.replace('-', '_')}"
     test.__qualname__ = test.__name__
-    test.__doc__ = f"{name}: declared in round 1 and followed for two rounds, as the golden says."
+    test.__doc__ = f"{name}: declared in round 1 and followed to round 3, as the golden says."
     return test
 
 

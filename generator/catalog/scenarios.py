@@ -59,10 +59,15 @@ SCENARIOS: dict[str, ScenarioInfo] = {
     "advantages-undeclared": ScenarioInfo(
         "no advantage declared: the switches as the game starts, what each nation's steps offer", _AARE
     ),
+    "advantages-second": ScenarioInfo(
+        "second advantages declared in round 2 after none in round 1: Russia's and Britain's take the Allies' "
+        "slot, Germany's its own",
+        _AARE,
+    ),
     **{
         f"declare-{name}": ScenarioInfo(
-            f"{name} declared and followed for two rounds: everything it changes (every player's PUs, prices, "
-            "techs, switches, unit strengths, units placed)",
+            f"{name} declared and followed to round 3: everything it changes (every player's PUs, prices, "
+            "techs, switches, unit strengths, territory effects, units placed), each Mobilize action alone",
             _AARE,
         )
         for name in AARE_ADVANTAGES

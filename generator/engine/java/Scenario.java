@@ -132,6 +132,7 @@ public final class Scenario {
     RUNS.put("aarhe-economy", ScenarioAarheEconomy::economy);
     RUNS.put("aarhe-builds", ScenarioAarheEconomy::builds);
     RUNS.put("advantages-undeclared", ScenarioAdvantages::undeclared);
+    RUNS.put("advantages-second", ScenarioAdvantageSlots::second);
   }
 
   private static boolean known(final String name) {
@@ -260,9 +261,11 @@ public final class Scenario {
     out.put("severeWinterOffered", g.validActions().contains("userActionAttachmentRuSevereWinter"));
     g.act("userActionAttachmentRuSevereWinter");
     out.put("russianInfantryWinter", strengths(g, RU, "infantry", russia));
+    out.put("americanInfantryWinter", strengths(g, US, "infantry", russia));
     out.put("russianInfantryWithArtilleryWinter", attackWithArtillery(g, RU, russia));
     out.put("severeWinterOfferedAgain", g.validActions().contains("userActionAttachmentRuSevereWinter"));
     g.enter("russianMobilizeUserActions", 2);
+    out.put("severeWinterOfferedNextRound", g.validActions().contains("userActionAttachmentRuSevereWinter"));
     out.put("russianInfantryNextTurn", strengths(g, RU, "infantry", russia));
     g.enter("germanUserActions", 2);
     out.put("russianInfantryAfterNextTurn", strengths(g, RU, "infantry", russia));
@@ -356,6 +359,7 @@ public final class Scenario {
     out.put("germanyArtillery", h.count("Germany", "artillery", GE));
     out.put("cloneable88s", cloneable(h.data));
     h.stop();
+    out.put("libyaPlacedAfterLosingIt", ScenarioAare.afrikaKorpsWithoutLibya(file));
     return out;
   }
 

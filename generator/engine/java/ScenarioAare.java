@@ -5,6 +5,7 @@ import java.util.Collections;
 import games.strategy.engine.data.Unit;
 import games.strategy.triplea.attachments.TerritoryAttachment;
 import games.strategy.triplea.delegate.DiceRoll;
+import games.strategy.triplea.delegate.Matches;
 import games.strategy.util.Tuple;
 
 /** More AARe national advantages in the engine: combat strengths, AA, prices paid, convoy zones. */
@@ -15,6 +16,23 @@ final class ScenarioAare {
   private static final String GE = "Germans";
   private static final String UK = "British";
   private static final String JP = "Japanese";
+
+  /**
+   * Afrika Korps declared, then Libya lost (to Britain) before the German Mobilize ends: how many
+   * German units the step's end puts in Libya.
+   */
+  static int afrikaKorpsWithoutLibya(final String file) throws Exception {
+    final ScenarioGame g = new ScenarioGame(file);
+    g.enter("germanUserActions", 1);
+    g.act("userActionAttachmentGeAfrikaKorps");
+    g.enter("germanMobilizeUserActions", 1);
+    g.setOwner("Libya", UK);
+    final int before = g.territory("Libya").getUnits().getMatches(Matches.unitIsOwnedBy(g.player(GE))).size();
+    g.leave();
+    final int placed = g.territory("Libya").getUnits().getMatches(Matches.unitIsOwnedBy(g.player(GE))).size() - before;
+    g.stop();
+    return placed;
+  }
 
   /** Russian T-34s and Wolf Packs in combat, Radar on the AA dice, a fighter bought at the Luftwaffe price. */
   static ScenarioJson.Obj advantageStrengths(final String file) throws Exception {
