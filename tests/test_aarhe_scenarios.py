@@ -9,6 +9,7 @@ earth, repairs, convoys, lend-lease, national builds and attacks, heavy units an
 
 from __future__ import annotations
 
+from tests.lend_lease import assert_lend_lease_paid_for_the_donor_alone
 from tests.proofs import Facts, proves
 
 AARHE = ("aarhe", "aarhe-2x")  # aarhe-2x: the same game as engine 1.9 reads it
@@ -174,6 +175,14 @@ def test_scorched_earth_repairs_convoys_and_lend_lease(f: Facts) -> None:
     # Lend-lease: 6 PUs a cargo in sea zone 4 (Soviets) or 34 (UK); two free cargoes a turn.
     assert (f["sovietsPaid"], f["britishPaid"], f["cargoLeftAtSea"]) == (6, 12, 0)
     assert f["freeCargo"] == 2
+
+
+@proves("aarhe-lend-lease", *AARHE)
+def test_lend_lease_cargo_pays_for_the_us_alone(f: Facts) -> None:
+    # Two cargoes a turn, 6 PUs each: both paid in one turn in sea zone 4 (Soviets) or 34 (UK).
+    assert f["recipientByZone"] == {"4 Sea Zone": "Russians", "34 Sea Zone": "British"}
+    assert f["tokensPerTurn"] == 2
+    assert_lend_lease_paid_for_the_donor_alone(f, worth=6)
 
 
 @proves("aarhe-builds", *AARHE, "aarhe-draft")

@@ -72,7 +72,13 @@ SCENARIOS: dict[str, ScenarioInfo] = {
         "Italy's turn after Germany's, the free units of round 1, SS Panzers placed in Germany only", ("expansion",)
     ),
     "expansion-lend-lease": ScenarioInfo(
-        "lend-lease tokens granted after the US placement, paid at sea", ("expansion",)
+        "lend-lease tokens granted after the US placement while the US holds its territory, paid at sea to"
+        " the zone's Ally for the US's tokens alone",
+        ("expansion",),
+    ),
+    "expansion-free-units": ScenarioInfo(
+        "every nation's free units of round 1, placed for it alone after its placement, none in round 2",
+        ("expansion",),
     ),
     "expansion-treaty": ScenarioInfo(
         "Russia ends the treaty with Japan: war, and four infantry for Japan", ("expansion",)
@@ -95,6 +101,9 @@ SCENARIOS: dict[str, ScenarioInfo] = {
         "xenophobia, Axis co-operation, naval fighters on carriers, bombers carrying infantry", _AARHE
     ),
     "aarhe-economy": ScenarioInfo("scorched earth, repairs, convoy raids, lend-lease delivery and free cargo", _AARHE),
+    "aarhe-lend-lease": ScenarioInfo(
+        "two free cargoes a turn for the US, each paid at sea to the zone's Ally for the US's cargo alone", _AARHE
+    ),
     "aarhe-builds": ScenarioInfo(
         "national builds, heavy units by research, national attacks and terrain bonuses in combat",
         (*_AARHE, "aarhe-draft"),

@@ -122,8 +122,9 @@ public final class Scenario {
     RUNS.put("advantage-strengths", ScenarioAare::advantageStrengths);
     RUNS.put("colonial-convoys", ScenarioAare::colonialConvoys);
     RUNS.put("expansion-turn", ScenarioExpansion::turn);
-    RUNS.put("expansion-lend-lease", ScenarioExpansion::lendLease);
+    RUNS.put("expansion-lend-lease", ScenarioLendLease::expansion);
     RUNS.put("expansion-treaty", ScenarioExpansion::treaty);
+    RUNS.put("expansion-free-units", ScenarioExpansion::freeUnits);
     RUNS.put("expansion-units", ScenarioExpansion::units);
     RUNS.put("aarhe-turn-order", ScenarioAarhe::turnOrder);
     RUNS.put("aarhe-aa-dice", ScenarioAarhe::aaDice);
@@ -131,6 +132,7 @@ public final class Scenario {
     RUNS.put("aarhe-movement", ScenarioAarhe::movement);
     RUNS.put("aarhe-economy", ScenarioAarheEconomy::economy);
     RUNS.put("aarhe-builds", ScenarioAarheEconomy::builds);
+    RUNS.put("aarhe-lend-lease", ScenarioLendLease::aarhe);
     RUNS.put("advantages-undeclared", ScenarioAdvantages::undeclared);
   }
 
