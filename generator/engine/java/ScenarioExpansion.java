@@ -207,7 +207,7 @@ final class ScenarioExpansion {
   }
 
   /** The strength of a PLAYER unit in WHERE facing an ENEMY unit of type ENEMY_UNIT (or none). */
-  private static ScenarioJson.Obj strength(final ScenarioGame g, final String player, final String unit,
+  static ScenarioJson.Obj strength(final ScenarioGame g, final String player, final String unit,
       final String where, final String enemy, final String enemyUnit) {
     final Unit u = g.unitType(unit).create(g.player(player));
     final List<Unit> units = new ArrayList<>(Collections.singletonList(u));

@@ -13,9 +13,10 @@ import games.strategy.engine.data.Unit;
  *
  * <p>Each fact is given for every player or owner, so a trigger or condition that names the
  * wrong players (or none: then the engine takes the player it is attached to) shows: who is paid,
- * whose tokens are taken off the board, whose tokens appear. A rival's token (another Ally's,
- * as Edit mode could put there) waits beside the donor's in each paying zone: only the donor's
- * pay. Round 2 plays the step again with only the rival's tokens at sea: nothing is paid.
+ * whose tokens are taken off the board, whose tokens appear. A turn's worth of a rival's tokens
+ * (another Ally's, as Edit mode could put there) waits beside the donor's in each paying zone:
+ * only the donor's pay. Round 2 plays the step again with only the rival's tokens at sea: nothing
+ * is paid. A token does not fight: its strength in a land battle is 0.
  */
 final class ScenarioLendLease {
   private ScenarioLendLease() {}
@@ -74,12 +75,13 @@ final class ScenarioLendLease {
     for (final String zone : r.recipientByZone.keySet()) {
       g.addUnits(zone, "transport", r.donor, r.tokensPerTurn);
       g.addUnits(zone, r.token, r.donor, r.tokensPerTurn);
-      g.addUnits(zone, "transport", r.rival, 1);
-      g.addUnits(zone, r.token, r.rival, 1);
+      g.addUnits(zone, "transport", r.rival, r.tokensPerTurn);
+      g.addUnits(zone, r.token, r.rival, r.tokensPerTurn);
     }
     Map<String, Integer> pus = pus(g);
     g.leave();
     out.put("recipientByZone", r.recipientByZone);
+    out.put("tokenStrength", ScenarioExpansion.strength(g, r.donor, r.token, r.grantIn, "Germans", "infantry"));
     out.put("paid", gained(pus, pus(g)));
     final ScenarioJson.Obj left = ScenarioJson.obj();
     for (final String zone : r.recipientByZone.keySet()) {
