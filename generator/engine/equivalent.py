@@ -32,6 +32,15 @@ EQUIVALENT: dict[str, str] = {
         "the national attack's hidden tech is held from the nation's first turn on: giving it again, "
         "or at another step before that turn, changes nothing"
     ),
+    r"^players\.(Russians|Japanese)\.attachments\.userActionAttachment(Ru|Jp)EndTreaty\.attemptsPerTurn: ": (
+        "ending the treaty is offered only while the treaty holds, and it cannot fail (no chance, cost or "
+        "acceptance): the first attempt sets War, which nothing sets back, so no second attempt is ever offered"
+    ),
+    r"^players\.Germans\.attachments\.triggerAttachmentTreaty(Ends|JapanReinforced|RussiaReinforced)\.uses: ": (
+        "these triggers have no conditions, so the engine never fires them on its own (an empty AND of "
+        "conditions is false in AbstractConditionsAttachment.areConditionsMet); the user actions fire them "
+        "with useUses and testUses false, so their uses are neither tested nor spent"
+    ),
 }
 
 
