@@ -82,6 +82,13 @@ def test_total_victory_and_victory_city_points_end_the_round(f: Facts) -> None:
     assert f["everything"]["cityVictoryOption"] is False
     assert f["everything"]["gameOver"] is True and f["everything"]["winners"] == allies
     assert f["everythingButOne"]["gameOver"] is False
+    # Total Victory for either side, declaring that side's powers and them alone (the Axis as City
+    # Victory names it), and only holding every territory: any one of them short, no victory.
+    axis = f["axisCityAt"]["winners"]
+    for case, winners in (("everything", allies), ("axisEverything", axis)):
+        assert f[case]["gameOver"] is True and f[case]["winners"] == winners, case
+        assert list(f[case]["victoriesHoldingEverything"].values()) == [winners], case
+        assert f[case]["stillWonWithout"] == [], case
     # City Victory: the threshold, not one point less.
     for side in ("allies", "axis"):
         below, at = f[f"{side}CityBelow"], f[f"{side}CityAt"]

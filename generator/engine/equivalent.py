@@ -41,6 +41,16 @@ EQUIVALENT: dict[str, str] = {
         "conditions is false in AbstractConditionsAttachment.areConditionsMet); the user actions fire them "
         "with useUses and testUses false, so their uses are neither tested nor spent"
     ),
+    (
+        r"^players\.Germans\.attachments\.conditionAttachment"
+        r"(AxisHoldEverything\.players: (removed|last of \d+ items dropped)"
+        r"|AlliesHoldEverything\.players: (last of \d+ items dropped|Americans -> British))$"
+    ): (
+        "alliedOwnershipTerritories counts a territory held by any player allied with any listed player "
+        "(RulesAttachment.checkAlliedOwnership), and each side's powers stay allied with one another all game "
+        "(the Axis' CoBelligerent and Allied are both of the allied archetype): any of a side's powers, or "
+        "Germany that an empty list stands for, names the whole side"
+    ),
 }
 
 

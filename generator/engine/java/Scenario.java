@@ -128,7 +128,7 @@ public final class Scenario {
     RUNS.put("expansion-units", ScenarioExpansion::units);
     RUNS.put("aarhe-turn-order", ScenarioAarhe::turnOrder);
     RUNS.put("aarhe-aa-dice", ScenarioAarhe::aaDice);
-    RUNS.put("aarhe-victory", ScenarioAarhe::victory);
+    RUNS.put("aarhe-victory", ScenarioAarheVictory::victory);
     RUNS.put("aarhe-movement", ScenarioAarhe::movement);
     RUNS.put("aarhe-economy", ScenarioAarheEconomy::economy);
     RUNS.put("aarhe-builds", ScenarioAarheEconomy::builds);
