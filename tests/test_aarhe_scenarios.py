@@ -56,11 +56,15 @@ def test_opening_turn_order_exile_and_research(f: Facts) -> None:
     assert f["techCostWithCapital"] == 5
     # Every nation, its capital held by the enemy: it still buys (an artillery for 4) and collects
     # income, and its research dice cost 999.
-    assert set(f["exile"]) == {"Germans", "Japanese", "Italians", "Russians", "British", "Americans"}
-    for nation, e in f["exile"].items():
+    nations = {"Germans", "Japanese", "Italians", "Russians", "British", "Americans"}
+    assert set(f["exile"]["nations"]) == nations
+    for nation, e in f["exile"]["nations"].items():
         assert e["capitalOwner"] != nation, nation
         assert (e["buy"], e["spent"], e["techCost"]) == ("null", 4, 999), nation
         assert e["income"] > 0, nation
+    # Holding its capital (in round 1, and again once it is retaken) a nation researches at 5 a die.
+    assert f["exile"]["techCostHoldingCapital"] == dict.fromkeys(nations, 5)
+    assert f["exile"]["techCostCapitalRetaken"] == dict.fromkeys(nations, 5)
 
 
 @proves("aarhe-aa-dice", *AARHE, "aarhe-draft")
