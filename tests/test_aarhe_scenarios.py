@@ -196,6 +196,19 @@ def test_lend_lease_cargo_pays_for_the_us_alone(f: Facts) -> None:
     assert_lend_lease_paid_for_the_donor_alone(f, worth=6)
 
 
+@proves("aarhe-scorch", *AARHE, "aarhe-draft")
+def test_each_nation_may_scorch_its_own_complexes_only(f: Facts) -> None:
+    assert set(f) >= {"Russians", "Germans", "British", "Japanese", "Americans"}
+    complexes = {"Caucasus", "Eastern United States", "Germany", "Japan", "Russia", "Southern Europe",
+                 "United Kingdom", "Western United States"}  # fmt: skip
+    for nation, s in f.items():
+        # An action for each complex of the starting board.
+        assert set(s["actionTerritories"]) == complexes, nation
+        # Offered exactly where the nation has a complex of its own: at the start, and anywhere.
+        assert s["ownComplexes"] and s["offered"] == s["ownComplexes"], nation
+        assert s["offeredWithAComplexEverywhere"] == s["actionTerritories"], nation
+
+
 @proves("aarhe-builds", *AARHE, "aarhe-draft")
 def test_national_builds_heavy_units_and_bonuses(f: Facts) -> None:
     # T-34: 2 tanks for 8, one bundle at a time, placed in Russia only, ordinary tanks afterwards.

@@ -104,6 +104,10 @@ SCENARIOS: dict[str, ScenarioInfo] = {
     "aarhe-lend-lease": ScenarioInfo(
         "two free cargoes a turn for the US, each paid at sea to the zone's Ally for the US's cargo alone", _AARHE
     ),
+    "aarhe-scorch": ScenarioInfo(
+        "every nation offered to scorch its complex in a territory exactly when it has one there",
+        (*_AARHE, "aarhe-draft"),
+    ),
     "aarhe-builds": ScenarioInfo(
         "national builds, heavy units by research, national attacks and terrain bonuses in combat",
         (*_AARHE, "aarhe-draft"),

@@ -133,6 +133,7 @@ public final class Scenario {
     RUNS.put("aarhe-economy", ScenarioAarheEconomy::economy);
     RUNS.put("aarhe-builds", ScenarioAarheEconomy::builds);
     RUNS.put("aarhe-lend-lease", ScenarioLendLease::aarhe);
+    RUNS.put("aarhe-scorch", ScenarioAarheScorch::scorch);
     RUNS.put("advantages-undeclared", ScenarioAdvantages::undeclared);
   }
 
