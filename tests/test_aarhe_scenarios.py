@@ -116,6 +116,20 @@ def test_movement_limits(f: Facts) -> None:
     # Stalinist xenophobia, until the Axis hold Moscow.
     assert f["britishIntoCaucasus"] == "Cannot move to restricted territories"
     assert f["britishIntoCaucasusLater"] == "null"
+    # Every Soviet starting territory and the four buffer lands, for the British and the Americans;
+    # once the Axis hold Moscow as a British turn begins, none of them (only the impassable Himalaya).
+    soviet = ["Archangel", "Buryatia S.S.R.", "Caucasus", "Evenki National Okrug", "Karelia S.S.R.",
+              "Kazakh S.S.R.", "Novosibirsk", "Russia", "Soviet Far East", "Yakut S.S.R."]  # fmt: skip
+    buffer = ["Eastern Europe", "Belorussia", "Ukraine S.S.R.", "West Russia"]
+    xenophobia = f["xenophobia"]
+    assert xenophobia["restrictedAtStart"] == dict.fromkeys(("British", "Americans"), sorted(soviet + buffer))
+    assert xenophobia["restrictedOnceAxisHoldRussia"] == dict.fromkeys(("British", "Americans"), ["Himalaya"])
+    # Axis co-operation ends when the Allies take Japan too, for Germany and Italy; until then a
+    # Japanese aircraft may not fly over German land either.
+    distrust = f["distrust"]
+    assert distrust["japaneseFighterIntoGermany"] == "Japanese may not move air units over land owned by Germans"
+    assert distrust["relationsBefore"] == {"Germans": "CoBelligerent", "Italians": "CoBelligerent"}
+    assert distrust["relationsAfterJapanFalls"] == {"Germans": "Allied", "Italians": "Allied"}
     # Air transport: a bomber flies a marine two territories, which a marine cannot walk; it has
     # room for one only (loaded as the move panel loads it): with two, one is left to walk.
     assert f["carryOne"] == "null"

@@ -43,13 +43,17 @@ EQUIVALENT: dict[str, str] = {
     ),
     (
         r"^players\.Germans\.attachments\.conditionAttachment"
-        r"(AxisHoldEverything\.players: (removed|last of \d+ items dropped)"
-        r"|AlliesHoldEverything\.players: (last of \d+ items dropped|Americans -> British))$"
+        r"(AxisHold(Everything|Russia)\.players: (removed|last of \d+ items dropped)"
+        r"|AlliesHold(Everything|Germany|Japan)\.players: (last of \d+ items dropped|Americans -> British))$"
     ): (
         "alliedOwnershipTerritories counts a territory held by any player allied with any listed player "
         "(RulesAttachment.checkAlliedOwnership), and each side's powers stay allied with one another all game "
         "(the Axis' CoBelligerent and Allied are both of the allied archetype): any of a side's powers, or "
         "Germany that an empty list stands for, names the whole side"
+    ),
+    r"^players\.Germans\.attachments\.triggerAttachmentEnd(Xenophobia|AxisDistrust)\.uses: (removed|1 -> 2)$": (
+        "fired again, the trigger sets what it set the first time (the Western Allies' movement restriction "
+        "to the impassable Himalaya; the Axis' relationships to Allied), which nothing in the game sets back"
     ),
 }
 

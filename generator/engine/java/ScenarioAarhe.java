@@ -174,6 +174,8 @@ final class ScenarioAarhe {
         String.valueOf(ScenarioPlay.move(g, UK, "infantry", 1, "Persia", "Caucasus")));
     g.stop();
     out.put("ferryRange", ferryRange(file));
+    out.put("xenophobia", ScenarioAarheAlliances.xenophobia(file));
+    out.put("distrust", ScenarioAarheAlliances.distrust(file));
     return out;
   }
 
