@@ -122,8 +122,9 @@ def test_movement_limits(f: Facts) -> None:
               "Kazakh S.S.R.", "Novosibirsk", "Russia", "Soviet Far East", "Yakut S.S.R."]  # fmt: skip
     buffer = ["Eastern Europe", "Belorussia", "Ukraine S.S.R.", "West Russia"]
     xenophobia = f["xenophobia"]
-    assert xenophobia["restrictedAtStart"] == dict.fromkeys(("British", "Americans"), sorted(soviet + buffer))
-    assert xenophobia["restrictedOnceAxisHoldRussia"] == dict.fromkeys(("British", "Americans"), ["Himalaya"])
+    western = ("British", "Americans")
+    assert xenophobia["restrictedAtStart"] == {ally: sorted(soviet + buffer) for ally in western}
+    assert xenophobia["restrictedOnceAxisHoldRussia"] == {ally: ["Himalaya"] for ally in western}
     # Axis co-operation ends when the Allies take Japan too, for Germany and Italy; until then a
     # Japanese aircraft may not fly over German land either.
     distrust = f["distrust"]
