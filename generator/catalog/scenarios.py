@@ -87,14 +87,15 @@ SCENARIOS: dict[str, ScenarioInfo] = {
         "destroyers against submarines (defence 3, no passing), a tank taking an infantry along", ("expansion",)
     ),
     "aarhe-turn-order": ScenarioInfo(
-        "the Soviet opening turn and the nations' order; government in exile; no research without the capital", _AARHE
+        "the Soviet opening turn and the nations' order; government in exile; research only while holding the capital",
+        _AARHE,
     ),
     "aarhe-aa-dice": ScenarioInfo(
         "a lone fighter attacks a complex with an AA gun: one die per gun and three per complex",
         (*_AARHE, "aarhe-draft"),
     ),
     "aarhe-victory": ScenarioInfo(
-        "Total Victory (every territory) and victory city points at the end of the round",
+        "Total Victory (every territory, for either side) and victory city points at the end of the round",
         (*_AARHE, "aarhe-draft", "aarhe-phase1"),
     ),
     "aarhe-movement": ScenarioInfo(

@@ -31,7 +31,7 @@ final class ScenarioAarheScorch {
     for (final PlayerID p : g.data.getPlayerList().getPlayers()) {
       if (!scorchActions(g, p).isEmpty()) {
         final String step = ScenarioPlay.stepOf(g, p.getName(), "UserActions");
-        nationsInTurnOrder.put(indexOf(g, step), p.getName());
+        nationsInTurnOrder.put(ScenarioPlay.indexOf(g, step), p.getName());
       }
     }
     final ScenarioJson.Obj out = ScenarioJson.obj();
@@ -106,14 +106,5 @@ final class ScenarioAarheScorch {
       }
     }
     return null;
-  }
-
-  private static int indexOf(final ScenarioGame g, final String step) {
-    for (int i = 0; i < g.data.getSequence().size(); i++) {
-      if (g.data.getSequence().getStep(i).getName().equals(step)) {
-        return i;
-      }
-    }
-    throw new IllegalArgumentException(step);
   }
 }

@@ -48,7 +48,7 @@ final class ScenarioAarheVictory {
       throws Exception {
     final ScenarioGame g = new ScenarioGame(file);
     final String endRound = ScenarioAarhe.endRoundStep(g);
-    final int index = indexOf(g, endRound);
+    final int index = ScenarioPlay.indexOf(g, endRound);
     g.enter(g.data.getSequence().getStep(index - 1).getName(), 1);
     final String taker = side.equals("Allies") ? UK : GE;
     final List<Territory> others = new ArrayList<>();
@@ -94,15 +94,6 @@ final class ScenarioAarheVictory {
     run.put("winners", delegate.getWinners() == null ? null : new TreeSet<>(ScenarioGame.names(delegate.getWinners())));
     g.stop();
     return run;
-  }
-
-  private static int indexOf(final ScenarioGame g, final String step) {
-    for (int i = 0; i < g.data.getSequence().size(); i++) {
-      if (g.data.getSequence().getStep(i).getName().equals(step)) {
-        return i;
-      }
-    }
-    throw new IllegalArgumentException(step);
   }
 
   private static String alliance(final ScenarioGame g, final PlayerID player) {
