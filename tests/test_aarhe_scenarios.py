@@ -9,6 +9,7 @@ earth, repairs, convoys, lend-lease, national builds and attacks, heavy units an
 
 from __future__ import annotations
 
+from tests.lend_lease import assert_lend_lease_paid_for_the_donor_alone
 from tests.proofs import Facts, proves
 
 AARHE = ("aarhe", "aarhe-2x")  # aarhe-2x: the same game as engine 1.9 reads it
@@ -55,11 +56,15 @@ def test_opening_turn_order_exile_and_research(f: Facts) -> None:
     assert f["techCostWithCapital"] == 5
     # Every nation, its capital held by the enemy: it still buys (an artillery for 4) and collects
     # income, and its research dice cost 999.
-    assert set(f["exile"]) == {"Germans", "Japanese", "Italians", "Russians", "British", "Americans"}
-    for nation, e in f["exile"].items():
+    nations = {"Germans", "Japanese", "Italians", "Russians", "British", "Americans"}
+    assert set(f["exile"]["nations"]) == nations
+    for nation, e in f["exile"]["nations"].items():
         assert e["capitalOwner"] != nation, nation
         assert (e["buy"], e["spent"], e["techCost"]) == ("null", 4, 999), nation
         assert e["income"] > 0, nation
+    # Holding its capital (in round 1, and again once it is retaken) a nation researches at 5 a die.
+    assert f["exile"]["techCostHoldingCapital"] == dict.fromkeys(nations, 5)
+    assert f["exile"]["techCostCapitalRetaken"] == dict.fromkeys(nations, 5)
 
 
 @proves("aarhe-aa-dice", *AARHE, "aarhe-draft")
@@ -81,6 +86,13 @@ def test_total_victory_and_victory_city_points_end_the_round(f: Facts) -> None:
     assert f["everything"]["cityVictoryOption"] is False
     assert f["everything"]["gameOver"] is True and f["everything"]["winners"] == allies
     assert f["everythingButOne"]["gameOver"] is False
+    # Total Victory for either side, declaring that side's powers and them alone (the Axis as City
+    # Victory names it), and only holding every territory: any one of them short, no victory.
+    axis = f["axisCityAt"]["winners"]
+    for case, winners in (("everything", allies), ("axisEverything", axis)):
+        assert f[case]["gameOver"] is True and f[case]["winners"] == winners, case
+        assert list(f[case]["victoriesHoldingEverything"].values()) == [winners], case
+        assert f[case]["stillWonWithout"] == [], case
     # City Victory: the threshold, not one point less.
     for side in ("allies", "axis"):
         below, at = f[f"{side}CityBelow"], f[f"{side}CityAt"]
@@ -104,6 +116,21 @@ def test_movement_limits(f: Facts) -> None:
     # Stalinist xenophobia, until the Axis hold Moscow.
     assert f["britishIntoCaucasus"] == "Cannot move to restricted territories"
     assert f["britishIntoCaucasusLater"] == "null"
+    # Every Soviet starting territory and the four buffer lands, for the British and the Americans;
+    # once the Axis hold Moscow as a British turn begins, none of them (only the impassable Himalaya).
+    soviet = ["Archangel", "Buryatia S.S.R.", "Caucasus", "Evenki National Okrug", "Karelia S.S.R.",
+              "Kazakh S.S.R.", "Novosibirsk", "Russia", "Soviet Far East", "Yakut S.S.R."]  # fmt: skip
+    buffer = ["Eastern Europe", "Belorussia", "Ukraine S.S.R.", "West Russia"]
+    xenophobia = f["xenophobia"]
+    western = ("British", "Americans")
+    assert xenophobia["restrictedAtStart"] == {ally: sorted(soviet + buffer) for ally in western}
+    assert xenophobia["restrictedOnceAxisHoldRussia"] == {ally: ["Himalaya"] for ally in western}
+    # Axis co-operation ends when the Allies take Japan too, for Germany and Italy; until then a
+    # Japanese aircraft may not fly over German land either.
+    distrust = f["distrust"]
+    assert distrust["japaneseFighterIntoGermany"] == "Japanese may not move air units over land owned by Germans"
+    assert distrust["relationsBefore"] == {"Germans": "CoBelligerent", "Italians": "CoBelligerent"}
+    assert distrust["relationsAfterJapanFalls"] == {"Germans": "Allied", "Italians": "Allied"}
     # Air transport: a bomber flies a marine two territories, which a marine cannot walk; it has
     # room for one only (loaded as the move panel loads it): with two, one is left to walk.
     assert f["carryOne"] == "null"
@@ -174,6 +201,27 @@ def test_scorched_earth_repairs_convoys_and_lend_lease(f: Facts) -> None:
     # Lend-lease: 6 PUs a cargo in sea zone 4 (Soviets) or 34 (UK); two free cargoes a turn.
     assert (f["sovietsPaid"], f["britishPaid"], f["cargoLeftAtSea"]) == (6, 12, 0)
     assert f["freeCargo"] == 2
+
+
+@proves("aarhe-lend-lease", *AARHE)
+def test_lend_lease_cargo_pays_for_the_us_alone(f: Facts) -> None:
+    # Two cargoes a turn, 6 PUs each: both paid in one turn in sea zone 4 (Soviets) or 34 (UK).
+    assert f["recipientByZone"] == {"4 Sea Zone": "Russians", "34 Sea Zone": "British"}
+    assert f["tokensPerTurn"] == 2
+    assert_lend_lease_paid_for_the_donor_alone(f, worth=6)
+
+
+@proves("aarhe-scorch", *AARHE, "aarhe-draft")
+def test_each_nation_may_scorch_its_own_complexes_only(f: Facts) -> None:
+    assert set(f) >= {"Russians", "Germans", "British", "Japanese", "Americans"}
+    complexes = {"Caucasus", "Eastern United States", "Germany", "Japan", "Russia", "Southern Europe",
+                 "United Kingdom", "Western United States"}  # fmt: skip
+    for nation, s in f.items():
+        # An action for each complex of the starting board.
+        assert set(s["actionTerritories"]) == complexes, nation
+        # Offered exactly where the nation has a complex of its own: at the start, and anywhere.
+        assert s["ownComplexes"] and s["offered"] == s["ownComplexes"], nation
+        assert s["offeredWithAComplexEverywhere"] == s["actionTerritories"], nation
 
 
 @proves("aarhe-builds", *AARHE, "aarhe-draft")

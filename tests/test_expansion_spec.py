@@ -9,6 +9,7 @@ from lxml import etree
 from generator.emit.coverage import coverage
 from generator.spec.model import Spec, option_writes
 from tests.conftest import ROOT, variant_spec
+from tests.lend_lease import assert_lend_lease_paid_for_the_donor_alone
 from tests.proofs import Facts, proves
 
 GAME_XML = ROOT / "output" / "games" / "expansion.xml"
@@ -279,10 +280,39 @@ def test_engine_italy_plays_after_germany_with_free_units_and_ss_panzers(f: Fact
     assert f["placeSsPanzerInGermany"] == "null"
 
 
+@proves("expansion-free-units", "expansion")
+def test_engine_free_units_come_in_round_one_for_their_nation_alone(f: Facts) -> None:
+    heavy = {"heavyArtillery": 1, "heavyTank": 1, "mechInfantry": 2}
+    mech = {"mechInfantry": 2}
+    # The lend-lease token appears after the US placement every round too (exp-lend-01).
+    token = {"lendLease": 1}
+    assert f["round1"] == {
+        "Russians": {"Russia/Russians": {**heavy, "shockTroops": 1}},
+        "Germans": {"Germany/Germans": {**heavy, "ssPanzer": 1}, "5 Sea Zone/Germans": {"cruiser": 1}},
+        "Italians": {"Southern Europe/Italians": mech},
+        "British": {"United Kingdom/British": mech, "2 Sea Zone/British": {"lightCarrier": 1, "cruiser": 1}},
+        "Japanese": {
+            "Japan/Japanese": mech,
+            "60 Sea Zone/Japanese": {"lightCarrier": 1, "cruiser": 1, "navalFighter": 2},
+        },
+        "Americans": {
+            "Eastern United States/Americans": {**mech, **token},
+            "55 Sea Zone/Americans": {"cruiser": 1},
+            "Western United States/Americans": {"navalFighter": 2},
+        },
+    }
+    # Round 2 brings no free units.
+    nothing = {nation: {} for nation in f["round1"]}
+    assert f["round2"] == {**nothing, "Americans": {"Eastern United States/Americans": token}}
+
+
 @proves("expansion-lend-lease", "expansion")
 def test_engine_lend_lease_is_granted_and_paid_at_sea(f: Facts) -> None:
-    assert (f["sovietsPaid"], f["britishPaid"], f["tokensLeftInSz4"]) == (10, 0, 0)
-    assert f["tokensGranted"] == 1
+    assert f["recipientByZone"] == {"4 Sea Zone": "Russians", "34 Sea Zone": "British"}
+    assert f["tokensPerTurn"] == 1
+    assert_lend_lease_paid_for_the_donor_alone(f, worth=10)
+    # No token appears while an Ally holds Eastern United States.
+    assert f["grantedWhileRivalHolds"] == {}
 
 
 @proves("expansion-treaty", "expansion")

@@ -77,7 +77,13 @@ SCENARIOS: dict[str, ScenarioInfo] = {
         "Italy's turn after Germany's, the free units of round 1, SS Panzers placed in Germany only", ("expansion",)
     ),
     "expansion-lend-lease": ScenarioInfo(
-        "lend-lease tokens granted after the US placement, paid at sea", ("expansion",)
+        "lend-lease tokens granted after the US placement while the US holds its territory, paid at sea to"
+        " the zone's Ally for the US's tokens alone",
+        ("expansion",),
+    ),
+    "expansion-free-units": ScenarioInfo(
+        "every nation's free units of round 1, placed for it alone after its placement, none in round 2",
+        ("expansion",),
     ),
     "expansion-treaty": ScenarioInfo(
         "Russia ends the treaty with Japan: war, and four infantry for Japan", ("expansion",)
@@ -86,20 +92,28 @@ SCENARIOS: dict[str, ScenarioInfo] = {
         "destroyers against submarines (defence 3, no passing), a tank taking an infantry along", ("expansion",)
     ),
     "aarhe-turn-order": ScenarioInfo(
-        "the Soviet opening turn and the nations' order; government in exile; no research without the capital", _AARHE
+        "the Soviet opening turn and the nations' order; government in exile; research only while holding the capital",
+        _AARHE,
     ),
     "aarhe-aa-dice": ScenarioInfo(
         "a lone fighter attacks a complex with an AA gun: one die per gun and three per complex",
         (*_AARHE, "aarhe-draft"),
     ),
     "aarhe-victory": ScenarioInfo(
-        "Total Victory (every territory) and victory city points at the end of the round",
+        "Total Victory (every territory, for either side) and victory city points at the end of the round",
         (*_AARHE, "aarhe-draft", "aarhe-phase1"),
     ),
     "aarhe-movement": ScenarioInfo(
         "xenophobia, Axis co-operation, naval fighters on carriers, bombers carrying infantry", _AARHE
     ),
     "aarhe-economy": ScenarioInfo("scorched earth, repairs, convoy raids, lend-lease delivery and free cargo", _AARHE),
+    "aarhe-lend-lease": ScenarioInfo(
+        "two free cargoes a turn for the US, each paid at sea to the zone's Ally for the US's cargo alone", _AARHE
+    ),
+    "aarhe-scorch": ScenarioInfo(
+        "every nation offered to scorch its complex in a territory exactly when it has one there",
+        (*_AARHE, "aarhe-draft"),
+    ),
     "aarhe-builds": ScenarioInfo(
         "national builds, heavy units by research, national attacks and terrain bonuses in combat",
         (*_AARHE, "aarhe-draft"),

@@ -57,6 +57,29 @@ EQUIVALENT: dict[str, str] = {
         "comes between the call (at the Russian Mobilize) and the next Russian turn; the mark is read only "
         "after the Russian end turn, by then set either way"
     ),
+    r"^players\.(Russians|Japanese)\.attachments\.userActionAttachment(Ru|Jp)EndTreaty\.attemptsPerTurn: ": (
+        "ending the treaty is offered only while the treaty holds, and it cannot fail (no chance, cost or "
+        "acceptance): the first attempt sets War, which nothing sets back, so no second attempt is ever offered"
+    ),
+    r"^players\.Germans\.attachments\.triggerAttachmentTreaty(Ends|JapanReinforced|RussiaReinforced)\.uses: ": (
+        "these triggers have no conditions, so the engine never fires them on its own (an empty AND of "
+        "conditions is false in AbstractConditionsAttachment.areConditionsMet); the user actions fire them "
+        "with useUses and testUses false, so their uses are neither tested nor spent"
+    ),
+    (
+        r"^players\.Germans\.attachments\.conditionAttachment"
+        r"(AxisHold(Everything|Russia)\.players: (removed|last of \d+ items dropped)"
+        r"|AlliesHold(Everything|Germany|Japan)\.players: (last of \d+ items dropped|Americans -> British))$"
+    ): (
+        "alliedOwnershipTerritories counts a territory held by any player allied with any listed player "
+        "(RulesAttachment.checkAlliedOwnership), and each side's powers stay allied with one another all game "
+        "(the Axis' CoBelligerent and Allied are both of the allied archetype): any of a side's powers, or "
+        "Germany that an empty list stands for, names the whole side"
+    ),
+    r"^players\.Germans\.attachments\.triggerAttachmentEnd(Xenophobia|AxisDistrust)\.uses: (removed|1 -> 2)$": (
+        "fired again, the trigger sets what it set the first time (the Western Allies' movement restriction "
+        "to the impassable Himalaya; the Axis' relationships to Allied), which nothing in the game sets back"
+    ),
 }
 
 

@@ -122,15 +122,18 @@ public final class Scenario {
     RUNS.put("advantage-strengths", ScenarioAare::advantageStrengths);
     RUNS.put("colonial-convoys", ScenarioAare::colonialConvoys);
     RUNS.put("expansion-turn", ScenarioExpansion::turn);
-    RUNS.put("expansion-lend-lease", ScenarioExpansion::lendLease);
+    RUNS.put("expansion-lend-lease", ScenarioLendLease::expansion);
     RUNS.put("expansion-treaty", ScenarioExpansion::treaty);
+    RUNS.put("expansion-free-units", ScenarioExpansion::freeUnits);
     RUNS.put("expansion-units", ScenarioExpansion::units);
     RUNS.put("aarhe-turn-order", ScenarioAarhe::turnOrder);
     RUNS.put("aarhe-aa-dice", ScenarioAarhe::aaDice);
-    RUNS.put("aarhe-victory", ScenarioAarhe::victory);
+    RUNS.put("aarhe-victory", ScenarioAarheVictory::victory);
     RUNS.put("aarhe-movement", ScenarioAarhe::movement);
     RUNS.put("aarhe-economy", ScenarioAarheEconomy::economy);
     RUNS.put("aarhe-builds", ScenarioAarheEconomy::builds);
+    RUNS.put("aarhe-lend-lease", ScenarioLendLease::aarhe);
+    RUNS.put("aarhe-scorch", ScenarioAarheScorch::scorch);
     RUNS.put("advantages-undeclared", ScenarioAdvantages::undeclared);
     RUNS.put("advantages-second", ScenarioAdvantageSlots::second);
   }

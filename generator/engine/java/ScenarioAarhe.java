@@ -7,7 +7,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.TreeSet;
 
 import games.strategy.engine.data.GameStep;
 import games.strategy.engine.data.PlayerID;
@@ -128,96 +127,6 @@ final class ScenarioAarhe {
     return counts;
   }
 
-  /** Total Victory (holding everything) and City Victory (victory city points) at the end of a round. */
-  static ScenarioJson.Obj victory(final String file) throws Exception {
-    final ScenarioJson.Obj out = ScenarioJson.obj();
-    out.put("everything", victoryCase(file, "Allies", true, 0));
-    out.put("everythingButOne", victoryCase(file, "Allies", true, 1));
-    out.put("alliesCityBelow", victoryCase(file, "Allies", false, -1));
-    out.put("alliesCityAt", victoryCase(file, "Allies", false, 0));
-    out.put("axisCityBelow", victoryCase(file, "Axis", false, -1));
-    out.put("axisCityAt", victoryCase(file, "Axis", false, 0));
-    return out;
-  }
-
-  /**
-   * One end of round 1. ALL: the side takes every territory owned by the other (but SPARE of them),
-   * with the victory city option off. Otherwise it takes the other side's victory cities, largest
-   * first, until it reaches its threshold (SPARE 0) or stays just below it (SPARE -1).
-   */
-  private static ScenarioJson.Obj victoryCase(final String file, final String side, final boolean all, final int spare)
-      throws Exception {
-    final ScenarioGame g = new ScenarioGame(file);
-    final String endRound = endRoundStep(g);
-    final int index = indexOf(g, endRound);
-    g.enter(g.data.getSequence().getStep(index - 1).getName(), 1);
-    final String taker = side.equals("Allies") ? UK : GE;
-    final List<Territory> others = new ArrayList<>();
-    for (final Territory t : g.data.getMap().getTerritories()) {
-      if (!t.isWater() && !t.getOwner().isNull() && !alliance(g, t.getOwner()).equals(side)) {
-        others.add(t);
-      }
-    }
-    if (all) {
-      ScenarioPlay.setProperty(g, "Total Victory", Boolean.FALSE);
-
-      for (int i = spare; i < others.size(); i++) {
-        g.setOwner(others.get(i).getName(), taker);
-      }
-    } else {
-      final int threshold = g.data.getProperties().get(side + " Total Victory VCs", 0);
-      others.removeIf(t -> TerritoryAttachment.get(t) == null || TerritoryAttachment.get(t).getVictoryCity() == 0);
-      others.sort((a, b) -> TerritoryAttachment.get(b).getVictoryCity() - TerritoryAttachment.get(a).getVictoryCity());
-      for (final Territory t : others) {
-        final int now = victoryCities(g).getOrDefault(side, 0);
-        final int next = now + TerritoryAttachment.get(t).getVictoryCity();
-        if (now >= threshold || (spare < 0 && next >= threshold)) {
-          continue;
-        }
-        g.setOwner(t.getName(), taker);
-      }
-    }
-    final ScenarioJson.Obj run = ScenarioJson.obj();
-    if (all && spare > 0) {
-      run.put("notTaken", others.get(0).getName());
-    }
-    run.put("victoryCities", victoryCities(g));
-    run.put("cityVictoryOption", g.data.getProperties().get("Total Victory", true));
-    run.put("threshold", g.data.getProperties().get(side + " Total Victory VCs", 0));
-    g.leave();
-    g.enter(endRound, 1);
-    final EndRoundDelegate delegate = g.delegate();
-    run.put("gameOver", g.gameOver());
-    run.put("winners", delegate.getWinners() == null ? null : new TreeSet<>(ScenarioGame.names(delegate.getWinners())));
-    g.stop();
-    return run;
-  }
-
-  private static int indexOf(final ScenarioGame g, final String step) {
-    for (int i = 0; i < g.data.getSequence().size(); i++) {
-      if (g.data.getSequence().getStep(i).getName().equals(step)) {
-        return i;
-      }
-    }
-    throw new IllegalArgumentException(step);
-  }
-
-  private static String alliance(final ScenarioGame g, final PlayerID player) {
-    return g.data.getAllianceTracker().getAlliancesPlayerIsIn(player).iterator().next();
-  }
-
-  static Map<String, Integer> victoryCities(final ScenarioGame g) {
-    final Map<String, Integer> byAlliance = new TreeMap<>();
-    for (final Territory t : g.data.getMap().getTerritories()) {
-      final TerritoryAttachment ta = TerritoryAttachment.get(t);
-      if (ta == null || ta.getVictoryCity() == 0 || t.getOwner().isNull()) {
-        continue;
-      }
-      byAlliance.merge(alliance(g, t.getOwner()), ta.getVictoryCity(), Integer::sum);
-    }
-    return byAlliance;
-  }
-
   /** Stalinist xenophobia, Axis co-operation, naval fighters on carriers, bombers carrying infantry. */
   static ScenarioJson.Obj movement(final String file) throws Exception {
     final ScenarioGame g = new ScenarioGame(file);
@@ -265,6 +174,8 @@ final class ScenarioAarhe {
         String.valueOf(ScenarioPlay.move(g, UK, "infantry", 1, "Persia", "Caucasus")));
     g.stop();
     out.put("ferryRange", ferryRange(file));
+    out.put("xenophobia", ScenarioAarheAlliances.xenophobia(file));
+    out.put("distrust", ScenarioAarheAlliances.distrust(file));
     return out;
   }
 

@@ -14,12 +14,21 @@ final class ScenarioAarheExile {
 
   /**
    * A game of its own: every capital falls in round 1 after the last nation has bought; in round 2
-   * each nation buys an artillery, collects its income and prices its research without it.
+   * each nation buys an artillery, collects its income and prices its research without it; in
+   * round 3, its capital retaken, it prices its research as in round 1.
    */
   static ScenarioJson.Obj exile(final String file) throws Exception {
     final ScenarioGame g = new ScenarioGame(file);
     final ScenarioJson.Obj out = ScenarioJson.obj();
+    // Round 1: every nation holds its capital, so it may research at the usual price.
+    final ScenarioJson.Obj holding = ScenarioJson.obj();
+    for (final String[] c : CAPITALS) {
+      ScenarioPlay.enter(g, c[0], "Purchase", 1);
+      holding.put(c[0], TechAttachment.get(g.player(c[0])).getTechCost());
+    }
+    out.put("techCostHoldingCapital", holding);
     ScenarioPlay.enter(g, "Americans", "Tech", 1);
+    final ScenarioJson.Obj nations = ScenarioJson.obj();
     for (final String[] c : CAPITALS) {
       g.setOwner(c[1], c[2]);
     }
@@ -34,8 +43,19 @@ final class ScenarioAarheExile {
       final int beforeIncome = g.pus(c[0]);
       ScenarioPlay.enter(g, c[0], "EndTurn", 2);
       nation.put("income", g.pus(c[0]) - beforeIncome);
-      out.put(c[0], nation);
+      nations.put(c[0], nation);
     }
+    out.put("nations", nations);
+    // Every capital is retaken before round 3: research costs the usual price again.
+    for (final String[] c : CAPITALS) {
+      g.setOwner(c[1], c[0]);
+    }
+    final ScenarioJson.Obj retaken = ScenarioJson.obj();
+    for (final String[] c : CAPITALS) {
+      ScenarioPlay.enter(g, c[0], "Purchase", 3);
+      retaken.put(c[0], TechAttachment.get(g.player(c[0])).getTechCost());
+    }
+    out.put("techCostCapitalRetaken", retaken);
     g.stop();
     return out;
   }

@@ -12,7 +12,7 @@ import games.strategy.triplea.delegate.DiceRoll;
 import games.strategy.triplea.delegate.TerritoryEffectHelper;
 import games.strategy.util.Tuple;
 
-/** Expansion Edition rules in the engine: Italy's turn, free units, lend-lease, the treaty, units. */
+/** Expansion Edition rules in the engine: Italy's turn, free units, the treaty, units. */
 final class ScenarioExpansion {
   private ScenarioExpansion() {}
 
@@ -57,24 +57,62 @@ final class ScenarioExpansion {
     return out;
   }
 
-  /** Lend-lease tokens: granted after the US placement, paid in sea zone 4 or 34. */
-  static ScenarioJson.Obj lendLease(final String file) throws Exception {
+  /**
+   * Every nation's free units of round 1: what each placement step of round 1 (and of round 2,
+   * where nothing comes) adds to the places the units go, by territory, owner and unit. Gains are
+   * given for every owner, so units placed for the wrong player show.
+   */
+  static ScenarioJson.Obj freeUnits(final String file) throws Exception {
+    final String[][] turns = {
+      {RU, "russianPlace", "Russia"},
+      {GE, "germanPlace", "Germany", "5 Sea Zone"},
+      {IT, "italianPlace", "Southern Europe"},
+      {UK, "britishPlace", "United Kingdom", "2 Sea Zone"},
+      {JP, "japanesePlace", "Japan", "60 Sea Zone"},
+      {US, "americanPlace", "Eastern United States", "55 Sea Zone", "Western United States"},
+    };
     final ScenarioGame g = new ScenarioGame(file);
     final ScenarioJson.Obj out = ScenarioJson.obj();
-    g.enter("americanNonCombatMove", 1);
-    g.addUnits("4 Sea Zone", "transport", US, 1);
-    g.addUnits("4 Sea Zone", "lendLease", US, 1);
-    final int soviets = g.pus(RU);
-    final int british = g.pus(UK);
-    g.leave();
-    out.put("sovietsPaid", g.pus(RU) - soviets);
-    out.put("britishPaid", g.pus(UK) - british);
-    out.put("tokensLeftInSz4", g.count("4 Sea Zone", "lendLease", US));
-    final int before = g.count("Eastern United States", "lendLease", US);
-    g.enter("americanPlace", 1);
-    g.leave();
-    out.put("tokensGranted", g.count("Eastern United States", "lendLease", US) - before);
+    for (int round = 1; round <= 2; round++) {
+      final ScenarioJson.Obj gains = ScenarioJson.obj();
+      for (final String[] turn : turns) {
+        final List<String> places = java.util.Arrays.asList(turn).subList(2, turn.length);
+        g.enter(turn[1], round);
+        final Map<String, Map<String, Integer>> before = unitsByOwner(g, places);
+        g.leave();
+        gains.put(turn[0], gained(before, unitsByOwner(g, places)));
+      }
+      out.put("round" + round, gains);
+    }
     g.stop();
+    return out;
+  }
+
+  /** "territory/owner" -> unit -> count, for PLACES. */
+  private static Map<String, Map<String, Integer>> unitsByOwner(final ScenarioGame g, final List<String> places) {
+    final Map<String, Map<String, Integer>> out = new java.util.TreeMap<>();
+    for (final String place : places) {
+      for (final Unit u : g.territory(place).getUnits().getUnits()) {
+        out.computeIfAbsent(place + "/" + u.getOwner().getName(), k -> new java.util.TreeMap<>())
+            .merge(u.getType().getName(), 1, Integer::sum);
+      }
+    }
+    return out;
+  }
+
+  /** "territory/owner" -> unit -> count gained from BEFORE to AFTER, only where something was gained. */
+  private static Map<String, Map<String, Integer>> gained(final Map<String, Map<String, Integer>> before,
+      final Map<String, Map<String, Integer>> after) {
+    final Map<String, Map<String, Integer>> out = new java.util.TreeMap<>();
+    for (final Map.Entry<String, Map<String, Integer>> e : after.entrySet()) {
+      final Map<String, Integer> was = before.getOrDefault(e.getKey(), Collections.emptyMap());
+      for (final Map.Entry<String, Integer> unit : e.getValue().entrySet()) {
+        final int change = unit.getValue() - was.getOrDefault(unit.getKey(), 0);
+        if (change != 0) {
+          out.computeIfAbsent(e.getKey(), k -> new java.util.TreeMap<>()).put(unit.getKey(), change);
+        }
+      }
+    }
     return out;
   }
 
@@ -169,7 +207,7 @@ final class ScenarioExpansion {
   }
 
   /** The strength of a PLAYER unit in WHERE facing an ENEMY unit of type ENEMY_UNIT (or none). */
-  private static ScenarioJson.Obj strength(final ScenarioGame g, final String player, final String unit,
+  static ScenarioJson.Obj strength(final ScenarioGame g, final String player, final String unit,
       final String where, final String enemy, final String enemyUnit) {
     final Unit u = g.unitType(unit).create(g.player(player));
     final List<Unit> units = new ArrayList<>(Collections.singletonList(u));

@@ -57,6 +57,16 @@ final class ScenarioPlay {
   }
 
   /** Enters the step of PLAYER ending with SUFFIX in ROUND. */
+  /** The position of the step named STEP in the game's sequence. */
+  static int indexOf(final ScenarioGame g, final String step) {
+    for (int i = 0; i < g.data.getSequence().size(); i++) {
+      if (g.data.getSequence().getStep(i).getName().equals(step)) {
+        return i;
+      }
+    }
+    throw new IllegalArgumentException(step);
+  }
+
   static void enter(final ScenarioGame g, final String player, final String suffix, final int round) throws Exception {
     g.enter(stepOf(g, player, suffix), round);
   }

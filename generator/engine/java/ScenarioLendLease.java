@@ -1,0 +1,143 @@
+package forge;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.TreeMap;
+
+import games.strategy.engine.data.PlayerID;
+import games.strategy.engine.data.Unit;
+
+/**
+ * Lend-lease tokens (expansion's "lendLease", aarhe's "lendLeaseCargo"): granted to the donor
+ * after its placement, paid out to one recipient per sea zone after its non-combat move.
+ *
+ * <p>Each fact is given for every player or owner, so a trigger or condition that names the
+ * wrong players (or none: then the engine takes the player it is attached to) shows: who is paid,
+ * whose tokens are taken off the board, whose tokens appear. A turn's worth of a rival's tokens
+ * (another Ally's, as Edit mode could put there) waits beside the donor's in each paying zone:
+ * only the donor's pay. Round 2 plays the step again with only the rival's tokens at sea: nothing
+ * is paid. A token does not fight: its strength in a land battle is 0.
+ */
+final class ScenarioLendLease {
+  private ScenarioLendLease() {}
+
+  /** One game's lend-lease: its steps, token, where tokens appear, and who is paid where. */
+  private static final class Route {
+    String donor;
+    String rival;
+    String token;
+    int tokensPerTurn;
+    String grantStep;
+    String grantIn;
+    /** Whether the tokens appear only while the donor holds grantIn. */
+    boolean grantNeedsHolding;
+    String deliverStep;
+    final Map<String, String> recipientByZone = new LinkedHashMap<>();
+  }
+
+  static ScenarioJson.Obj expansion(final String file) throws Exception {
+    final Route r = new Route();
+    r.donor = "Americans";
+    r.rival = "British";
+    r.token = "lendLease";
+    r.tokensPerTurn = 1;
+    r.grantStep = "americanPlace";
+    r.grantIn = "Eastern United States";
+    r.grantNeedsHolding = true;
+    r.deliverStep = "americanNonCombatMove";
+    r.recipientByZone.put("4 Sea Zone", "Russians");
+    r.recipientByZone.put("34 Sea Zone", "British");
+    return play(file, r);
+  }
+
+  static ScenarioJson.Obj aarhe(final String file) throws Exception {
+    final Route r = new Route();
+    r.donor = "Americans";
+    r.rival = "British";
+    r.token = "lendLeaseCargo";
+    r.tokensPerTurn = 2;
+    r.grantStep = "americanTurnPlace";
+    r.grantIn = "Eastern United States";
+    r.grantNeedsHolding = false;
+    r.deliverStep = "americanTurnNonCombatMove";
+    r.recipientByZone.put("4 Sea Zone", "Russians");
+    r.recipientByZone.put("34 Sea Zone", "British");
+    return play(file, r);
+  }
+
+  private static ScenarioJson.Obj play(final String file, final Route r) throws Exception {
+    final ScenarioGame g = new ScenarioGame(file);
+    final ScenarioJson.Obj out = ScenarioJson.obj();
+    out.put("tokensPerTurn", r.tokensPerTurn);
+    // Round 1: a turn's worth of the donor's tokens aboard its transports in each paying zone,
+    // and one rival token there too.
+    g.enter(r.deliverStep, 1);
+    for (final String zone : r.recipientByZone.keySet()) {
+      g.addUnits(zone, "transport", r.donor, r.tokensPerTurn);
+      g.addUnits(zone, r.token, r.donor, r.tokensPerTurn);
+      g.addUnits(zone, "transport", r.rival, r.tokensPerTurn);
+      g.addUnits(zone, r.token, r.rival, r.tokensPerTurn);
+    }
+    Map<String, Integer> pus = pus(g);
+    g.leave();
+    out.put("recipientByZone", r.recipientByZone);
+    out.put("tokenStrength", ScenarioExpansion.strength(g, r.donor, r.token, r.grantIn, "Germans", "infantry"));
+    out.put("paid", gained(pus, pus(g)));
+    final ScenarioJson.Obj left = ScenarioJson.obj();
+    for (final String zone : r.recipientByZone.keySet()) {
+      left.put(zone, tokensByOwner(g, zone, r.token));
+    }
+    out.put("tokensLeft", left);
+    Map<String, Integer> before = tokensByOwner(g, r.grantIn, r.token);
+    g.enter(r.grantStep, 1);
+    g.leave();
+    out.put("granted", gained(before, tokensByOwner(g, r.grantIn, r.token)));
+    // Round 2: only the rival's tokens are at sea.
+    g.enter(r.deliverStep, 2);
+    pus = pus(g);
+    g.leave();
+    out.put("paidForRivalTokensAlone", gained(pus, pus(g)));
+    if (r.grantNeedsHolding) {
+      // The rival (an Ally) holds the donor's territory: no tokens appear there.
+      g.enter(r.grantStep, 2);
+      g.setOwner(r.grantIn, r.rival);
+      before = tokensByOwner(g, r.grantIn, r.token);
+      g.leave();
+      out.put("grantedWhileRivalHolds", gained(before, tokensByOwner(g, r.grantIn, r.token)));
+    }
+    g.stop();
+    return out;
+  }
+
+  private static Map<String, Integer> pus(final ScenarioGame g) {
+    final Map<String, Integer> pus = new TreeMap<>();
+    for (final PlayerID p : g.data.getPlayerList().getPlayers()) {
+      pus.put(p.getName(), g.pus(p.getName()));
+    }
+    return pus;
+  }
+
+  private static Map<String, Integer> tokensByOwner(final ScenarioGame g, final String where, final String token) {
+    final Map<String, Integer> counts = new TreeMap<>();
+    for (final Unit u : g.territory(where).getUnits().getUnits()) {
+      if (u.getType().getName().equals(token)) {
+        counts.merge(u.getOwner().getName(), 1, Integer::sum);
+      }
+    }
+    return counts;
+  }
+
+  /** What each key gained from BEFORE to AFTER, for the keys whose count changed. */
+  private static Map<String, Integer> gained(final Map<String, Integer> before, final Map<String, Integer> after) {
+    final Map<String, Integer> out = new TreeMap<>();
+    final Map<String, Integer> all = new TreeMap<>(before);
+    all.putAll(after);
+    for (final String key : all.keySet()) {
+      final int change = after.getOrDefault(key, 0) - before.getOrDefault(key, 0);
+      if (change != 0) {
+        out.put(key, change);
+      }
+    }
+    return out;
+  }
+}
