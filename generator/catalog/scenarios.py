@@ -80,6 +80,14 @@ SCENARIOS: dict[str, ScenarioInfo] = {
     "expansion-units": ScenarioInfo(
         "destroyers against submarines (defence 3, no passing), a tank taking an infantry along", ("expansion",)
     ),
+    "turn-steps": ScenarioInfo(
+        "two rounds run without a move: every step the engine runs, for whom, and the bids entered in the options",
+        (*_AARE, "expansion", *_AARHE, "aarhe-draft", "aarhe-phase1"),
+    ),
+    "convoy-zones": ScenarioInfo(
+        "an enemy submarine in each sea zone in turn: what each nation loses to it at its income",
+        (*_AARE, "expansion", *_AARHE),
+    ),
     "aarhe-turn-order": ScenarioInfo(
         "the Soviet opening turn and the nations' order; government in exile; no research without the capital", _AARHE
     ),

@@ -132,6 +132,8 @@ public final class Scenario {
     RUNS.put("aarhe-economy", ScenarioAarheEconomy::economy);
     RUNS.put("aarhe-builds", ScenarioAarheEconomy::builds);
     RUNS.put("advantages-undeclared", ScenarioAdvantages::undeclared);
+    RUNS.put("turn-steps", ScenarioTurn::steps);
+    RUNS.put("convoy-zones", ScenarioConvoyZones::zones);
   }
 
   private static boolean known(final String name) {
