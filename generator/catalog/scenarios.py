@@ -68,6 +68,9 @@ SCENARIOS: dict[str, ScenarioInfo] = {
         for name in AARE_ADVANTAGES
     },
     "colonial-convoys": ScenarioInfo("Colonial Garrison: a complex in India makes its sea zone a convoy zone", _AARE),
+    "tech-strengths": ScenarioInfo(
+        "jet fighters, long range aircraft and combined arms: strengths and movement with and without the techs", _AARE
+    ),
     "expansion-turn": ScenarioInfo(
         "Italy's turn after Germany's, the free units of round 1, SS Panzers placed in Germany only", ("expansion",)
     ),

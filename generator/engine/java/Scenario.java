@@ -121,6 +121,7 @@ public final class Scenario {
     RUNS.put("victory", Scenario::victory);
     RUNS.put("advantage-strengths", ScenarioAare::advantageStrengths);
     RUNS.put("colonial-convoys", ScenarioAare::colonialConvoys);
+    RUNS.put("tech-strengths", ScenarioAare::techStrengths);
     RUNS.put("expansion-turn", ScenarioExpansion::turn);
     RUNS.put("expansion-lend-lease", ScenarioExpansion::lendLease);
     RUNS.put("expansion-treaty", ScenarioExpansion::treaty);
