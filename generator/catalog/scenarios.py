@@ -105,6 +105,9 @@ SCENARIOS: dict[str, ScenarioInfo] = {
     "aarhe-movement": ScenarioInfo(
         "xenophobia, Axis co-operation, naval fighters on carriers, bombers carrying infantry", _AARHE
     ),
+    "aarhe-retreat": ScenarioInfo(
+        "where an attack may retreat (not where only its aircraft came from); aircraft left at sea are lost", _AARHE
+    ),
     "aarhe-economy": ScenarioInfo("scorched earth, repairs, convoy raids, lend-lease delivery and free cargo", _AARHE),
     "aarhe-builds": ScenarioInfo(
         "national builds, heavy units by research, national attacks and terrain bonuses in combat",
