@@ -43,6 +43,7 @@ def _check_turn(f: Facts, order: dict[int, list[str]], turn: list[str]) -> None:
     step played by the nation it belongs to, between the game's start and the end of each round."""
     for step in f["steps"]:
         assert step["player"] == _nation_of(step["step"]), step
+    _check_research(f)
     turns = _turns(f["steps"])
     assert turns[0] == (1, None, ["initDelegate"])
     for round_, nations in order.items():
@@ -50,6 +51,12 @@ def _check_turn(f: Facts, order: dict[int, list[str]], turn: list[str]) -> None:
         assert [player for player, _ in played] == nations
         assert all(delegates == turn for _, delegates in played), played
         assert (round_, None, ["endRound"]) in turns
+
+
+def _check_research(f: Facts) -> None:
+    """Every nation with a research step has techs a successful roll could give it."""
+    researching = {s["player"] for s in f["steps"] if s["delegate"] == "tech"}
+    assert researching and all(f["researchable"][nation] > 0 for nation in researching), f["researchable"]
 
 
 def _check_bids(f: Facts, bidders: list[str]) -> None:
@@ -81,6 +88,7 @@ def test_expansion_italy_after_germany_and_axis_bids(f: Facts) -> None:
     nations = ["Russians", "Germans", "Italians", "British", "Japanese", "Americans"]
     for step in f["steps"]:
         assert step["player"] == _nation_of(step["step"]), step
+    _check_research(f)
     for round_ in (1, 2):
         played = [(p, d) for r, p, d in _turns(f["steps"]) if r == round_ and p is not None]
         assert [p for p, _ in played] == nations

@@ -8,12 +8,14 @@ import games.strategy.engine.data.PlayerID;
 import games.strategy.engine.data.Territory;
 import games.strategy.engine.data.properties.IEditableProperty;
 import games.strategy.triplea.attachments.TerritoryAttachment;
+import games.strategy.triplea.delegate.TechnologyDelegate;
 
 /**
  * The turn as the engine plays it, for every variant: two rounds run without a move, recording
  * each step that ran (its round, player and delegate, its player's PUs before and after), so
  * which steps run, in what order, how often and for whom is what the engine did rather than what
- * the game file says; and the bids, entered in the game options as players do.
+ * the game file says; what each nation could gain by research; and the bids, entered in the game
+ * options as players do.
  */
 final class ScenarioTurn {
   private ScenarioTurn() {}
@@ -30,6 +32,13 @@ final class ScenarioTurn {
     g.enter(sequence.getStep(sequence.size() - 1).getName(), 2);
     g.leave();
     out.put("steps", g.stepsRun);
+    // What a successful research roll could give each nation: the engine's own list (its techs
+    // not yet held, of its research categories).
+    final Map<String, Integer> researchable = new TreeMap<>();
+    for (final PlayerID player : g.data.getPlayerList().getPlayers()) {
+      researchable.put(player.getName(), TechnologyDelegate.getAvailableTechs(player, g.data).size());
+    }
+    out.put("researchable", researchable);
     g.stop();
     out.put("bid", bidRound(file));
     return out;
