@@ -101,6 +101,12 @@ def test_retreat_where_land_units_came_from_and_aircraft_without_landing_lost(f:
     assert (f["fightersLeftAtSea"], f["fightersLeftAtHome"]) == (0, 1)
 
 
+@proves("aarhe-axis-italy", *AARHE)
+def test_japan_may_not_enter_italian_land(f: Facts) -> None:
+    assert f["relationItalyJapan"] == "CoBelligerent"
+    assert "may not move land units over land owned by Italians" in f["japaneseIntoItaly"]
+
+
 @proves("aarhe-movement", *AARHE)
 def test_movement_limits(f: Facts) -> None:
     # Axis co-operation: Japan may not enter German land, until the Allies take Germany.

@@ -108,6 +108,9 @@ SCENARIOS: dict[str, ScenarioInfo] = {
     "aarhe-retreat": ScenarioInfo(
         "where an attack may retreat (not where only its aircraft came from); aircraft left at sea are lost", _AARHE
     ),
+    "aarhe-axis-italy": ScenarioInfo(
+        "Japan and Italy: allies whose land units may not enter each other's land", _AARHE
+    ),
     "aarhe-economy": ScenarioInfo("scorched earth, repairs, convoy raids, lend-lease delivery and free cargo", _AARHE),
     "aarhe-builds": ScenarioInfo(
         "national builds, heavy units by research, national attacks and terrain bonuses in combat",

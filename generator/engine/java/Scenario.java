@@ -133,6 +133,7 @@ public final class Scenario {
     RUNS.put("aarhe-economy", ScenarioAarheEconomy::economy);
     RUNS.put("aarhe-builds", ScenarioAarheEconomy::builds);
     RUNS.put("aarhe-retreat", ScenarioAarheRetreat::retreat);
+    RUNS.put("aarhe-axis-italy", ScenarioAarheAxis::italy);
     RUNS.put("advantages-undeclared", ScenarioAdvantages::undeclared);
     RUNS.put("turn-steps", ScenarioTurn::steps);
     RUNS.put("convoy-zones", ScenarioConvoyZones::zones);
