@@ -250,6 +250,19 @@ def test_advantages_in_combat_on_the_aa_dice_and_at_the_purchase(f: Facts) -> No
     assert "buyFighter" not in f["germanFrontier"] and f["germanFrontier"]["buyFighterLuftwaffe"] == 9
 
 
+@proves("tech-strengths", *AARE)
+def test_jets_long_range_aircraft_and_combined_arms(f: Facts) -> None:
+    before, after, british = f["germansBefore"], f["germansWithTechs"], f["britishMeanwhile"]
+    # Jet fighters defend at 5; long range fighters move 6 and bombers 8; destroyers bombard at 3.
+    assert (before["fighter"]["defence"], after["fighter"]["defence"]) == (4, 5)
+    assert (before["fighterMovement"], after["fighterMovement"]) == (4, 6)
+    assert (before["bomberMovement"], after["bomberMovement"]) == (6, 8)
+    assert (before["destroyerCanBombard"], after["destroyerCanBombard"]) == (False, True)
+    assert after["destroyerBombards"] == 3
+    # Only the nation that gained the techs has them.
+    assert british == before
+
+
 @proves("colonial-convoys", *AARE)
 def test_colonial_garrison_complex_makes_a_convoy_zone(f: Facts) -> None:
     without, garrison = f["noGarrison"], f["garrison"]

@@ -104,6 +104,21 @@ def test_total_victory_and_victory_city_points_end_the_round(f: Facts) -> None:
     assert set(f["axisCityAt"]["winners"]) >= {"Germans", "Japanese"}
 
 
+@proves("aarhe-retreat", *AARHE)
+def test_retreat_where_land_units_came_from_and_aircraft_without_landing_lost(f: Facts) -> None:
+    assert (f["infantryAttack"], f["fighterAttack"]) == ("null", "null")
+    # Land units came from Eastern Europe, the fighter alone from Ukraine: only Eastern Europe.
+    assert f["retreatTo"] == ["Eastern Europe"]
+    # The fighter left in a sea zone without a carrier is lost; the one over German land stays.
+    assert (f["fightersLeftAtSea"], f["fightersLeftAtHome"]) == (0, 1)
+
+
+@proves("aarhe-axis-italy", *AARHE)
+def test_japan_may_not_enter_italian_land(f: Facts) -> None:
+    assert f["relationItalyJapan"] == "CoBelligerent"
+    assert "may not move land units over land owned by Italians" in f["japaneseIntoItaly"]
+
+
 @proves("aarhe-movement", *AARHE)
 def test_movement_limits(f: Facts) -> None:
     # Axis co-operation: Japan may not enter German land, until the Allies take Germany.

@@ -73,6 +73,9 @@ SCENARIOS: dict[str, ScenarioInfo] = {
         for name in AARE_ADVANTAGES
     },
     "colonial-convoys": ScenarioInfo("Colonial Garrison: a complex in India makes its sea zone a convoy zone", _AARE),
+    "tech-strengths": ScenarioInfo(
+        "jet fighters, long range aircraft and combined arms: strengths and movement with and without the techs", _AARE
+    ),
     "expansion-turn": ScenarioInfo(
         "Italy's turn after Germany's, the free units of round 1, SS Panzers placed in Germany only", ("expansion",)
     ),
@@ -91,6 +94,14 @@ SCENARIOS: dict[str, ScenarioInfo] = {
     "expansion-units": ScenarioInfo(
         "destroyers against submarines (defence 3, no passing), a tank taking an infantry along", ("expansion",)
     ),
+    "turn-steps": ScenarioInfo(
+        "two rounds run without a move: every step the engine runs, for whom, and the bids entered in the options",
+        (*_AARE, "expansion", *_AARHE, "aarhe-draft", "aarhe-phase1"),
+    ),
+    "convoy-zones": ScenarioInfo(
+        "an enemy submarine in each sea zone in turn: what each nation loses to it at its income",
+        (*_AARE, "expansion", *_AARHE),
+    ),
     "aarhe-turn-order": ScenarioInfo(
         "the Soviet opening turn and the nations' order; government in exile; research only while holding the capital",
         _AARHE,
@@ -105,6 +116,12 @@ SCENARIOS: dict[str, ScenarioInfo] = {
     ),
     "aarhe-movement": ScenarioInfo(
         "xenophobia, Axis co-operation, naval fighters on carriers, bombers carrying infantry", _AARHE
+    ),
+    "aarhe-retreat": ScenarioInfo(
+        "where an attack may retreat (not where only its aircraft came from); aircraft left at sea are lost", _AARHE
+    ),
+    "aarhe-axis-italy": ScenarioInfo(
+        "Japan and Italy: allies whose land units may not enter each other's land", _AARHE
     ),
     "aarhe-economy": ScenarioInfo("scorched earth, repairs, convoy raids, lend-lease delivery and free cargo", _AARHE),
     "aarhe-lend-lease": ScenarioInfo(

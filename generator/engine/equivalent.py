@@ -31,6 +31,11 @@ EQUIVALENT: dict[str, str] = {
         "whether players may change a game option before the game changes nothing in a game played with "
         "its value: the rule is the value, which the proof checks"
     ),
+    r"^territories\.50 Sea Zone\.blockadeZone: ": (
+        "50 Sea Zone borders no land that yields income (only Caroline Islands, worth 0 in every variant, and "
+        "no trigger changes it): engine 1.9 caps a convoy zone's loss at the value of the owner's land next to "
+        "it, so the zone never costs anything; elsewhere the flag only draws the zone's marker on the map"
+    ),
     r"^players\.\w+\.attachments\.triggerAttachmentNa\w+\.(uses|when): ": (
         "the national attack's hidden tech is held from the nation's first turn on: giving it again, "
         "or at another step before that turn, changes nothing"

@@ -121,6 +121,7 @@ public final class Scenario {
     RUNS.put("victory", Scenario::victory);
     RUNS.put("advantage-strengths", ScenarioAare::advantageStrengths);
     RUNS.put("colonial-convoys", ScenarioAare::colonialConvoys);
+    RUNS.put("tech-strengths", ScenarioAare::techStrengths);
     RUNS.put("expansion-turn", ScenarioExpansion::turn);
     RUNS.put("expansion-lend-lease", ScenarioLendLease::expansion);
     RUNS.put("expansion-treaty", ScenarioExpansion::treaty);
@@ -136,6 +137,10 @@ public final class Scenario {
     RUNS.put("aarhe-scorch", ScenarioAarheScorch::scorch);
     RUNS.put("advantages-undeclared", ScenarioAdvantages::undeclared);
     RUNS.put("advantages-second", ScenarioAdvantageSlots::second);
+    RUNS.put("aarhe-retreat", ScenarioAarheRetreat::retreat);
+    RUNS.put("aarhe-axis-italy", ScenarioAarheAxis::italy);
+    RUNS.put("turn-steps", ScenarioTurn::steps);
+    RUNS.put("convoy-zones", ScenarioConvoyZones::zones);
   }
 
   private static boolean known(final String name) {

@@ -4,11 +4,12 @@ import java.util.Collections;
 
 import games.strategy.engine.data.Unit;
 import games.strategy.triplea.attachments.TerritoryAttachment;
+import games.strategy.triplea.attachments.UnitAttachment;
 import games.strategy.triplea.delegate.DiceRoll;
 import games.strategy.triplea.delegate.Matches;
 import games.strategy.util.Tuple;
 
-/** More AARe national advantages in the engine: combat strengths, AA, prices paid, convoy zones. */
+/** More AARe rules in the engine: advantages' combat strengths, AA, prices paid, convoy zones; techs. */
 final class ScenarioAare {
   private ScenarioAare() {}
 
@@ -102,5 +103,36 @@ final class ScenarioAare {
       out.put(garrison ? "garrison" : "noGarrison", run);
     }
     return out;
+  }
+
+  /**
+   * Jet fighters, long range aircraft and combined arms as the engine reckons them: Germany's
+   * fighters, bombers and destroyers before and after it gains the three techs (as a successful
+   * research roll gives them), and Britain's, which did not gain them.
+   */
+  static ScenarioJson.Obj techStrengths(final String file) throws Exception {
+    final ScenarioJson.Obj out = ScenarioJson.obj();
+    final ScenarioGame g = new ScenarioGame(file);
+    g.enter("germanTech", 1);
+    out.put("germansBefore", airAndNavalStrengths(g, GE));
+    for (final String tech : new String[] {"jetPower", "longRangeAir", "destroyerBombard"}) {
+      ScenarioPlay.addTech(g, GE, tech);
+    }
+    out.put("germansWithTechs", airAndNavalStrengths(g, GE));
+    out.put("britishMeanwhile", airAndNavalStrengths(g, UK));
+    g.stop();
+    return out;
+  }
+
+  private static ScenarioJson.Obj airAndNavalStrengths(final ScenarioGame g, final String player) {
+    final UnitAttachment fighter = UnitAttachment.get(g.unitType("fighter"));
+    final UnitAttachment bomber = UnitAttachment.get(g.unitType("bomber"));
+    final UnitAttachment destroyer = UnitAttachment.get(g.unitType("destroyer"));
+    return ScenarioJson.obj()
+        .put("fighter", ScenarioPlay.strengths(g, player, "fighter", "Germany", false))
+        .put("fighterMovement", fighter.getMovement(g.player(player)))
+        .put("bomberMovement", bomber.getMovement(g.player(player)))
+        .put("destroyerCanBombard", destroyer.getCanBombard(g.player(player)))
+        .put("destroyerBombards", destroyer.getBombard());
   }
 }

@@ -53,6 +53,8 @@ final class ScenarioGame {
   final GameData data;
   /** Every step started, in order, as "round:step". */
   final List<String> started = new ArrayList<>();
+  /** Every step started, in order: {round, step, player, delegate, pus (its player's, at the start)}. */
+  final List<ScenarioJson.Obj> stepsRun = new ArrayList<>();
   /** Every request for dice, in order: {sides, count, annotation, dice}. */
   final List<ScenarioJson.Obj> rolls = new ArrayList<>();
   /** A folder with the map's .properties files (notifications, actionstext...), or null. */
@@ -122,6 +124,7 @@ final class ScenarioGame {
           continue;
         }
         started.add(round() + ":" + step().getName());
+        stepsRun.add(stepRun());
         invoke(startStep, false);
         inStep = true;
         continue;
@@ -131,11 +134,23 @@ final class ScenarioGame {
     }
   }
 
+  private ScenarioJson.Obj stepRun() {
+    final PlayerID player = step().getPlayerId();
+    return ScenarioJson.obj()
+        .put("round", round())
+        .put("step", step().getName())
+        .put("player", player == null ? null : player.getName())
+        .put("delegate", step().getDelegate().getName())
+        .put("pus", player == null ? null : player.getResources().getQuantity("PUs"));
+  }
+
   /** Ends the current step (the delegate's end, with "after" triggers). */
   void leave() throws Exception {
     if (inStep) {
       invoke(endStep);
       inStep = false;
+      final PlayerID player = step().getPlayerId();
+      stepsRun.get(stepsRun.size() - 1).put("pusAfter", player == null ? null : player.getResources().getQuantity("PUs"));
     }
   }
 

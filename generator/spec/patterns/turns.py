@@ -56,7 +56,9 @@ turns:
             for suffix, phase in self.phases.items():
                 if isinstance(phase, str):
                     phase = Phase(delegate=phase)
-                step: dict[str, Any] = {"delegate": phase.delegate, "player": player}
+                # The player first: which nation plays the step is what a one-edit mutant should try
+                # first (a step without its delegate is no game at all).
+                step: dict[str, Any] = {"player": player, "delegate": phase.delegate}
                 if self.once:
                     step["max_run_count"] = 1
                 if phase.display is not None:
