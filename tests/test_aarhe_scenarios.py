@@ -74,6 +74,47 @@ def test_a_lone_fighter_meets_one_die_per_gun_and_three_per_complex(f: Facts) ->
     assert sides[0] == 36 and 6 in sides[1:], sides
 
 
+def _anti_air(f: Facts, *, aa_type: str, every_round: bool, ships: dict[str, int]) -> None:
+    """The battles of aarhe-anti-air: its dice show 2, 5 and 36 in turn (a d6: 2, 5, 6); the
+    British miss in the first round and hit in the second; German dice miss."""
+    assert set(f["moves"].values()) == {"null"}, f["moves"]
+    b = f["battles"]
+    guns = {"aaGun": 1, "factory": 3, "factory5": 3, "factory10": 3}
+    for gun, dice in guns.items():
+        for aircraft in (1, 8):
+            battle = b[f"{gun} defending against {aircraft}"]
+            rolls = [(r["type"], r["sides"], r["count"]) for r in battle["antiAir"]]
+            if every_round:
+                # 1 in 36 misses the 2: the aircraft fight on; the guns fire again in round 2.
+                assert rolls == [(aa_type, 36, dice)] * 2, (gun, aircraft, rolls)
+                assert (battle["aircraftLost"], battle["britishRolls"]) == (0, 2), (gun, aircraft)
+            else:
+                # 4 in 36 hits the 2 (not the 5), in the first round only.
+                assert rolls == [(aa_type, 36, dice)], (gun, aircraft, rolls)
+                assert (battle["aircraftLost"], battle["britishRolls"]) == (1, 0 if aircraft == 1 else 2), gun
+    for ship in ("battleship", "carrier", "destroyer", "cruiser"):
+        battle = b.get(f"{ship} attacking 1 fighter")
+        if ship not in ships:
+            assert battle is None or battle["antiAir"] == [], ship
+            continue
+        # An attacking warship's dice (1 in 6) miss the 2 and fire again in round 2.
+        rolls = [(r["type"], r["sides"], r["count"]) for r in battle["antiAir"]]
+        assert rolls == [("NavalAA", 6, ships[ship])] * 2, (ship, rolls)
+        assert (battle["aircraftLost"], battle["britishRolls"]) == (1, 2), ship
+
+
+@proves("aarhe-anti-air", *AARHE)
+def test_each_anti_aircraft_unit_fires_its_dice_every_round(f: Facts) -> None:
+    # Complexes: three IDs each, an ID gun one; warships 3 (BB), 2 (CV, DD), 4 (CA), also attacking.
+    _anti_air(f, aa_type="ID", every_round=True, ships={"battleship": 3, "carrier": 2, "destroyer": 2, "cruiser": 4})
+
+
+@proves("aarhe-anti-air", "aarhe-draft")
+def test_draft_guns_and_complexes_fire_in_the_first_round_only(f: Facts) -> None:
+    # A complex counts as three AA guns, each hitting on 4 in 36 in the first round; no ship anti-air.
+    _anti_air(f, aa_type="AA", every_round=False, ships={})
+
+
 @proves("aarhe-victory", *AARHE, "aarhe-draft", "aarhe-phase1")
 def test_total_victory_and_victory_city_points_end_the_round(f: Facts) -> None:
     allies = ["Americans", "British", "Russians"]

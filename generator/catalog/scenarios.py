@@ -87,6 +87,10 @@ SCENARIOS: dict[str, ScenarioInfo] = {
         "a lone fighter attacks a complex with an AA gun: one die per gun and three per complex",
         (*_AARHE, "aarhe-draft"),
     ),
+    "aarhe-anti-air": ScenarioInfo(
+        "each anti-aircraft unit type on loaded dice: its dice, their sides, rounds and hits",
+        (*_AARHE, "aarhe-draft"),
+    ),
     "aarhe-victory": ScenarioInfo(
         "Total Victory (every territory) and victory city points at the end of the round",
         (*_AARHE, "aarhe-draft", "aarhe-phase1"),

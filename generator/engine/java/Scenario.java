@@ -127,6 +127,7 @@ public final class Scenario {
     RUNS.put("expansion-units", ScenarioExpansion::units);
     RUNS.put("aarhe-turn-order", ScenarioAarhe::turnOrder);
     RUNS.put("aarhe-aa-dice", ScenarioAarhe::aaDice);
+    RUNS.put("aarhe-anti-air", ScenarioAarheAntiAir::antiAir);
     RUNS.put("aarhe-victory", ScenarioAarhe::victory);
     RUNS.put("aarhe-movement", ScenarioAarhe::movement);
     RUNS.put("aarhe-economy", ScenarioAarheEconomy::economy);
