@@ -9,6 +9,8 @@ earth, repairs, convoys, lend-lease, national builds and attacks, heavy units an
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from tests.proofs import Facts, proves
 
 AARHE = ("aarhe", "aarhe-2x")  # aarhe-2x: the same game as engine 1.9 reads it
@@ -115,6 +117,32 @@ def test_draft_guns_and_complexes_fire_in_the_first_round_only(f: Facts) -> None
     _anti_air(f, aa_type="AA", every_round=False, ships={})
 
 
+def _complexes_placed(f: Facts, price_of: dict[str, int], price: Callable[[Facts], int]) -> None:
+    """Each complex type is placed exactly where its price applies, in land without a complex."""
+    lands = f["lands"]
+    assert len(lands) > 50 and set(f["placeable"]) == set(price_of)
+    for complex_type, where in f["placeable"].items():
+        expected = {t for t, land in lands.items() if price(land) == price_of[complex_type] and not land["complex"]}
+        assert expected, complex_type
+        assert sorted(where) == sorted(expected), complex_type
+
+
+@proves("aarhe-complex-places", *AARHE, "aarhe-draft")
+def test_complexes_go_where_their_price_applies(f: Facts) -> None:
+    # 5 in a victory city of 2 points or more, 10 in a 1-point city, 15 elsewhere.
+    _complexes_placed(
+        f,
+        {"factory": 15, "factory5": 5, "factory10": 10},
+        lambda land: {0: 15, 1: 10}.get(land["victoryCity"], 5),
+    )
+
+
+@proves("aarhe-complex-places", "aarhe-phase1")
+def test_phase1_complexes_cost_15_less_income_times_city_points(f: Facts) -> None:
+    prices = {"factory": 15, **{f"factory{n}": n for n in (3, 9, 11, 12, 13, 14)}}
+    _complexes_placed(f, prices, lambda land: 15 - land["production"] * land["victoryCity"])
+
+
 @proves("aarhe-victory", *AARHE, "aarhe-draft", "aarhe-phase1")
 def test_total_victory_and_victory_city_points_end_the_round(f: Facts) -> None:
     allies = ["Americans", "British", "Russians"]
@@ -151,6 +179,8 @@ def test_movement_limits(f: Facts) -> None:
     assert f["marinesInEasternUs"] == f["marinesInEasternUsAtStart"] + 1
     assert f["marineAloneTwoSpaces"] == "Not all units have enough movement"
     assert f["carryTwo"] == "Not all units have enough movement"
+    assert f["carryInfantry"] == "null"
+    assert f["infantryInCentralUs"] == f["infantryInCentralUsAtStart"] + 1
     # Ferry range: aircraft have 2 more movement in every nation's non-combat move, and only there.
     ferry = f["ferryRange"]
     start = ferry["atStart"]

@@ -91,6 +91,10 @@ SCENARIOS: dict[str, ScenarioInfo] = {
         "each anti-aircraft unit type on loaded dice: its dice, their sides, rounds and hits",
         (*_AARHE, "aarhe-draft"),
     ),
+    "aarhe-complex-places": ScenarioInfo(
+        "each complex type tried in every land territory: where the engine lets it be placed",
+        (*_AARHE, "aarhe-draft", "aarhe-phase1"),
+    ),
     "aarhe-victory": ScenarioInfo(
         "Total Victory (every territory) and victory city points at the end of the round",
         (*_AARHE, "aarhe-draft", "aarhe-phase1"),

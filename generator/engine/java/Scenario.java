@@ -128,6 +128,7 @@ public final class Scenario {
     RUNS.put("aarhe-turn-order", ScenarioAarhe::turnOrder);
     RUNS.put("aarhe-aa-dice", ScenarioAarhe::aaDice);
     RUNS.put("aarhe-anti-air", ScenarioAarheAntiAir::antiAir);
+    RUNS.put("aarhe-complex-places", ScenarioAarheComplexes::places);
     RUNS.put("aarhe-victory", ScenarioAarhe::victory);
     RUNS.put("aarhe-movement", ScenarioAarhe::movement);
     RUNS.put("aarhe-economy", ScenarioAarheEconomy::economy);
