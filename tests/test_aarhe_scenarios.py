@@ -76,7 +76,7 @@ def test_a_lone_fighter_meets_one_die_per_gun_and_three_per_complex(f: Facts) ->
     assert sides[0] == 36 and 6 in sides[1:], sides
 
 
-def _anti_air(f: Facts, *, aa_type: str, every_round: bool, ships: dict[str, int]) -> None:
+def _anti_air(f: Facts, *, aa_type: str, every_round: bool, ships: dict[str, int], raids: bool) -> None:
     """The battles of aarhe-anti-air: its dice show 2, 5 and 36 in turn (a d6: 2, 5, 6); the
     British miss in the first round and hit in the second; German dice miss."""
     assert set(f["moves"].values()) == {"null"}, f["moves"]
@@ -94,6 +94,11 @@ def _anti_air(f: Facts, *, aa_type: str, every_round: bool, ships: dict[str, int
                 # 4 in 36 hits the 2 (not the 5), in the first round only.
                 assert rolls == [(aa_type, 36, dice)], (gun, aircraft, rolls)
                 assert (battle["aircraftLost"], battle["britishRolls"]) == (1, 0 if aircraft == 1 else 2), gun
+        if raids and gun != "aaGun":
+            # A lone bomber raiding the complex meets its three dice (4 in 36 hits the 2).
+            raid = b[f"{gun} raided by 1 bomber"]
+            assert [(r["type"], r["sides"], r["count"]) for r in raid["antiAir"]] == [(aa_type, 36, dice)], gun
+            assert raid["aircraftLost"] == 1, gun
     for ship in ("battleship", "carrier", "destroyer", "cruiser"):
         battle = b.get(f"{ship} attacking 1 fighter")
         if ship not in ships:
@@ -108,21 +113,31 @@ def _anti_air(f: Facts, *, aa_type: str, every_round: bool, ships: dict[str, int
 @proves("aarhe-anti-air", *AARHE)
 def test_each_anti_aircraft_unit_fires_its_dice_every_round(f: Facts) -> None:
     # Complexes: three IDs each, an ID gun one; warships 3 (BB), 2 (CV, DD), 4 (CA), also attacking.
-    _anti_air(f, aa_type="ID", every_round=True, ships={"battleship": 3, "carrier": 2, "destroyer": 2, "cruiser": 4})
+    ships = {"battleship": 3, "carrier": 2, "destroyer": 2, "cruiser": 4}
+    _anti_air(f, aa_type="ID", every_round=True, ships=ships, raids=False)
 
 
 @proves("aarhe-anti-air", "aarhe-draft")
 def test_draft_guns_and_complexes_fire_in_the_first_round_only(f: Facts) -> None:
-    # A complex counts as three AA guns, each hitting on 4 in 36 in the first round; no ship anti-air.
-    _anti_air(f, aa_type="AA", every_round=False, ships={})
+    # A complex counts as three AA guns, each hitting on 4 in 36 in the first round, and against
+    # bombers raiding it; no ship anti-air.
+    _anti_air(f, aa_type="AA", every_round=False, ships={}, raids=True)
 
 
-def _complexes_placed(f: Facts, price_of: dict[str, int], price: Callable[[Facts], int]) -> None:
-    """Each complex type is placed exactly where its price applies, in land without a complex."""
+def _complexes_placed(
+    f: Facts, price_of: dict[str, int], price: Callable[[Facts], int], *, initial_complexes_stay: bool
+) -> None:
+    """Each complex type is placed exactly where its price applies (with the board's complexes
+    taken off); where an initial complex can never go, nowhere it stood."""
     lands = f["lands"]
     assert len(lands) > 50 and set(f["placeable"]) == set(price_of)
+    assert any(land["complex"] for land in lands.values())
     for complex_type, where in f["placeable"].items():
-        expected = {t for t, land in lands.items() if price(land) == price_of[complex_type] and not land["complex"]}
+        expected = {
+            t
+            for t, land in lands.items()
+            if price(land) == price_of[complex_type] and not (initial_complexes_stay and land["complex"])
+        }
         assert expected, complex_type
         assert sorted(where) == sorted(expected), complex_type
 
@@ -134,13 +149,17 @@ def test_complexes_go_where_their_price_applies(f: Facts) -> None:
         f,
         {"factory": 15, "factory5": 5, "factory10": 10},
         lambda land: {0: 15, 1: 10}.get(land["victoryCity"], 5),
+        initial_complexes_stay=False,
     )
 
 
 @proves("aarhe-complex-places", "aarhe-phase1")
 def test_phase1_complexes_cost_15_less_income_times_city_points(f: Facts) -> None:
     prices = {"factory": 15, **{f"factory{n}": n for n in (3, 9, 11, 12, 13, 14)}}
-    _complexes_placed(f, prices, lambda land: 15 - land["production"] * land["victoryCity"])
+    # Capitals and major cities keep their initial complex for good (aarhe4-ic-03): no type goes there.
+    _complexes_placed(
+        f, prices, lambda land: 15 - land["production"] * land["victoryCity"], initial_complexes_stay=True
+    )
 
 
 @proves("aarhe-victory", *AARHE, "aarhe-draft", "aarhe-phase1")

@@ -313,3 +313,13 @@ def test_engine_destroyers_hunt_submarines_and_tanks_carry_infantry(f: Facts) ->
     assert f["subThroughDestroyer"] == "Cannot move submarines under destroyers"
     assert f["tankWithInfantry"] == "null"
     assert f["infantryAloneTwoSpaces"] == "Not all units have enough movement"
+    # Every nation's destroyers, attacking or defending, are 3 against an enemy submarine.
+    hunters = f["destroyersAgainstSubmarine"]
+    assert set(hunters) == {"Russians", "Germans", "Italians", "British", "Japanese", "Americans"}
+    for nation, strength in hunters.items():
+        assert (strength["attack"], strength["defence"]) == (3, 3), nation
+    # Every nation's tanks, heavy tanks and SS Panzers take an infantry or a mechanized infantry along.
+    along = f["tanksTakeInfantryAlong"]
+    assert set(along) == set(hunters)
+    for nation, moves in along.items():
+        assert len(moves) == 6 and set(moves.values()) == {"null"}, (nation, moves)

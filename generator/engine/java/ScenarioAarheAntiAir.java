@@ -35,18 +35,28 @@ final class ScenarioAarheAntiAir {
   /** Aircraft in the large attack: more than any anti-aircraft unit's dice can hit. */
   private static final int MANY = 8;
 
+  /** Two games (the map has too little room for every battle at once): guns, then raids and ships. */
   static ScenarioJson.Obj antiAir(final String file) throws Exception {
-    final ScenarioGame g = new ScenarioGame(file);
     final ScenarioJson.Obj out = ScenarioJson.obj();
+    final ScenarioJson.Obj moves = ScenarioJson.obj();
+    final ScenarioJson.Obj results = ScenarioJson.obj();
+    play(file, true, moves, results);
+    play(file, false, moves, results);
+    return out.put("moves", moves).put("battles", results);
+  }
+
+  /** One game of British battles: against each gun type (GUNS), or raids on complexes and ships attacking. */
+  private static void play(final String file, final boolean guns, final ScenarioJson.Obj moves,
+      final ScenarioJson.Obj results) throws Exception {
+    final ScenarioGame g = new ScenarioGame(file);
     ScenarioPlay.enter(g, UK, "CombatMove", 1);
     final Set<Territory> used = new HashSet<>();
     // battle name -> {site, side of the aircraft, aircraft type, aircraft count}
     final Map<String, String[]> battles = new java.util.LinkedHashMap<>();
-    final ScenarioJson.Obj moves = ScenarioJson.obj();
     // One aircraft: a dive bomber where the game has it (it must fly, not walk, to meet the guns).
     final String lone = g.data.getUnitTypeList().getUnitType("diveBomber") != null ? "diveBomber" : "fighter";
     for (final String gun : LAND_AA) {
-      if (g.data.getUnitTypeList().getUnitType(gun) == null) {
+      if (!guns || g.data.getUnitTypeList().getUnitType(gun) == null) {
         continue;
       }
       for (final int aircraft : new int[] {1, MANY}) {
@@ -62,8 +72,22 @@ final class ScenarioAarheAntiAir {
         battles.put(name, new String[] {pair[0], UK, plane, String.valueOf(aircraft)});
       }
     }
+    // A lone bomber raids each complex type (the weak AI bombs when it can).
+    for (final String gun : LAND_AA) {
+      if (guns || g.data.getUnitTypeList().getUnitType(gun) == null || !gun.startsWith("factory")) {
+        continue;
+      }
+      final String name = gun + " raided by 1 bomber";
+      final String[] pair = stage(g, used, false, (site, from) -> {
+        g.addUnits(site, gun, GE, 1);
+        g.addUnits(from, "bomber", UK, 1);
+        return ScenarioPlay.move(g, UK, "bomber", 1, from, site);
+      });
+      moves.put(name, pair[2]);
+      battles.put(name, new String[] {pair[0], UK, "bomber", "1"});
+    }
     for (final String ship : SHIP_AA) {
-      if (g.data.getUnitTypeList().getUnitType(ship) == null) {
+      if (guns || g.data.getUnitTypeList().getUnitType(ship) == null) {
         continue;
       }
       final String name = ship + " attacking 1 fighter";
@@ -75,27 +99,24 @@ final class ScenarioAarheAntiAir {
       moves.put(name, pair[2]);
       battles.put(name, new String[] {pair[0], GE, "fighter", "1"});
     }
-    out.put("moves", moves);
     g.loadDice(new TwoRounds());
+    // Raids are flown as the battle step starts; the other battles are fought one by one.
+    final int start = g.rolls.size();
     ScenarioPlay.enter(g, UK, "Battle", 1);
-    final ScenarioJson.Obj results = ScenarioJson.obj();
     for (final Map.Entry<String, String[]> battle : battles.entrySet()) {
       final String site = battle.getValue()[0];
-      final int from = g.rolls.size();
       final boolean pending = DelegateFinder.battleDelegate(g.data).getBattleTracker().getPendingBattleSites(false)
           .contains(g.territory(site));
       final ScenarioJson.Obj result = ScenarioJson.obj();
       result.put("fight", pending ? String.valueOf(g.asPlayer(() -> ScenarioPlay.fight(g, site))) : "not pending");
-      result.put("antiAir", antiAirRolls(g, from, site));
-      result.put("britishRolls", ScenarioPlay.rollsSince(g, from, UK + " roll dice for").stream()
+      result.put("antiAir", antiAirRolls(g, start, site));
+      result.put("britishRolls", ScenarioPlay.rollsSince(g, start, UK + " roll dice for").stream()
           .filter(r -> String.valueOf(r.get("annotation")).contains(" in " + site + ",")).count());
       final String[] v = battle.getValue();
       result.put("aircraftLost", Integer.parseInt(v[3]) - g.count(site, v[2], v[1].equals(UK) ? UK : GE));
       results.put(battle.getKey(), result);
     }
-    out.put("battles", results);
     g.stop();
-    return out;
   }
 
   /** Anti-aircraft dice rolled since FROM in SITE: their type (from the roll's title), sides and count. */

@@ -79,9 +79,9 @@ final class ScenarioAarheComplexes {
 
   /**
    * Where each complex type may be placed: every land territory but the neutrals is given to the
-   * Germans in their purchase (its units kept), one complex of each type is handed to them, and in
+   * Germans in their purchase (its complexes taken off), one complex of each type is handed to them, and in
    * their placement each type is tried in each territory, every accepted placement undone. Each
-   * territory's victory city points, production and whether it holds a complex go with it.
+   * territory's victory city points, production and whether it held a complex go with it.
    */
   static ScenarioJson.Obj places(final String file) throws Exception {
     final ScenarioGame g = new ScenarioGame(file);
@@ -98,6 +98,11 @@ final class ScenarioAarheComplexes {
       g.setOwner(t.getName(), GE);
       facts.put(t.getName(), ScenarioJson.obj().put("victoryCity", ta.getVictoryCity())
           .put("production", ta.getProduction()).put("complex", t.getUnits().anyMatch(Matches.unitCanProduceUnits())));
+      // A complex destroyed in the game (scorched earth) leaves the place open again.
+      final List<Unit> standing = t.getUnits().getMatches(Matches.unitCanProduceUnits());
+      if (!standing.isEmpty()) {
+        g.change(ChangeFactory.removeUnits(t, standing));
+      }
     }
     out.put("lands", facts);
     final List<String> complexes = new ArrayList<>();

@@ -8,6 +8,7 @@ import java.util.Map;
 
 import games.strategy.engine.data.Territory;
 import games.strategy.engine.data.Unit;
+import games.strategy.engine.data.changefactory.ChangeFactory;
 import games.strategy.triplea.delegate.DiceRoll;
 import games.strategy.triplea.delegate.TerritoryEffectHelper;
 import games.strategy.util.Tuple;
@@ -147,6 +148,13 @@ final class ScenarioExpansion {
     g.enter("germanCombatMove", 1);
     out.put("destroyerAlone", strength(g, UK, "destroyer", "7 Sea Zone", GE, null));
     out.put("destroyerAgainstSubmarine", strength(g, UK, "destroyer", "7 Sea Zone", GE, "submarine"));
+    // Every nation's destroyers hunt: each against an enemy submarine.
+    final ScenarioJson.Obj hunters = ScenarioJson.obj();
+    for (final String player : new String[] {RU, GE, IT, UK, JP, US}) {
+      final String enemy = player.equals(GE) || player.equals(IT) || player.equals(JP) ? UK : GE;
+      hunters.put(player, strength(g, player, "destroyer", "7 Sea Zone", enemy, "submarine"));
+    }
+    out.put("destroyersAgainstSubmarine", hunters);
     g.enter("germanNonCombatMove", 1);
     // A submarine may not pass a sea zone holding an enemy destroyer.
     g.addUnits("7 Sea Zone", "submarine", GE, 2);
@@ -164,6 +172,42 @@ final class ScenarioExpansion {
         "Ukraine S.S.R.")));
     out.put("infantryAloneTwoSpaces", String.valueOf(ScenarioPlay.moveWith(g,
         Collections.singletonList(infantry.get(1)), Collections.emptyMap(), "Germany", "Eastern Europe", "Ukraine S.S.R.")));
+    g.stop();
+    out.put("tanksTakeInfantryAlong", tanksTakeInfantryAlong(file));
+    return out;
+  }
+
+  /** The land route a tank takes an infantry along (two territories on). */
+  private static final String[] ALONG = {"Germany", "Eastern Europe", "Ukraine S.S.R."};
+
+  /**
+   * In each nation's non-combat move of round 1, on the route ALONG given to it and cleared: each
+   * kind of tank takes one infantry or mechanized infantry two territories on.
+   */
+  private static ScenarioJson.Obj tanksTakeInfantryAlong(final String file) throws Exception {
+    final ScenarioGame g = new ScenarioGame(file);
+    final ScenarioJson.Obj out = ScenarioJson.obj();
+    for (final String player : new String[] {RU, GE, IT, UK, JP, US}) {
+      ScenarioPlay.enter(g, player, "NonCombatMove", 1);
+      final ScenarioJson.Obj moves = ScenarioJson.obj();
+      for (final String tankType : new String[] {"armour", "heavyTank", "ssPanzer"}) {
+        for (final String cargoType : new String[] {"infantry", "mechInfantry"}) {
+          for (final String name : ALONG) {
+            final List<Unit> there = new ArrayList<>(g.territory(name).getUnits().getUnits());
+            if (!there.isEmpty()) {
+              g.change(ChangeFactory.removeUnits(g.territory(name), there));
+            }
+            g.setOwner(name, player);
+          }
+          final List<Unit> tank = g.addUnits(ALONG[0], tankType, player, 1);
+          final List<Unit> cargo = g.addUnits(ALONG[0], cargoType, player, 1);
+          final Map<Unit, java.util.Collection<Unit>> carried = new HashMap<>();
+          carried.put(tank.get(0), cargo);
+          moves.put(tankType + " with " + cargoType, String.valueOf(ScenarioPlay.moveWith(g, tank, carried, ALONG)));
+        }
+      }
+      out.put(player, moves);
+    }
     g.stop();
     return out;
   }
