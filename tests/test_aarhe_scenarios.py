@@ -162,6 +162,24 @@ def test_phase1_complexes_cost_15_less_income_times_city_points(f: Facts) -> Non
     )
 
 
+@proves("aarhe-air-battle", *AARHE)
+def test_naval_fighters_and_dive_bombers_dogfight_scramble_intercept_and_escort(f: Facts) -> None:
+    assert (f["move"], f["airBattle"]) == ("null", "null")
+    # One dogfight die per aircraft on each side (naval fighter 2/2, dive bomber 1/2): the British
+    # dice hit, so one round ends the dogfight with the German aircraft down.
+    assert (f["attackersDice"], f["defendersDice"]) == ([2], [2])
+    assert f["germanAircraftLeft"] == 0
+    # Defensive air support: from a complex next to the battle, not from one two spaces away.
+    s = f["scramble"]
+    assert s["move"] == "null"
+    assert (s["navalFighterInBattle"], s["diveBomberInBattle"]) == (1, 1), s["places"]
+    # A naval fighter intercepts a raid on its complex and escorts a bomber raiding one: one
+    # dogfight die each (the bomber has no dogfight attack).
+    r = f["raid"]
+    assert r["move"] == "null"
+    assert (r["attackersDice"], r["defendersDice"]) == ([1], [1])
+
+
 @proves("aarhe-victory", *AARHE, "aarhe-draft", "aarhe-phase1")
 def test_total_victory_and_victory_city_points_end_the_round(f: Facts) -> None:
     allies = ["Americans", "British", "Russians"]
@@ -306,7 +324,7 @@ def test_national_builds_heavy_units_and_bonuses(f: Facts) -> None:
     # Marines: +1 attacking from a transport.
     assert (s["marineLanding"]["attack"], s["marineOverland"]["attack"]) == (2, 1)
     if "italianInfantryInBalkans" in s:  # Italy's Home Defence (the full rules only)
-        assert s["italianInfantryInBalkans"]["defence"] == 3
+        assert s["italianInfantryInBalkans"]["defence"] == s["italianInfantryInLibya"]["defence"] == 3
         assert s["germanInfantryInGermany"]["defence"] == 2
     if "germanHeavyRulesAfterTech" in f:  # Heavy Artillery by research (the full rules only)
         assert f["germanHeavyRulesBeforeTech"] == []

@@ -95,6 +95,9 @@ SCENARIOS: dict[str, ScenarioInfo] = {
         "each complex type tried in every land territory: where the engine lets it be placed",
         (*_AARHE, "aarhe-draft", "aarhe-phase1"),
     ),
+    "aarhe-air-battle": ScenarioInfo(
+        "with the air battle option on, naval fighters and dive bombers fight a dogfight before the battle", _AARHE
+    ),
     "aarhe-victory": ScenarioInfo(
         "Total Victory (every territory) and victory city points at the end of the round",
         (*_AARHE, "aarhe-draft", "aarhe-phase1"),

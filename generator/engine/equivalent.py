@@ -29,6 +29,10 @@ EQUIVALENT: dict[str, str] = {
         "these are land units, and the engine places no land unit in a sea zone (AbstractPlaceDelegate "
         "drops land units from what may be placed at sea before it reads their placement lists)"
     ),
+    r"^units\.submarine\.attachments\.supportAttachmentDestroyerHunts\.unitType: widened by aaGun$": (
+        "the support reaches units in a battle with an enemy submarine, a sea battle, where an AA gun never "
+        "fights (at sea it is only cargo, which takes no part in the battle)"
+    ),
     r"^properties\.[^.]+\.editable: ": (
         "whether players may change a game option before the game changes nothing in a game played with "
         "its value: the rule is the value, which the proof checks"

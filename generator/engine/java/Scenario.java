@@ -129,6 +129,7 @@ public final class Scenario {
     RUNS.put("aarhe-aa-dice", ScenarioAarhe::aaDice);
     RUNS.put("aarhe-anti-air", ScenarioAarheAntiAir::antiAir);
     RUNS.put("aarhe-complex-places", ScenarioAarheComplexes::places);
+    RUNS.put("aarhe-air-battle", ScenarioAarheAirBattle::airBattle);
     RUNS.put("aarhe-victory", ScenarioAarhe::victory);
     RUNS.put("aarhe-movement", ScenarioAarhe::movement);
     RUNS.put("aarhe-economy", ScenarioAarheEconomy::economy);

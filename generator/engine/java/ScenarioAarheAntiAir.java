@@ -142,7 +142,7 @@ final class ScenarioAarheAntiAir {
    * up and moved by SETUP. The first candidate whose move the engine accepts is kept:
    * {site, from, move result}.
    */
-  private static String[] stage(final ScenarioGame g, final Set<Territory> used, final boolean atSea,
+  static String[] stage(final ScenarioGame g, final Set<Territory> used, final boolean atSea,
       final Setup setup) throws Exception {
     String last = "no space for the battle";
     for (final Territory site : g.data.getMap().getTerritories()) {
@@ -174,7 +174,7 @@ final class ScenarioAarheAntiAir {
     throw new IllegalStateException("no battle could be set up: " + last);
   }
 
-  private static boolean usable(final Territory t, final Set<Territory> used, final boolean atSea) {
+  static boolean usable(final Territory t, final Set<Territory> used, final boolean atSea) {
     if (used.contains(t) || t.isWater() != atSea) {
       return false;
     }

@@ -145,16 +145,32 @@ final class ScenarioExpansion {
   static ScenarioJson.Obj units(final String file) throws Exception {
     final ScenarioGame g = new ScenarioGame(file);
     final ScenarioJson.Obj out = ScenarioJson.obj();
+    // A carrier gives a destroyer starting the turn with it one more move; one without stays at 2.
+    for (final String zone : new String[] {"9 Sea Zone", "12 Sea Zone", "8 Sea Zone", "2 Sea Zone", "3 Sea Zone"}) {
+      final List<Unit> there = new ArrayList<>(g.territory(zone).getUnits().getUnits());
+      if (!there.isEmpty()) {
+        g.change(ChangeFactory.removeUnits(g.territory(zone), there));
+      }
+    }
+    final List<Unit> group = new ArrayList<>(g.addUnits("9 Sea Zone", "carrier", GE, 1));
+    group.addAll(g.addUnits("9 Sea Zone", "destroyer", GE, 1));
+    g.addUnits("12 Sea Zone", "destroyer", GE, 1);
     g.enter("germanCombatMove", 1);
-    out.put("destroyerAlone", strength(g, UK, "destroyer", "7 Sea Zone", GE, null));
+    out.put("destroyerWithCarrierThreeZones", String.valueOf(ScenarioPlay.moveWith(g, group, Collections.emptyMap(),
+        "9 Sea Zone", "8 Sea Zone", "2 Sea Zone", "3 Sea Zone")));
+    out.put("destroyerAloneThreeZones", String.valueOf(ScenarioPlay.move(g, GE, "destroyer", 1, "12 Sea Zone",
+        "8 Sea Zone", "2 Sea Zone", "3 Sea Zone")));
+    out.put("destroyerAlone", strength(g, UK, "destroyer", "7 Sea Zone", GE));
     out.put("destroyerAgainstSubmarine", strength(g, UK, "destroyer", "7 Sea Zone", GE, "submarine"));
-    // Every nation's destroyers hunt: each against an enemy submarine.
-    final ScenarioJson.Obj hunters = ScenarioJson.obj();
+    // Every nation's submarines are hunted: an enemy destroyer against one, and against two (no more).
+    final ScenarioJson.Obj hunted = ScenarioJson.obj();
     for (final String player : new String[] {RU, GE, IT, UK, JP, US}) {
       final String enemy = player.equals(GE) || player.equals(IT) || player.equals(JP) ? UK : GE;
-      hunters.put(player, strength(g, player, "destroyer", "7 Sea Zone", enemy, "submarine"));
+      hunted.put(player, ScenarioJson.obj()
+          .put("one", strength(g, enemy, "destroyer", "7 Sea Zone", player, "submarine"))
+          .put("two", strength(g, enemy, "destroyer", "7 Sea Zone", player, "submarine", "submarine")));
     }
-    out.put("destroyersAgainstSubmarine", hunters);
+    out.put("destroyerAgainstSubmarinesOf", hunted);
     g.enter("germanNonCombatMove", 1);
     // A submarine may not pass a sea zone holding an enemy destroyer.
     g.addUnits("7 Sea Zone", "submarine", GE, 2);
@@ -212,13 +228,13 @@ final class ScenarioExpansion {
     return out;
   }
 
-  /** The strength of a PLAYER unit in WHERE facing an ENEMY unit of type ENEMY_UNIT (or none). */
+  /** The strength of a PLAYER unit in WHERE facing ENEMY units of types ENEMY_UNITS (none: alone). */
   private static ScenarioJson.Obj strength(final ScenarioGame g, final String player, final String unit,
-      final String where, final String enemy, final String enemyUnit) {
+      final String where, final String enemy, final String... enemyUnits) {
     final Unit u = g.unitType(unit).create(g.player(player));
     final List<Unit> units = new ArrayList<>(Collections.singletonList(u));
     final List<Unit> enemies = new ArrayList<>();
-    if (enemyUnit != null) {
+    for (final String enemyUnit : enemyUnits) {
       enemies.add(g.unitType(enemyUnit).create(g.player(enemy)));
     }
     final Territory t = g.territory(where);

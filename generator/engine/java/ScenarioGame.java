@@ -64,6 +64,11 @@ final class ScenarioGame {
   private boolean inStep;
 
   ScenarioGame(final String path) throws Exception {
+    this(path, false);
+  }
+
+  /** EAGER: every player scrambles and intercepts with all it may (EagerDefender). */
+  ScenarioGame(final String path, final boolean eager) throws Exception {
     ClientSetting.AI_PAUSE_DURATION.save("0");
     ClientContext.engineVersion();
     try (InputStream in = SafeInput.open(path)) {
@@ -85,7 +90,15 @@ final class ScenarioGame {
     for (final PlayerID p : data.getPlayerList().getPlayers()) {
       types.put(p.getName(), TripleA.WEAK_COMPUTER_PLAYER_TYPE);
     }
-    final Set<IGamePlayer> players = data.getGameLoader().createPlayers(types);
+    final Set<IGamePlayer> players = new java.util.HashSet<>();
+    for (final String name : types.keySet()) {
+      if (eager) {
+        players.add(new EagerDefender(name, TripleA.WEAK_COMPUTER_PLAYER_TYPE));
+      }
+    }
+    if (!eager) {
+      players.addAll(data.getGameLoader().createPlayers(types));
+    }
     game = new ServerGame(data, players, new HashMap<>(), new Messengers(new HeadlessServerMessenger()));
     // A scenario's facts never depend on the clock; every die is recorded for the facts.
     dice = new RecordingDice(new PlayRun.SeededDice(0), rolls);
