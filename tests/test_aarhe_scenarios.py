@@ -152,6 +152,8 @@ def test_movement_limits(f: Facts) -> None:
     assert f["marinesInEasternUs"] == f["marinesInEasternUsAtStart"] + 1
     assert f["marineAloneTwoSpaces"] == "Not all units have enough movement"
     assert f["carryTwo"] == "Not all units have enough movement"
+    assert f["carryInfantry"] == "null"
+    assert f["infantryInCentralUs"] == f["infantryInCentralUsAtStart"] + 1
     # Ferry range: aircraft have 2 more movement in every nation's non-combat move, and only there.
     ferry = f["ferryRange"]
     start = ferry["atStart"]
@@ -279,7 +281,7 @@ def test_national_builds_heavy_units_and_bonuses(f: Facts) -> None:
     # Marines: +1 attacking from a transport.
     assert (s["marineLanding"]["attack"], s["marineOverland"]["attack"]) == (2, 1)
     if "italianInfantryInBalkans" in s:  # Italy's Home Defence (the full rules only)
-        assert s["italianInfantryInBalkans"]["defence"] == 3
+        assert s["italianInfantryInBalkans"]["defence"] == s["italianInfantryInLibya"]["defence"] == 3
         assert s["germanInfantryInGermany"]["defence"] == 2
     if "germanHeavyRulesAfterTech" in f:  # Heavy Artillery by research (the full rules only)
         assert f["germanHeavyRulesBeforeTech"] == []

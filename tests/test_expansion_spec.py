@@ -343,3 +343,17 @@ def test_engine_destroyers_hunt_submarines_and_tanks_carry_infantry(f: Facts) ->
     assert f["subThroughDestroyer"] == "Cannot move submarines under destroyers"
     assert f["tankWithInfantry"] == "null"
     assert f["infantryAloneTwoSpaces"] == "Not all units have enough movement"
+    # Against any nation's submarines a destroyer, attacking or defending, is 3; two make it no stronger.
+    hunted = f["destroyerAgainstSubmarinesOf"]
+    assert set(hunted) == {"Russians", "Germans", "Italians", "British", "Japanese", "Americans"}
+    for nation, subs in hunted.items():
+        for strength in (subs["one"], subs["two"]):
+            assert (strength["attack"], strength["defence"]) == (3, 3), nation
+    # A carrier gives a destroyer that starts the turn with it one more move.
+    assert f["destroyerWithCarrierThreeZones"] == "null"
+    assert f["destroyerAloneThreeZones"] == "Not all units have enough movement"
+    # Every nation's tanks, heavy tanks and SS Panzers take an infantry or a mechanized infantry along.
+    along = f["tanksTakeInfantryAlong"]
+    assert set(along) == set(hunted)
+    for nation, moves in along.items():
+        assert len(moves) == 6 and set(moves.values()) == {"null"}, (nation, moves)

@@ -110,6 +110,17 @@ SCENARIOS: dict[str, ScenarioInfo] = {
         "a lone fighter attacks a complex with an AA gun: one die per gun and three per complex",
         (*_AARHE, "aarhe-draft"),
     ),
+    "aarhe-anti-air": ScenarioInfo(
+        "each anti-aircraft unit type on loaded dice: its dice, their sides, rounds and hits",
+        (*_AARHE, "aarhe-draft"),
+    ),
+    "aarhe-complex-places": ScenarioInfo(
+        "each complex type tried in every land territory: where the engine lets it be placed",
+        (*_AARHE, "aarhe-draft", "aarhe-phase1"),
+    ),
+    "aarhe-air-battle": ScenarioInfo(
+        "with the air battle option on, naval fighters and dive bombers fight a dogfight before the battle", _AARHE
+    ),
     "aarhe-victory": ScenarioInfo(
         "Total Victory (every territory, for either side) and victory city points at the end of the round",
         (*_AARHE, "aarhe-draft", "aarhe-phase1"),

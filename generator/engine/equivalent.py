@@ -15,6 +15,7 @@ __all__ = ["EQUIVALENT", "equivalent"]
 
 _DECLARATIONS = "|".join(AARE_ADVANTAGES)
 _BUILD_UNITS = r"(patriotInfantry|t34Armour|spitfire|essexCarrier|typeVIISubmarine|regia\w+)"
+_PLACEMENT_LIST = r"(unitPlacementRestrictions|unitPlacementOnlyAllowedIn)"
 EQUIVALENT: dict[str, str] = {
     rf"^units\.{_BUILD_UNITS}\.(attack|defense|movement|hitPoints|isSub|canAirBattle|airAttack|airDefense): ": (
         "a national build's unit becomes an ordinary unit at the end of the placement that puts it on "
@@ -26,6 +27,14 @@ EQUIVALENT: dict[str, str] = {
     r"^players\.Germans\.attachments\.triggerAttachment\w+BuildsHeavy(Tank|Artillery)\.(players|uses): removed$": (
         "a trigger with a `when` fires at its step whoever its players are, and its productionRule names the "
         "nation's frontiers itself; fired again, it adds a rule the frontier already holds, which the engine skips"
+    ),
+    rf"^units\.(factory\d*|ssPanzer)\.{_PLACEMENT_LIST}: widened by \d+ Sea Zone$": (
+        "these are land units, and the engine places no land unit in a sea zone (AbstractPlaceDelegate "
+        "drops land units from what may be placed at sea before it reads their placement lists)"
+    ),
+    r"^units\.submarine\.attachments\.supportAttachmentDestroyerHunts\.unitType: widened by aaGun$": (
+        "the support reaches units in a battle with an enemy submarine, a sea battle, where an AA gun never "
+        "fights (at sea it is only cargo, which takes no part in the battle)"
     ),
     r"^properties\.[^.]+\.editable: ": (
         "whether players may change a game option before the game changes nothing in a game played with "

@@ -130,6 +130,9 @@ public final class Scenario {
     RUNS.put("aarhe-turn-order", ScenarioAarhe::turnOrder);
     RUNS.put("aarhe-aa-dice", ScenarioAarhe::aaDice);
     RUNS.put("aarhe-victory", ScenarioAarheVictory::victory);
+    RUNS.put("aarhe-anti-air", ScenarioAarheAntiAir::antiAir);
+    RUNS.put("aarhe-complex-places", ScenarioAarheComplexes::places);
+    RUNS.put("aarhe-air-battle", ScenarioAarheAirBattle::airBattle);
     RUNS.put("aarhe-movement", ScenarioAarhe::movement);
     RUNS.put("aarhe-economy", ScenarioAarheEconomy::economy);
     RUNS.put("aarhe-builds", ScenarioAarheEconomy::builds);

@@ -154,9 +154,13 @@ final class ScenarioAarhe {
     // one: with two marines, the one left behind cannot follow.
     ScenarioPlay.enter(g, US, "NonCombatMove", 1);
     out.put("marinesInEasternUsAtStart", g.count("Eastern United States", "marine", US));
-    out.put("carryOne", carry(g, 1, "Western United States", "Central United States", "Eastern United States"));
+    out.put("carryOne", carry(g, "marine", 1, "Western United States", "Central United States", "Eastern United States"));
     out.put("marinesInEasternUs", g.count("Eastern United States", "marine", US));
-    out.put("carryTwo", carry(g, 2, "Alaska", "Western Canada", "Western United States"));
+    out.put("carryTwo", carry(g, "marine", 2, "Alaska", "Western Canada", "Western United States"));
+    // An infantry flies too (the marine is the American infantry; the others' infantry is this one).
+    out.put("infantryInCentralUsAtStart", g.count("Central United States", "infantry", US));
+    out.put("carryInfantry", carry(g, "infantry", 1, "Eastern Canada", "Eastern United States", "Central United States"));
+    out.put("infantryInCentralUs", g.count("Central United States", "infantry", US));
     out.put("marinesInWesternUs", g.count("Western United States", "marine", US));
     g.addUnits("Central United States", "marine", US, 1);
     out.put("marineAloneTwoSpaces", String.valueOf(ScenarioPlay.move(g, US, "marine", 1, "Central United States",
@@ -283,12 +287,12 @@ final class ScenarioAarhe {
   }
 
   /**
-   * A new bomber takes MARINES new marines from ROUTE[0] two territories on, loaded as the move
-   * panel loads them: the engine picks the cargo the bomber's capacity holds (TransportUtils);
-   * the rest must walk, which they cannot.
+   * A new bomber takes COUNT new land units of type CARGO from ROUTE[0] two territories on, loaded
+   * as the move panel loads them: the engine picks the cargo the bomber's capacity holds
+   * (TransportUtils); the rest must walk, which they cannot.
    */
-  private static String carry(final ScenarioGame g, final int marines, final String... route) {
-    final List<Unit> cargo = g.addUnits(route[0], "marine", US, marines);
+  private static String carry(final ScenarioGame g, final String cargoType, final int count, final String... route) {
+    final List<Unit> cargo = g.addUnits(route[0], cargoType, US, count);
     final List<Unit> bombers = g.addUnits(route[0], "bomber", US, 1);
     final Map<Unit, Unit> loads = TransportUtils.mapTransportsToLoad(
         TransportUtils.findUnitsToLoadOnAirTransports(cargo, bombers), bombers);

@@ -3,6 +3,9 @@ package forge;
 import java.util.ArrayList;
 import java.util.List;
 
+import games.strategy.engine.data.UnitType;
+import games.strategy.triplea.delegate.AbstractPlaceDelegate;
+
 import games.strategy.engine.data.Territory;
 import games.strategy.engine.data.Unit;
 import games.strategy.engine.data.changefactory.ChangeFactory;
@@ -72,5 +75,58 @@ final class ScenarioAarheComplexes {
       }
     }
     throw new IllegalStateException("no candidate territory worth " + low + ".." + high + " victory city points");
+  }
+
+  /**
+   * Where each complex type may be placed: every land territory but the neutrals is given to the
+   * Germans in their purchase (its complexes taken off), one complex of each type is handed to them, and in
+   * their placement each type is tried in each territory, every accepted placement undone. Each
+   * territory's victory city points, production and whether it held a complex go with it.
+   */
+  static ScenarioJson.Obj places(final String file) throws Exception {
+    final ScenarioGame g = new ScenarioGame(file);
+    final ScenarioJson.Obj out = ScenarioJson.obj();
+    ScenarioPlay.enter(g, GE, "Purchase", 1);
+    final List<Territory> lands = new ArrayList<>();
+    final ScenarioJson.Obj facts = ScenarioJson.obj();
+    for (final Territory t : g.data.getMap().getTerritories()) {
+      final TerritoryAttachment ta = TerritoryAttachment.get(t);
+      if (t.isWater() || t.getOwner().isNull() || ta == null || ta.getIsImpassable()) {
+        continue;
+      }
+      lands.add(t);
+      g.setOwner(t.getName(), GE);
+      facts.put(t.getName(), ScenarioJson.obj().put("victoryCity", ta.getVictoryCity())
+          .put("production", ta.getProduction()).put("complex", t.getUnits().anyMatch(Matches.unitCanProduceUnits())));
+      // A complex destroyed in the game (scorched earth) leaves the place open again.
+      final List<Unit> standing = t.getUnits().getMatches(Matches.unitCanProduceUnits());
+      if (!standing.isEmpty()) {
+        g.change(ChangeFactory.removeUnits(t, standing));
+      }
+    }
+    out.put("lands", facts);
+    final List<String> complexes = new ArrayList<>();
+    for (final UnitType type : g.data.getUnitTypeList()) {
+      if (type.getName().startsWith("factory")) {
+        complexes.add(type.getName());
+        g.change(ChangeFactory.addUnits(g.player(GE), type.create(1, g.player(GE))));
+      }
+    }
+    ScenarioPlay.enter(g, GE, "Place", 1);
+    final AbstractPlaceDelegate delegate = g.delegate();
+    final ScenarioJson.Obj placeable = ScenarioJson.obj();
+    for (final String complex : complexes) {
+      final List<String> where = new ArrayList<>();
+      for (final Territory t : lands) {
+        if (ScenarioPlay.place(g, complex, 1, t.getName()) == null) {
+          where.add(t.getName());
+          delegate.undoMove(delegate.getMovesMade().size() - 1);
+        }
+      }
+      placeable.put(complex, where);
+    }
+    out.put("placeable", placeable);
+    g.stop();
+    return out;
   }
 }

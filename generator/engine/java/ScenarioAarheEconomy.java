@@ -242,6 +242,7 @@ final class ScenarioAarheEconomy {
     strengths.put("marineOverland", ScenarioPlay.strengths(g, US, "marine", "Western Europe", false));
     if (g.data.getPlayerList().getPlayerId(IT) != null) {
       strengths.put("italianInfantryInBalkans", ScenarioPlay.strengths(g, IT, "infantry", "Balkans", false));
+      strengths.put("italianInfantryInLibya", ScenarioPlay.strengths(g, IT, "infantry", "Libya", false));
       strengths.put("germanInfantryInGermany", ScenarioPlay.strengths(g, GE, "infantry", "Germany", false));
     }
     out.put("strengths", strengths);

@@ -8,6 +8,7 @@ import java.util.Map;
 
 import games.strategy.engine.data.Territory;
 import games.strategy.engine.data.Unit;
+import games.strategy.engine.data.changefactory.ChangeFactory;
 import games.strategy.triplea.delegate.DiceRoll;
 import games.strategy.triplea.delegate.TerritoryEffectHelper;
 import games.strategy.util.Tuple;
@@ -182,9 +183,32 @@ final class ScenarioExpansion {
   static ScenarioJson.Obj units(final String file) throws Exception {
     final ScenarioGame g = new ScenarioGame(file);
     final ScenarioJson.Obj out = ScenarioJson.obj();
+    // A carrier gives a destroyer starting the turn with it one more move; one without stays at 2.
+    for (final String zone : new String[] {"9 Sea Zone", "12 Sea Zone", "8 Sea Zone", "2 Sea Zone", "3 Sea Zone"}) {
+      final List<Unit> there = new ArrayList<>(g.territory(zone).getUnits().getUnits());
+      if (!there.isEmpty()) {
+        g.change(ChangeFactory.removeUnits(g.territory(zone), there));
+      }
+    }
+    final List<Unit> group = new ArrayList<>(g.addUnits("9 Sea Zone", "carrier", GE, 1));
+    group.addAll(g.addUnits("9 Sea Zone", "destroyer", GE, 1));
+    g.addUnits("12 Sea Zone", "destroyer", GE, 1);
     g.enter("germanCombatMove", 1);
-    out.put("destroyerAlone", strength(g, UK, "destroyer", "7 Sea Zone", GE, null));
+    out.put("destroyerWithCarrierThreeZones", String.valueOf(ScenarioPlay.moveWith(g, group, Collections.emptyMap(),
+        "9 Sea Zone", "8 Sea Zone", "2 Sea Zone", "3 Sea Zone")));
+    out.put("destroyerAloneThreeZones", String.valueOf(ScenarioPlay.move(g, GE, "destroyer", 1, "12 Sea Zone",
+        "8 Sea Zone", "2 Sea Zone", "3 Sea Zone")));
+    out.put("destroyerAlone", strength(g, UK, "destroyer", "7 Sea Zone", GE));
     out.put("destroyerAgainstSubmarine", strength(g, UK, "destroyer", "7 Sea Zone", GE, "submarine"));
+    // Every nation's submarines are hunted: an enemy destroyer against one, and against two (no more).
+    final ScenarioJson.Obj hunted = ScenarioJson.obj();
+    for (final String player : new String[] {RU, GE, IT, UK, JP, US}) {
+      final String enemy = player.equals(GE) || player.equals(IT) || player.equals(JP) ? UK : GE;
+      hunted.put(player, ScenarioJson.obj()
+          .put("one", strength(g, enemy, "destroyer", "7 Sea Zone", player, "submarine"))
+          .put("two", strength(g, enemy, "destroyer", "7 Sea Zone", player, "submarine", "submarine")));
+    }
+    out.put("destroyerAgainstSubmarinesOf", hunted);
     g.enter("germanNonCombatMove", 1);
     // A submarine may not pass a sea zone holding an enemy destroyer.
     g.addUnits("7 Sea Zone", "submarine", GE, 2);
@@ -203,16 +227,52 @@ final class ScenarioExpansion {
     out.put("infantryAloneTwoSpaces", String.valueOf(ScenarioPlay.moveWith(g,
         Collections.singletonList(infantry.get(1)), Collections.emptyMap(), "Germany", "Eastern Europe", "Ukraine S.S.R.")));
     g.stop();
+    out.put("tanksTakeInfantryAlong", tanksTakeInfantryAlong(file));
     return out;
   }
 
-  /** The strength of a PLAYER unit in WHERE facing an ENEMY unit of type ENEMY_UNIT (or none). */
+  /** The land route a tank takes an infantry along (two territories on). */
+  private static final String[] ALONG = {"Germany", "Eastern Europe", "Ukraine S.S.R."};
+
+  /**
+   * In each nation's non-combat move of round 1, on the route ALONG given to it and cleared: each
+   * kind of tank takes one infantry or mechanized infantry two territories on.
+   */
+  private static ScenarioJson.Obj tanksTakeInfantryAlong(final String file) throws Exception {
+    final ScenarioGame g = new ScenarioGame(file);
+    final ScenarioJson.Obj out = ScenarioJson.obj();
+    for (final String player : new String[] {RU, GE, IT, UK, JP, US}) {
+      ScenarioPlay.enter(g, player, "NonCombatMove", 1);
+      final ScenarioJson.Obj moves = ScenarioJson.obj();
+      for (final String tankType : new String[] {"armour", "heavyTank", "ssPanzer"}) {
+        for (final String cargoType : new String[] {"infantry", "mechInfantry"}) {
+          for (final String name : ALONG) {
+            final List<Unit> there = new ArrayList<>(g.territory(name).getUnits().getUnits());
+            if (!there.isEmpty()) {
+              g.change(ChangeFactory.removeUnits(g.territory(name), there));
+            }
+            g.setOwner(name, player);
+          }
+          final List<Unit> tank = g.addUnits(ALONG[0], tankType, player, 1);
+          final List<Unit> cargo = g.addUnits(ALONG[0], cargoType, player, 1);
+          final Map<Unit, java.util.Collection<Unit>> carried = new HashMap<>();
+          carried.put(tank.get(0), cargo);
+          moves.put(tankType + " with " + cargoType, String.valueOf(ScenarioPlay.moveWith(g, tank, carried, ALONG)));
+        }
+      }
+      out.put(player, moves);
+    }
+    g.stop();
+    return out;
+  }
+
+  /** The strength of a PLAYER unit in WHERE facing ENEMY units of types ENEMY_UNITS (none: alone). */
   static ScenarioJson.Obj strength(final ScenarioGame g, final String player, final String unit,
-      final String where, final String enemy, final String enemyUnit) {
+      final String where, final String enemy, final String... enemyUnits) {
     final Unit u = g.unitType(unit).create(g.player(player));
     final List<Unit> units = new ArrayList<>(Collections.singletonList(u));
     final List<Unit> enemies = new ArrayList<>();
-    if (enemyUnit != null) {
+    for (final String enemyUnit : enemyUnits) {
       enemies.add(g.unitType(enemyUnit).create(g.player(enemy)));
     }
     final Territory t = g.territory(where);

@@ -60,11 +60,17 @@ final class ScenarioGame {
   /** A folder with the map's .properties files (notifications, actionstext...), or null. */
   static String resources;
   private final ServerGame game;
+  private final RecordingDice dice;
   private final Method startStep;
   private final Method endStep;
   private boolean inStep;
 
   ScenarioGame(final String path) throws Exception {
+    this(path, false);
+  }
+
+  /** EAGER: every player scrambles and intercepts with all it may (EagerDefender). */
+  ScenarioGame(final String path, final boolean eager) throws Exception {
     ClientSetting.AI_PAUSE_DURATION.save("0");
     ClientContext.engineVersion();
     try (InputStream in = SafeInput.open(path)) {
@@ -86,10 +92,19 @@ final class ScenarioGame {
     for (final PlayerID p : data.getPlayerList().getPlayers()) {
       types.put(p.getName(), TripleA.WEAK_COMPUTER_PLAYER_TYPE);
     }
-    final Set<IGamePlayer> players = data.getGameLoader().createPlayers(types);
+    final Set<IGamePlayer> players = new java.util.HashSet<>();
+    for (final String name : types.keySet()) {
+      if (eager) {
+        players.add(new EagerDefender(name, TripleA.WEAK_COMPUTER_PLAYER_TYPE));
+      }
+    }
+    if (!eager) {
+      players.addAll(data.getGameLoader().createPlayers(types));
+    }
     game = new ServerGame(data, players, new HashMap<>(), new Messengers(new HeadlessServerMessenger()));
     // A scenario's facts never depend on the clock; every die is recorded for the facts.
-    game.setRandomSource(new RecordingDice(new PlayRun.SeededDice(0), rolls));
+    dice = new RecordingDice(new PlayRun.SeededDice(0), rolls);
+    game.setRandomSource(dice);
     game.addDisplay(new HeadlessDisplay());
     game.addSoundChannel(new HeadlessSoundChannel());
     startStep = ServerGame.class.getDeclaredMethod("startStep", boolean.class);
@@ -100,6 +115,34 @@ final class ScenarioGame {
     persistent.setAccessible(true);
     data.getProperties().set(ServerGame.GAME_HAS_BEEN_SAVED_PROPERTY, Boolean.TRUE);
     invoke(persistent);
+  }
+
+  /** From now on SCRIPT chooses the dice it answers for (the others stay seeded). */
+  void loadDice(final DiceScript script) {
+    dice.script = script;
+  }
+
+  /** Loaded dice: the faces (1..sides) of a request, or null to leave it to the seeded dice. */
+  interface DiceScript {
+    int[] faces(int sides, int count, String annotation);
+  }
+
+  /**
+   * Runs ACTION the way a player's call into the current delegate runs: inside the engine's
+   * delegate execution, which a battle leaves and re-enters while it tells the players of its
+   * anti-aircraft casualties.
+   */
+  <T> T asPlayer(final java.util.concurrent.Callable<T> action) throws Exception {
+    final Field field = ServerGame.class.getDeclaredField("delegateExecutionManager");
+    field.setAccessible(true);
+    final games.strategy.engine.delegate.DelegateExecutionManager manager =
+        (games.strategy.engine.delegate.DelegateExecutionManager) field.get(game);
+    manager.enterDelegateExecution();
+    try {
+      return action.call();
+    } finally {
+      manager.leaveDelegateExecution();
+    }
   }
 
   GameStep step() {
@@ -264,6 +307,7 @@ final class ScenarioGame {
   static final class RecordingDice implements games.strategy.engine.random.IRandomSource {
     private final games.strategy.engine.random.IRandomSource dice;
     private final List<ScenarioJson.Obj> log;
+    DiceScript script;
 
     RecordingDice(final games.strategy.engine.random.IRandomSource dice, final List<ScenarioJson.Obj> log) {
       this.dice = dice;
@@ -277,7 +321,11 @@ final class ScenarioGame {
 
     @Override
     public int[] getRandom(final int max, final int count, final String annotation) {
-      final int[] out = dice.getRandom(max, count, annotation);
+      final int[] faces = script == null ? null : script.faces(max, count, annotation);
+      final int[] out = faces == null ? dice.getRandom(max, count, annotation) : new int[count];
+      for (int i = 0; faces != null && i < count; i++) {
+        out[i] = faces[i] - 1;
+      }
       final List<Integer> values = new ArrayList<>();
       for (final int d : out) {
         values.add(d + 1); // the engine's dice are zero based; a die shows 1..max
