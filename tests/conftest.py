@@ -101,6 +101,12 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(skip)
 
 
+def pytest_collection_finish(session: pytest.Session) -> None:
+    proofs = sys.modules.get("tests.proofs")
+    if proofs is not None:  # a module of `@proves` tests was collected: batch the scenarios it runs
+        proofs.select(session.items)
+
+
 @dataclass
 class Result:
     code: int
