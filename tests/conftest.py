@@ -79,7 +79,34 @@ def aarhe_2x_refused_by_2x() -> bool:
     return any("TripleA 2.x refuses the game" in p.message for p in problems)
 
 
+# The modules whose tests take longest (engine games, the GUI client, the fuzz test, fresh venvs),
+# slowest first: run first, so that the workers' queues end with short tests and neither waits
+# alone on a long one at the end. A module stays whole (its module-scoped fixtures are made once).
+SLOW_MODULES = (
+    "test_rules_policy.py",
+    "test_fuzz.py",
+    "test_gui.py",
+    "test_check.py",
+    "test_mod_repository.py",
+    "test_balance.py",
+    "test_mod_ci.py",
+    "test_mod_pin.py",
+    "test_roundtrip.py",
+    "test_bench.py",
+    "test_engine_checks.py",
+    "test_package.py",
+    "test_hardening_inputs.py",
+    "test_validate.py",
+)
+
+
+def _slowness_rank(item: pytest.Item) -> int:
+    name = item.path.name
+    return SLOW_MODULES.index(name) if name in SLOW_MODULES else len(SLOW_MODULES)
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    items.sort(key=_slowness_rank)  # stable: each module's own order is kept
     affected = [
         item
         for item in items
@@ -99,6 +126,12 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if "engine" in item.keywords:
             item.add_marker(skip)
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    proofs = sys.modules.get("tests.proofs")
+    if proofs is not None:  # a module of `@proves` tests was collected: batch the scenarios it runs
+        proofs.select(session.items)
 
 
 @dataclass

@@ -21,9 +21,10 @@ import pytest
 from generator.catalog.scenarios import SCENARIOS
 from generator.engine.harness import dump
 from generator.engine.proof import EMPTY_ATTACHMENT, check_facts, readable_by_19
+from generator.engine.scenario import run_scenario, run_scenarios
 from generator.spec.model import DumpFacts
 from tests.conftest import ROOT, run_cli, variant_spec, write_tree
-from tests.proofs import PROVEN, game_for_engine
+from tests.proofs import PROVEN, game_for_engine, map_files_for_engine
 
 LEDGER_VARIANTS = ("aare", "aare-2x", "aarhe", "aarhe-2x", "aarhe-draft", "aarhe-phase1", "expansion")
 
@@ -80,6 +81,17 @@ def test_every_scenario_proof_is_run_by_a_test_on_its_variant() -> None:
     # ... and every variant a scenario is listed for has its test.
     untested = [(name, v) for name, info in SCENARIOS.items() for v in info.variants if (name, v) not in PROVEN]
     assert untested == []
+
+
+@pytest.mark.engine
+def test_a_scenario_played_in_a_batch_reports_what_it_reports_alone() -> None:
+    """The proofs play a variant's scenarios one after another in one JVM (tests/proofs.py): a run
+    there, after another on the same game, reports the facts it reports in a JVM of its own."""
+    game, map_files = game_for_engine("expansion"), map_files_for_engine("expansion")
+    alone = run_scenario("expansion-units", game, map_files=map_files)
+    batched = run_scenarios([("expansion-turn", game), ("expansion-units", game)], map_files=map_files)
+    assert "error" not in alone
+    assert batched[1] == alone
 
 
 def test_scenario_list_matches_the_java_driver() -> None:

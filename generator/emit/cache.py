@@ -8,7 +8,9 @@ the same again: each picture a unit's `image:` names, wherever under rules/ it i
 SHA-256, as the checks read it), and each map it checked against (by a stamp of what it read of
 it, installed_map.MapLookup.stamp). After a build, the key is taken again with the spec files'
 content as the build read it, so a file saved while the build ran never files new outputs under
-an old key.
+an old key. Within one process (`watch`, a test session) a file's digest is kept while its status
+(times, size, inode) stays the same, once it has been left alone for a while: reading the code, the
+templates and the engine's jar again cost more than most builds of a small spec.
 What it made (each output file's SHA-256) and the warnings it printed are kept in the user's
 cache. When the same fingerprint comes again and every output file still has its recorded
 content, the build is already done: nothing is parsed or rendered. Standard library only, so the
@@ -20,6 +22,8 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import stat
+import time
 import zipfile
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
@@ -47,9 +51,33 @@ def _files(root: Path, suffixes: tuple[str, ...] | None = None) -> Iterable[Path
     return sorted(p for p in found if suffixes is None or p.suffix in suffixes)
 
 
+# A file whose status changed less than this long ago may change again without its times showing it
+# (they advance in steps of the clock's tick): its digest is not kept (git's "racy" index entries).
+_SETTLED_NS = 2_000_000_000
+# path -> (its status when read, the SHA-256 of what was read), for files settled when read.
+_DIGESTS: dict[Path, tuple[tuple[int, ...], bytes]] = {}
+
+
+def _sha256(path: Path, read: Callable[[Path], bytes]) -> bytes:
+    """The SHA-256 of read(path), kept while the file's status is the one it had when read."""
+    try:
+        status = os.stat(path)
+    except OSError:
+        return hashlib.sha256(read(path)).digest()  # read says what is wrong, as without the cache
+    key = (status.st_mtime_ns, status.st_ctime_ns, status.st_size, status.st_ino, status.st_dev)
+    known = _DIGESTS.get(path)
+    if known is not None and known[0] == key:
+        return known[1]
+    digest = hashlib.sha256(read(path)).digest()
+    # Any later write moves the status change time past the settled one seen here.
+    if stat.S_ISREG(status.st_mode) and time.time_ns() - status.st_ctime_ns > _SETTLED_NS:
+        _DIGESTS[path] = (key, digest)
+    return digest
+
+
 def _content_digest(path: Path) -> str:
     try:
-        return hashlib.sha256(read_regular_file(path, 1 << 30)).hexdigest()
+        return _sha256(path, lambda p: read_regular_file(p, 1 << 30)).hex()
     except UnreadableFile as exc:
         return f"unreadable: {exc}"  # the build reports it; a FIFO must not hang the fingerprint
 
@@ -72,7 +100,7 @@ def fingerprint(
     for label, root, suffixes in (("templates", templates_dir, None), ("code", _PACKAGE, _CODE_SUFFIXES)):
         for path in _files(root, suffixes):
             digest.update(f"{label}/{path.relative_to(root).as_posix()}\0".encode())
-            digest.update(hashlib.sha256(path.read_bytes()).digest())
+            digest.update(_sha256(path, Path.read_bytes))
     digest.update(f"engine-dtd\0{_engine_dtd_digest()}\0".encode())
     digest.update("\0".join(options).encode())
     return digest.hexdigest()
@@ -81,10 +109,14 @@ def fingerprint(
 def _engine_dtd_digest() -> str:
     """The SHA-256 of the engine's game.dtd, as checks.dtd reads it; "none" without an engine."""
     try:
-        with zipfile.ZipFile(ENGINE_JAR) as jar:
-            return hashlib.sha256(jar.read(DTD_IN_JAR)).hexdigest()
+        return _sha256(ENGINE_JAR, _dtd_in_jar).hex()
     except (OSError, KeyError, zipfile.BadZipFile):
         return "none"
+
+
+def _dtd_in_jar(jar: Path) -> bytes:
+    with zipfile.ZipFile(jar) as archive:
+        return archive.read(DTD_IN_JAR)
 
 
 def other_reads(reads: Mapping[Path, str], rules_dir: Path) -> dict[str, str]:

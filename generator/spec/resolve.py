@@ -11,6 +11,7 @@ Every value keeps the position of the file that set it, so later errors point at
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -86,7 +87,13 @@ class Rules:
         return [p.name for p in variant_folders(self.bases) if p.name not in own] if self.bases else []
 
     def exists(self, name: str) -> bool:
-        return name in self.variants() or name in self.base_variants()
+        """Whether `name` is in variants() or base_variants(), looking only at its own folder
+        (listing every variant's files for each name made a folder of many variants slow)."""
+        return name in self.staged or _holds(self.root, name) or (self.bases is not None and _holds(self.bases, name))
+
+    def known(self) -> list[str]:
+        """Every name `exists` accepts, for messages that suggest one."""
+        return [*self.variants(), *self.base_variants()]
 
     def forget(self, name: str) -> None:
         """Read the variant's files again next time (they changed on disk)."""
@@ -172,11 +179,24 @@ def _stamp(path: Path) -> tuple[int, int] | None:
     return stat.st_mtime_ns, stat.st_size
 
 
+def _holds(rules_dir: Path, name: str) -> bool:
+    """Whether paths.variant_folders(rules_dir) lists a folder named `name`."""
+    try:
+        # Listed as variant_folders lists them: a path such as '../x' or a name the file system
+        # matches without regard to case is not one of its entries.
+        if name.startswith(".") or name not in os.listdir(rules_dir):
+            return False
+    except (OSError, ValueError):
+        return False
+    folder = rules_dir / name
+    return folder.is_dir() and bool(spec_files(folder))
+
+
 def resolve(rules: Rules, name: str) -> tuple[ResolvedSpec | None, list[Diagnostic]]:
     """Resolve `name` and its ancestors into one tree; returns all problems found on the way."""
     problems: list[Diagnostic] = []
-    known = [*rules.variants(), *rules.base_variants()]
     if not rules.exists(name):
+        known = rules.known()
         problems.append(Diagnostic(f"no variant named '{name}' in {rules.display_root}/{did_you_mean(name, known)}"))
         return None, problems
     bad_name = plain_name_problem(name, "variant name")
@@ -199,7 +219,7 @@ def resolve(rules: Rules, name: str) -> tuple[ResolvedSpec | None, list[Diagnost
                 Diagnostic(
                     f"extends '{current}': no variant of that name in {rules.display_root}/"
                     f"{' or among the variants triplea-forge ships' if rules.bases else ''}"
-                    f"{did_you_mean(current, known)}",
+                    f"{did_you_mean(current, rules.known())}",
                     via[0],
                     "extends",
                 )
