@@ -32,6 +32,11 @@ EQUIVALENT: dict[str, str] = {
         "these are land units, and the engine places no land unit in a sea zone (AbstractPlaceDelegate "
         "drops land units from what may be placed at sea before it reads their placement lists)"
     ),
+    r"^units\.submarine\.attachments\.supportAttachmentDestroyerHunts\.bonusType: removed$": (
+        "a support's bonusType only groups supports so that one of a group applies (DiceRoll.getSupport); the "
+        "destroyers' hunt is the only support an enemy gives in this game, so it is alone in its group with "
+        "or without a type"
+    ),
     r"^units\.submarine\.attachments\.supportAttachmentDestroyerHunts\.unitType: widened by aaGun$": (
         "the support reaches units in a battle with an enemy submarine, a sea battle, where an AA gun never "
         "fights (at sea it is only cargo, which takes no part in the battle)"
