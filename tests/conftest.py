@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 import shutil
@@ -17,6 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -105,8 +107,26 @@ def _slowness_rank(item: pytest.Item) -> int:
     return SLOW_MODULES.index(name) if name in SLOW_MODULES else len(SLOW_MODULES)
 
 
+def _module_fixture_group(item: pytest.Item) -> str | None:
+    """A group for the tests of a module that use one of its module-scoped fixtures."""
+    info = getattr(item, "_fixtureinfo", None)
+    for name in getattr(item, "fixturenames", ()):
+        definitions = info.name2fixturedefs.get(name) if info is not None else None
+        if definitions and definitions[-1].scope == "module":
+            return f"module-fixtures-{item.path.name}"
+    return None
+
+
+# First, so the groups are given before xdist reads them (in the same hook, on each worker).
+@pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     items.sort(key=_slowness_rank)  # stable: each module's own order is kept
+    # The tests sharing a module's fixture (a packaged map, an X server, a study's games, a check
+    # of broken games) run on one worker (--dist loadgroup), which makes the fixture once.
+    for item in items:
+        group = _module_fixture_group(item)
+        if group is not None and item.get_closest_marker("xdist_group") is None:
+            item.add_marker(pytest.mark.xdist_group(group))
     affected = [
         item
         for item in items
@@ -220,6 +240,27 @@ def run_process(*args: str, cwd: Path, env: dict[str, str] | None = None) -> Res
 @pytest.fixture
 def cli() -> Callable[..., Result]:
     return run_cli
+
+
+# Two seeded games of each variant: what every test of `every_variant_checked` reads.
+CHECK_SEEDS = (11, 12)
+
+
+@pytest.fixture(scope="session")
+def every_variant_checked(tmp_path_factory: pytest.TempPathFactory) -> tuple[Result, dict[str, Any]]:
+    """`check` of every variant the 1.9 engine plays: two seeded 2-round games each, in one warm JVM.
+
+    Several modules assert on this one run; their tests are marked `xdist_group(CHECK_GROUP)`, so
+    one worker plays it.
+    """
+    report = tmp_path_factory.mktemp("check") / "check.json"
+    args = ("--rounds", "2", "--seed", str(CHECK_SEEDS[0]), "-n", str(len(CHECK_SEEDS)), "--report", str(report))
+    result = run_cli("check", *args, cwd=ROOT)
+    assert report.is_file(), result.out + result.err
+    return result, json.loads(report.read_text(encoding="utf-8"))
+
+
+CHECK_GROUP = "every-variant-checked"
 
 
 def write_tree(base: Path, files: dict[str, str]) -> Path:

@@ -21,7 +21,7 @@ from lxml import etree
 
 from generator.engine.harness_report import GameReport, UnreadableReport, game_report
 from generator.engine.judge import action_notes, evaluate, tidy
-from tests.conftest import OFFICIAL_GAMES, ROOT, Result, run_cli, variant_spec
+from tests.conftest import CHECK_GROUP, CHECK_SEEDS, OFFICIAL_GAMES, ROOT, Result, run_cli, variant_spec
 
 FIXTURES = ROOT / "tests" / "fixtures" / "check"
 BROKEN = sorted(p.stem for p in FIXTURES.glob("*.xml"))
@@ -50,10 +50,11 @@ def check_cli(*args: str, report: Path) -> tuple[Result, dict[str, Any]]:
     return result, json.loads(report.read_text(encoding="utf-8"))
 
 
-@pytest.fixture(scope="module")
-def variants(tmp_path_factory: pytest.TempPathFactory) -> tuple[Result, dict[str, Any]]:
-    # One warm JVM for all of them: measured faster than two side by side on 2 cores.
-    return check_cli("--rounds", "2", report=tmp_path_factory.mktemp("check") / "check.json")
+@pytest.fixture
+def variants(every_variant_checked: tuple[Result, dict[str, Any]]) -> tuple[Result, dict[str, Any]]:
+    # One warm JVM for all of them: measured faster than two side by side on 2 cores. The run is
+    # shared with test_rules_policy (tests marked CHECK_GROUP run on one worker).
+    return every_variant_checked
 
 
 @pytest.fixture(scope="module")
@@ -67,21 +68,26 @@ def broken(tmp_path_factory: pytest.TempPathFactory) -> tuple[Result, dict[str, 
 
 
 @pytest.mark.engine
+@pytest.mark.xdist_group(CHECK_GROUP)
 def test_every_variant_passes_two_rounds(variants: tuple[Result, dict[str, Any]]) -> None:
     result, report = variants
     assert result.code == 0, result.out + result.err
     assert report["ok"] is True
-    assert [v["name"] for v in report["variants"]] == VARIANTS
-    for name in VARIANTS:
-        assert any(line.startswith(f"│ {name} ") and " ok " in line for line in result.out.splitlines()), result.out
-    assert result.out.strip().endswith(f"{len(VARIANTS)} checked, all passed")
+    games = [(name, seed) for name in VARIANTS for seed in CHECK_SEEDS]
+    assert [(v["name"], v["seed"]) for v in report["variants"]] == games
+    for name, seed in games:
+        row = f"│ {name} (seed {seed}) "
+        assert any(line.startswith(row) and " ok " in line for line in result.out.splitlines()), result.out
+    assert result.out.strip().endswith(f"{len(games)} checked, all passed")
 
 
 @pytest.mark.engine
+@pytest.mark.xdist_group(CHECK_GROUP)
 def test_report_holds_what_the_engine_saw(variants: tuple[Result, dict[str, Any]]) -> None:
     _, report = variants
     engine = report["options"]["engine"]
-    options = {"rounds": 2, "ai": "fast", "seed": 1, "actions": "rules", "games": 1, "reproducible": False}
+    options = {"rounds": 2, "ai": "fast", "seed": CHECK_SEEDS[0], "actions": "rules", "games": len(CHECK_SEEDS),
+               "reproducible": False}  # fmt: skip
     options["engine"] = engine
     assert report["options"] == options
     for variant in report["variants"]:
@@ -359,15 +365,15 @@ def test_check_never_plays_a_stale_game(tmp_path: Path) -> None:
 
 
 @pytest.mark.engine
+@pytest.mark.xdist_group(CHECK_GROUP)
 def test_the_ais_take_the_variants_actions(variants: tuple[Result, dict[str, Any]]) -> None:
     # The 1.9 AIs take no user actions: the harness's seeded policy takes them, so check plays
-    # the variants' own layer (national advantages, treaties, lend-lease) too.
+    # the variants' own layer (national advantages, treaties, lend-lease) too. In every game.
     _, report = variants
-    taken = {v["name"]: v["summary"]["actionsTaken"] for v in report["variants"]}
     for name in ("aare", "expansion"):
-        assert taken[name], f"{name}: no user action taken"
-        assert all(
-            a["error"] is None
-            for a in next(v for v in report["variants"] if v["name"] == name)["report"]["actionsTaken"]
-        )
-    assert taken["revised"] == []  # nothing to take
+        games = [v for v in report["variants"] if v["name"] == name]
+        assert len(games) == len(CHECK_SEEDS)
+        for game in games:
+            assert game["summary"]["actionsTaken"], f"{name} (seed {game['seed']}): no user action taken"
+            assert all(a["error"] is None for a in game["report"]["actionsTaken"])
+    assert all(v["summary"]["actionsTaken"] == [] for v in report["variants"] if v["name"] == "revised")  # nothing

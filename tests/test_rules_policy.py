@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from generator.engine.judge import action_notes, deliveries, delivery_line, evaluate
-from tests.conftest import ROOT, Result, run_cli
+from tests.conftest import CHECK_GROUP, ROOT, Result, run_cli
 
 
 def _check(tmp_path: Path, *args: str) -> tuple[Result, dict[str, Any]]:
@@ -113,10 +113,14 @@ def test_aare_free_siberian_infantry_is_taken_every_step_it_is_open(tmp_path: Pa
 
 
 @pytest.mark.engine
-def test_no_purchase_or_placement_is_refused_in_any_variant(tmp_path: Path) -> None:
+@pytest.mark.xdist_group(CHECK_GROUP)
+def test_no_purchase_or_placement_is_refused_in_any_variant(
+    every_variant_checked: tuple[Result, dict[str, Any]],
+) -> None:
     """Two seeded 2-round games of every variant the 1.9 engine plays: check exits 0, so no purchase
     and no placement was refused (test_a_refused_placement_fails_the_game shows it would fail)."""
-    result, document = _check(tmp_path, "--rounds", "2", "--seed", "11", "-n", "2")
+    result, document = every_variant_checked
+    assert document["options"]["seed"] == 11 and document["options"]["games"] == 2
     refused = [(v["name"], v["seed"], e["message"]) for v in document["variants"] if v["report"]
                for e in v["report"]["errors"] if " refused " in e["message"]]  # fmt: skip
     assert refused == []
