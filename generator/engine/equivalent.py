@@ -32,6 +32,12 @@ EQUIVALENT: dict[str, str] = {
         "these are land units, and the engine places no land unit in a sea zone (AbstractPlaceDelegate "
         "drops land units from what may be placed at sea before it reads their placement lists)"
     ),
+    r"^players\.Germans\.attachments\.triggerAttachmentConvertEssexSZ5[45]\.when: removed$": (
+        "without `when` the trigger (attached to Germany) fires at the start of the German combat move "
+        "(MoveDelegate.start), the first step after the American placement at which an enemy could meet "
+        "the Essex; until then only the American end of turn and the Soviet turn pass, where an Essex is "
+        "moved or fought by no one: it is a carrier before it can ever move or fight"
+    ),
     r"^units\.submarine\.attachments\.supportAttachmentDestroyerHunts\.bonusType: removed$": (
         "a support's bonusType only groups supports so that one of a group applies (DiceRoll.getSupport); the "
         "destroyers' hunt is the only support an enemy gives in this game, so it is alone in its group with "
