@@ -4,7 +4,7 @@ For each entry, generator/engine/mutation.py makes one-edit mutants of the optio
 The sweep builds each distinct mutant once (an option serving several rules is mutated once for
 all of them), dumps them all in one JVM (a mutant the engine reads exactly as the original game is
 the same game: no proof can tell them apart), checks the claimants' dump facts, then plays every
-scenario the claimants' proofs name on the mutants left, all in one more JVM
+scenario the claimants' proofs name on the mutants left, in a few JVMs side by side
 (`generator.engine.scenario.run_scenarios`). A mutant is **killed** when a proof of a rule its edit
 serves fails on it; a survivor is a proof that cannot tell the rule from its absence, and is
 reported under every rule that claims the edited option (`ledger_options` narrows the claims).
@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import tempfile
 import time
 from collections.abc import Callable, Sequence
@@ -39,6 +40,9 @@ from generator.spec.model import DumpFacts, LedgerEntry
 __all__ = ["EntryResult", "SweepResult", "Verdict", "fingerprint", "sweep"]
 
 JsonDict = dict[str, Any]
+# JVMs playing a sweep's scenario runs side by side: two per core, as the scenarios spend much of
+# their time waiting on the engine's pauses (each JVM takes up to 512 MB of heap, hence the cap).
+SCENARIO_JOBS = min(8, 2 * (os.cpu_count() or 1))
 # (scenario, its facts on a mutant) -> whether the proof still holds there.
 Verdict = Callable[[str, JsonDict], bool]
 
@@ -234,12 +238,15 @@ def _play(
     engine: Engine,
     counts: dict[str, int],
 ) -> None:
-    """Play the runs (and each scenario once on the original game) in one JVM; kill by the verdict."""
+    """Play the runs (and each scenario once on the original game); kill by the verdict."""
     if not runs:
         return
     scenarios = sorted({name for name, _ in runs})
     played = run_scenarios(
-        [*((n, original) for n in scenarios), *((n, g.path) for n, g in runs)], map_files=map_files, engine=engine
+        [*((n, original) for n in scenarios), *((n, g.path) for n, g in runs)],
+        map_files=map_files,
+        engine=engine,
+        jobs=SCENARIO_JOBS,
     )
     counts["scenario runs"] = len(played)
     baseline = dict(zip(scenarios, played, strict=False))

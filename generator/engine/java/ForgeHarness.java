@@ -41,6 +41,7 @@ public final class ForgeHarness {
   private ForgeHarness() {}
 
   public static void main(final String[] args) throws Exception {
+    ParentWatch.start();
     // Before any engine class loads: ClientLogger caches System.out/err in static finals, and
     // the engine reads these properties in static initialisers.
     final PrintStream json = new PrintStream(new FileOutputStream(FileDescriptor.out), false, StandardCharsets.UTF_8);

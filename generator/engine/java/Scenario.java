@@ -1,5 +1,7 @@
 package forge;
 
+import static forge.ScenarioNations.*;
+
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;
 import java.io.PrintStream;
@@ -46,6 +48,7 @@ public final class Scenario {
   private Scenario() {}
 
   public static void main(final String[] args) throws Exception {
+    ParentWatch.start();
     final PrintStream json = new PrintStream(new FileOutputStream(FileDescriptor.out), true, StandardCharsets.UTF_8);
     System.setOut(new PrintStream(new FileOutputStream(FileDescriptor.err), true, StandardCharsets.UTF_8));
     System.setProperty("java.awt.headless", "true");
@@ -160,12 +163,6 @@ public final class Scenario {
     }
     return scenario.facts(file);
   }
-
-  private static final String RU = "Russians";
-  private static final String GE = "Germans";
-  private static final String UK = "British";
-  private static final String JP = "Japanese";
-  private static final String US = "Americans";
 
   /** Siberian Conscripts: declared at the start of the turn, a free infantry every Mobilize. */
   private static ScenarioJson.Obj advantagePlacement(final String file) throws Exception {

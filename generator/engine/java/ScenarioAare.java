@@ -1,5 +1,7 @@
 package forge;
 
+import static forge.ScenarioNations.*;
+
 import java.util.Collections;
 
 import games.strategy.engine.data.Unit;
@@ -12,11 +14,6 @@ import games.strategy.util.Tuple;
 /** More AARe rules in the engine: advantages' combat strengths, AA, prices paid, convoy zones; techs. */
 final class ScenarioAare {
   private ScenarioAare() {}
-
-  private static final String RU = "Russians";
-  private static final String GE = "Germans";
-  private static final String UK = "British";
-  private static final String JP = "Japanese";
 
   /**
    * Afrika Korps declared, then Libya lost (to Britain) before the German Mobilize ends: how many

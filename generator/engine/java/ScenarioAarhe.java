@@ -1,5 +1,7 @@
 package forge;
 
+import static forge.ScenarioNations.*;
+
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
@@ -25,12 +27,6 @@ import games.strategy.triplea.delegate.EndRoundDelegate;
  */
 final class ScenarioAarhe {
   private ScenarioAarhe() {}
-
-  private static final String RU = "Russians";
-  private static final String GE = "Germans";
-  private static final String UK = "British";
-  private static final String JP = "Japanese";
-  private static final String US = "Americans";
 
   /** The Soviet opening turn, the nations' order, government in exile and research without a capital. */
   static ScenarioJson.Obj turnOrder(final String file) throws Exception {

@@ -1,5 +1,7 @@
 package forge;
 
+import static forge.ScenarioNations.*;
+
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashSet;
@@ -18,8 +20,6 @@ import games.strategy.triplea.delegate.IBattle;
 final class ScenarioAarheAirBattle {
   private ScenarioAarheAirBattle() {}
 
-  private static final String GE = "Germans";
-  private static final String UK = "British";
   private static final String[] AIRCRAFT = {"navalFighter", "diveBomber"};
 
   static ScenarioJson.Obj airBattle(final String file) throws Exception {
@@ -40,11 +40,7 @@ final class ScenarioAarheAirBattle {
     });
     out.put("move", pair[2]);
     final String site = pair[0];
-    g.loadDice((sides, count, annotation) -> {
-      final int[] faces = new int[count];
-      java.util.Arrays.fill(faces, annotation.startsWith("Attackers Fire") ? 1 : sides);
-      return faces;
-    });
+    g.loadDice(ScenarioGame.DiceScript.hitsWhere("Attackers Fire"));
     final int start = g.rolls.size();
     ScenarioPlay.enter(g, UK, "Battle", 1);
     out.put("airBattle", String.valueOf(g.asPlayer(() -> g.<games.strategy.triplea.delegate.BattleDelegate>delegate()
@@ -90,11 +86,7 @@ final class ScenarioAarheAirBattle {
     out.put("places", ScenarioJson.obj().put("battle", site.getName()).put("oneAway", places[1].getName())
         .put("twoAway", places[2].getName()));
     out.put("move", String.valueOf(ScenarioPlay.move(g, UK, "fighter", 1, places[3].getName(), site.getName())));
-    g.loadDice((sides, count, annotation) -> {
-      final int[] faces = new int[count];
-      java.util.Arrays.fill(faces, annotation.startsWith(UK) ? sides : 1);
-      return faces;
-    });
+    g.loadDice(ScenarioGame.DiceScript.missesWhere(UK));
     ScenarioPlay.enter(g, UK, "Battle", 1);
     for (final String plane : AIRCRAFT) {
       out.put(plane + "InBattle", g.count(site.getName(), plane, GE));
@@ -143,11 +135,7 @@ final class ScenarioAarheAirBattle {
       return ScenarioPlay.moveWith(g, raiders, java.util.Collections.emptyMap(), from, site);
     });
     out.put("move", pair[2]);
-    g.loadDice((sides, count, annotation) -> {
-      final int[] faces = new int[count];
-      java.util.Arrays.fill(faces, annotation.startsWith("Attackers Fire") ? 1 : sides);
-      return faces;
-    });
+    g.loadDice(ScenarioGame.DiceScript.hitsWhere("Attackers Fire"));
     final int start = g.rolls.size();
     ScenarioPlay.enter(g, UK, "Battle", 1);
     out.put("raids", String.valueOf(games.strategy.triplea.delegate.DelegateFinder.battleDelegate(g.data)

@@ -1,5 +1,7 @@
 package forge;
 
+import static forge.ScenarioNations.*;
+
 import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,10 +20,6 @@ import games.strategy.triplea.delegate.dataObjects.MoveValidationResult;
 final class ScenarioAarheAlliances {
   private ScenarioAarheAlliances() {}
 
-  private static final String GE = "Germans";
-  private static final String IT = "Italians";
-  private static final String JP = "Japanese";
-  private static final String US = "Americans";
   private static final String[] WESTERN_ALLIES = {"British", US};
 
   /**

@@ -1,5 +1,7 @@
 package forge;
 
+import static forge.ScenarioNations.*;
+
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -24,9 +26,6 @@ import games.strategy.triplea.delegate.DelegateFinder;
 final class ScenarioAarheAntiAir {
   private ScenarioAarheAntiAir() {}
 
-  private static final String GE = "Germans";
-  private static final String UK = "British";
-  private static final String RU = "Russians";
   private static final int[] AA_FACES = {2, 5, 36};
   /** Units that fire at aircraft attacking their territory. */
   private static final String[] LAND_AA = {"aaGun", "factory", "factory5", "factory10"};

@@ -1,14 +1,13 @@
 package forge;
 
+import static forge.ScenarioNations.*;
+
 /**
  * AARHE Axis co-operation with Italy: Japan and Italy are allies whose land units may not enter
  * each other's land (the engine's co-belligerent relationship), as Japan and Germany are.
  */
 final class ScenarioAarheAxis {
   private ScenarioAarheAxis() {}
-
-  private static final String IT = "Italians";
-  private static final String JP = "Japanese";
 
   static ScenarioJson.Obj italy(final String file) throws Exception {
     final ScenarioJson.Obj out = ScenarioJson.obj();

@@ -1,5 +1,7 @@
 package forge;
 
+import static forge.ScenarioNations.*;
+
 import java.util.ArrayList;
 import java.util.List;
 
@@ -16,7 +18,6 @@ import games.strategy.triplea.delegate.Matches;
 final class ScenarioAarheComplexes {
   private ScenarioAarheComplexes() {}
 
-  private static final String GE = "Germans";
   // Land territories the Germans are given for the test; one of each kind is picked by its
   // victory city value in the game at hand (the revisions value the cities differently).
   private static final String[] CANDIDATES = {"Western Europe", "Eastern Europe", "Ukraine S.S.R.", "Norway",

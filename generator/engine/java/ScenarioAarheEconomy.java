@@ -1,5 +1,7 @@
 package forge;
 
+import static forge.ScenarioNations.*;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -16,13 +18,6 @@ import games.strategy.triplea.delegate.Matches;
 /** AARHE scenarios of money and production: convoys, lend-lease, repairs, scorched earth, builds. */
 final class ScenarioAarheEconomy {
   private ScenarioAarheEconomy() {}
-
-  private static final String RU = "Russians";
-  private static final String GE = "Germans";
-  private static final String UK = "British";
-  private static final String JP = "Japanese";
-  private static final String US = "Americans";
-  private static final String IT = "Italians";
 
   /** PLAYER buys RULE in ROUND (twice), places UNIT in PLACE: what it became. */
   private static ScenarioJson.Obj singleBuild(final ScenarioGame g, final int round, final String player,

@@ -1,5 +1,7 @@
 package forge;
 
+import static forge.ScenarioNations.*;
+
 import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -18,9 +20,6 @@ import games.strategy.triplea.delegate.MustFightBattle;
  */
 final class ScenarioAarheRetreat {
   private ScenarioAarheRetreat() {}
-
-  private static final String GE = "Germans";
-  private static final String RU = "Russians";
 
   static ScenarioJson.Obj retreat(final String file) throws Exception {
     final ScenarioJson.Obj out = ScenarioJson.obj();

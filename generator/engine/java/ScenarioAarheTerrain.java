@@ -1,5 +1,7 @@
 package forge;
 
+import static forge.ScenarioNations.*;
+
 import java.util.ArrayList;
 import java.util.List;
 
@@ -12,9 +14,6 @@ import games.strategy.triplea.delegate.Matches;
 /** AARHE special terrain and Jet Plane, for every unit type of the game the rule covers. */
 final class ScenarioAarheTerrain {
   private ScenarioAarheTerrain() {}
-
-  private static final String JP = "Japanese";
-  private static final String UK = "British";
 
   /**
    * Every land unit type's strengths on plain land, in snow and in mountains; every unit type that

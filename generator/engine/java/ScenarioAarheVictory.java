@@ -1,5 +1,7 @@
 package forge;
 
+import static forge.ScenarioNations.*;
+
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -22,9 +24,6 @@ import games.strategy.triplea.delegate.EndRoundDelegate;
  */
 final class ScenarioAarheVictory {
   private ScenarioAarheVictory() {}
-
-  private static final String GE = "Germans";
-  private static final String UK = "British";
 
   /** Total Victory (holding everything) and City Victory (victory city points) at the end of a round. */
   static ScenarioJson.Obj victory(final String file) throws Exception {

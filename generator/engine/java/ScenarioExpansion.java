@@ -1,5 +1,7 @@
 package forge;
 
+import static forge.ScenarioNations.*;
+
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -16,13 +18,6 @@ import games.strategy.util.Tuple;
 /** Expansion Edition rules in the engine: Italy's turn, free units, the treaty, units. */
 final class ScenarioExpansion {
   private ScenarioExpansion() {}
-
-  private static final String RU = "Russians";
-  private static final String GE = "Germans";
-  private static final String IT = "Italians";
-  private static final String UK = "British";
-  private static final String JP = "Japanese";
-  private static final String US = "Americans";
 
   /** Italy's turn after Germany's, the free units of round 1, SS Panzers placed in Germany only. */
   static ScenarioJson.Obj turn(final String file) throws Exception {

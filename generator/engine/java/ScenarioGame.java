@@ -125,6 +125,25 @@ final class ScenarioGame {
   /** Loaded dice: the faces (1..sides) of a request, or null to leave it to the seeded dice. */
   interface DiceScript {
     int[] faces(int sides, int count, String annotation);
+
+    /** Every die of a roll whose annotation starts with PREFIX hits (1), every other die misses. */
+    static DiceScript hitsWhere(final String prefix) {
+      return split(prefix, 1, Integer.MAX_VALUE);
+    }
+
+    /** Every die of a roll whose annotation starts with PREFIX misses, every other die hits. */
+    static DiceScript missesWhere(final String prefix) {
+      return split(prefix, Integer.MAX_VALUE, 1);
+    }
+
+    // A face past the die's sides stands for its highest face: a miss.
+    private static DiceScript split(final String prefix, final int matching, final int others) {
+      return (sides, count, annotation) -> {
+        final int[] faces = new int[count];
+        java.util.Arrays.fill(faces, Math.min(sides, annotation.startsWith(prefix) ? matching : others));
+        return faces;
+      };
+    }
   }
 
   /**

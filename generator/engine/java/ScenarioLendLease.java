@@ -1,5 +1,7 @@
 package forge;
 
+import static forge.ScenarioNations.*;
+
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.TreeMap;
@@ -23,46 +25,47 @@ final class ScenarioLendLease {
 
   /** One game's lend-lease: its steps, token, where tokens appear, and who is paid where. */
   private static final class Route {
-    String donor;
-    String rival;
-    String token;
-    int tokensPerTurn;
-    String grantStep;
-    String grantIn;
-    /** Whether the tokens appear only while the donor holds grantIn. */
-    boolean grantNeedsHolding;
-    String deliverStep;
-    final Map<String, String> recipientByZone = new LinkedHashMap<>();
+    final String donor;
+    final String rival;
+    final String token;
+    final int tokensPerTurn;
+    final String grantStep;
+    final String grantIn;
+    final boolean grantNeedsHolding; // whether the tokens appear only while the donor holds grantIn
+    final String deliverStep;
+    final Map<String, String> recipientByZone;
+
+    Route(final String token, final int tokensPerTurn, final String grantStep, final boolean grantNeedsHolding,
+        final String deliverStep) {
+      this.donor = US;
+      this.rival = UK;
+      this.token = token;
+      this.tokensPerTurn = tokensPerTurn;
+      this.grantStep = grantStep;
+      this.grantIn = "Eastern United States";
+      this.grantNeedsHolding = grantNeedsHolding;
+      this.deliverStep = deliverStep;
+      this.recipientByZone = RECIPIENTS;
+    }
+  }
+
+  // In both games the Americans give from Eastern United States and the British are the rival
+  // Ally; a convoy off Archangel pays the Soviet Union, one off the United Kingdom pays Britain.
+  private static final Map<String, String> RECIPIENTS = recipients();
+
+  private static Map<String, String> recipients() {
+    final Map<String, String> byZone = new LinkedHashMap<>();
+    byZone.put("4 Sea Zone", RU);
+    byZone.put("34 Sea Zone", UK);
+    return byZone;
   }
 
   static ScenarioJson.Obj expansion(final String file) throws Exception {
-    final Route r = new Route();
-    r.donor = "Americans";
-    r.rival = "British";
-    r.token = "lendLease";
-    r.tokensPerTurn = 1;
-    r.grantStep = "americanPlace";
-    r.grantIn = "Eastern United States";
-    r.grantNeedsHolding = true;
-    r.deliverStep = "americanNonCombatMove";
-    r.recipientByZone.put("4 Sea Zone", "Russians");
-    r.recipientByZone.put("34 Sea Zone", "British");
-    return play(file, r);
+    return play(file, new Route("lendLease", 1, "americanPlace", true, "americanNonCombatMove"));
   }
 
   static ScenarioJson.Obj aarhe(final String file) throws Exception {
-    final Route r = new Route();
-    r.donor = "Americans";
-    r.rival = "British";
-    r.token = "lendLeaseCargo";
-    r.tokensPerTurn = 2;
-    r.grantStep = "americanTurnPlace";
-    r.grantIn = "Eastern United States";
-    r.grantNeedsHolding = false;
-    r.deliverStep = "americanTurnNonCombatMove";
-    r.recipientByZone.put("4 Sea Zone", "Russians");
-    r.recipientByZone.put("34 Sea Zone", "British");
-    return play(file, r);
+    return play(file, new Route("lendLeaseCargo", 2, "americanTurnPlace", false, "americanTurnNonCombatMove"));
   }
 
   private static ScenarioJson.Obj play(final String file, final Route r) throws Exception {
