@@ -44,21 +44,39 @@ _PACKAGE = Path(__file__).parents[1]  # the whole generator package
 _CODE_SUFFIXES = (".py", ".json", ".java", ".j2")
 
 
-def _files(root: Path, suffixes: tuple[str, ...] | None = None) -> Iterable[Path]:
+def _files(root: Path, suffixes: tuple[str, ...] | None = None) -> list[tuple[str, str]]:
+    """(path relative to ROOT in / form, full path) of each file below ROOT (not through linked
+    folders), in path order. Every build lists the code and the templates: this reads directory
+    entries as strings, without a status call per file where the entry's type says enough."""
     if not root.is_dir():
         return []
-    found = (p for p in root.rglob("*") if p.is_file() and "__pycache__" not in p.parts)
-    return sorted(p for p in found if suffixes is None or p.suffix in suffixes)
+    found: list[tuple[str, str]] = []
+    folders = [("", str(root))]
+    while folders:
+        relative, folder = folders.pop()
+        with os.scandir(folder) as entries:
+            for entry in entries:
+                if entry.is_dir(follow_symlinks=False):
+                    if entry.name != "__pycache__":
+                        folders.append((relative + entry.name + "/", entry.path))
+                elif entry.is_file() and (suffixes is None or os.path.splitext(entry.name)[1] in suffixes):
+                    found.append((relative + entry.name, entry.path))
+    return sorted(found, key=lambda file: file[0].split("/"))
 
 
 # A file whose status changed less than this long ago may change again without its times showing it
 # (they advance in steps of the clock's tick): its digest is not kept (git's "racy" index entries).
 _SETTLED_NS = 2_000_000_000
 # path -> (its status when read, the SHA-256 of what was read), for files settled when read.
-_DIGESTS: dict[Path, tuple[tuple[int, ...], bytes]] = {}
+_DIGESTS: dict[str | Path, tuple[tuple[int, ...], bytes]] = {}
 
 
-def _sha256(path: Path, read: Callable[[Path], bytes]) -> bytes:
+def _read_bytes(path: str | Path) -> bytes:
+    with open(path, "rb") as file:
+        return file.read()
+
+
+def _sha256(path: str | Path, read: Callable[[Any], bytes]) -> bytes:
     """The SHA-256 of read(path), kept while the file's status is the one it had when read."""
     try:
         status = os.stat(path)
@@ -98,9 +116,9 @@ def fingerprint(
                 digest.update(f"{label}/{folder.name}/{path.name}\0".encode())
                 digest.update((read.get(path) or _content_digest(path)).encode())
     for label, root, suffixes in (("templates", templates_dir, None), ("code", _PACKAGE, _CODE_SUFFIXES)):
-        for path in _files(root, suffixes):
-            digest.update(f"{label}/{path.relative_to(root).as_posix()}\0".encode())
-            digest.update(_sha256(path, Path.read_bytes))
+        for relative, full in _files(root, suffixes):
+            digest.update(f"{label}/{relative}\0".encode())
+            digest.update(_sha256(full, _read_bytes))
     digest.update(f"engine-dtd\0{_engine_dtd_digest()}\0".encode())
     digest.update("\0".join(options).encode())
     return digest.hexdigest()

@@ -39,6 +39,8 @@ DEFAULT_HEAP = "512m"
 DEFAULT_TIMEOUT = 600.0
 # A batch's time limit per run: the slowest scenario takes ~5 s alone on a loaded machine.
 BATCH_TIMEOUT_PER_RUN = 60.0
+# With several JVMs (`run_scenarios(jobs=...)`): the runs are split into this many hands per JVM.
+HANDS_PER_JOB = 4
 JsonDict = dict[str, Any]
 
 
@@ -113,13 +115,17 @@ def run_scenarios(
     jobs = max(1, min(jobs, len(runs)))
     if jobs == 1:
         return _run_in_one_jvm(runs, map_files, engine, heap)
-    # Dealt round-robin, so each JVM gets its share of every scenario (slow ones included).
-    hands = [list(runs[k::jobs]) for k in range(jobs)]
+    # Each scenario's runs dealt round-robin into a few hands per JVM, which the JVMs take as they
+    # finish the last: scenarios differ a hundredfold in time, so even shares of runs are not even
+    # shares of work; a hand is big enough that a JVM's start is a small part of it.
+    order = sorted(range(len(runs)), key=lambda i: runs[i][0])
+    hands = [order[k :: jobs * HANDS_PER_JOB] for k in range(min(len(runs), jobs * HANDS_PER_JOB))]
     with ThreadPoolExecutor(max_workers=jobs) as pool:
-        played = list(pool.map(lambda hand: _run_in_one_jvm(hand, map_files, engine, heap), hands))
+        played = list(pool.map(lambda hand: _run_in_one_jvm([runs[i] for i in hand], map_files, engine, heap), hands))
     results: list[JsonDict] = [{}] * len(runs)
-    for k, facts in enumerate(played):
-        results[k::jobs] = facts
+    for hand, facts in zip(hands, played, strict=True):
+        for i, fact in zip(hand, facts, strict=True):
+            results[i] = fact
     return results
 
 

@@ -356,9 +356,9 @@ def load_text(text: str, file: str, *, origins: bool = False) -> tuple[Any, list
         loader = _PureLoader(text)
         try:
             root = loader.get_single_node()
-        except (yaml.YAMLError, RecursionError):
+        except (yaml.YAMLError, RecursionError) as exc:
             loader.dispose()
-            return None, [_syntax_error(text, file)]
+            return None, [_syntax_error(exc, text, file)]
     if root is None:
         return SpecMap(), []
     if "*" in text and _expanded_size(root, {}) > MAX_EXPANDED_NODES:  # no '*', no alias
@@ -384,27 +384,20 @@ def load_text(text: str, file: str, *, origins: bool = False) -> tuple[Any, list
     return tree, builder.problems
 
 
-def _syntax_error(text: str, file: str) -> Diagnostic:
-    """The syntax error as the pure-Python parser words it (clearer than LibYAML's)."""
-    loader = _PureLoader(text)
-    try:
-        loader.get_single_node()
-    except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        where = Mark(file, mark.line + 1, mark.column + 1) if mark else Mark(file, 1, 1)
-        lines = text.splitlines()
-        line = lines[where.line - 1] if 0 < where.line <= len(lines) else ""
-        opened = exc.context_mark.line + 1 if exc.context_mark and exc.problem_mark else None
-        opened = opened if opened != where.line else None
-        words = explain(exc.problem or str(exc), exc.context, opened, line)
-        return Diagnostic(f"YAML syntax error: {words}", where)
-    except yaml.YAMLError as exc:
-        return Diagnostic(f"YAML error: {exc}", Mark(file, 1, 1))
-    except RecursionError:
+def _syntax_error(exc: Exception, text: str, file: str) -> Diagnostic:
+    """The pure-Python parser's error EXC, as it words it (clearer than LibYAML's)."""
+    if isinstance(exc, RecursionError):
         return Diagnostic(_TOO_DEEP, Mark(file, 1, 1))
-    finally:
-        loader.dispose()
-    return Diagnostic("YAML syntax error", Mark(file, 1, 1))
+    if not isinstance(exc, yaml.MarkedYAMLError):
+        return Diagnostic(f"YAML error: {exc}", Mark(file, 1, 1))
+    mark = exc.problem_mark or exc.context_mark
+    where = Mark(file, mark.line + 1, mark.column + 1) if mark else Mark(file, 1, 1)
+    lines = text.splitlines()
+    line = lines[where.line - 1] if 0 < where.line <= len(lines) else ""
+    opened = exc.context_mark.line + 1 if exc.context_mark and exc.problem_mark else None
+    opened = opened if opened != where.line else None
+    words = explain(exc.problem or str(exc), exc.context, opened, line)
+    return Diagnostic(f"YAML syntax error: {words}", where)
 
 
 def decode_spec(data: bytes, display: str) -> tuple[str | None, list[Diagnostic]]:
