@@ -280,6 +280,11 @@ def variant_spec(name: str) -> Spec:
     return loaded.spec
 
 
+def built_game(name: str) -> ET.Element:
+    """The root of a variant's committed game XML (output/games/NAME.xml), parsed afresh."""
+    return ET.parse(ROOT / "output" / "games" / f"{name}.xml").getroot()
+
+
 def attachment_options(root: ET.Element, attach_to: str, java_class_end: str) -> dict[str, str]:
     """name -> value of every option of the built attachments of one class on one owner."""
     found: dict[str, str] = {}

@@ -2,18 +2,13 @@
 
 from __future__ import annotations
 
-from generator.spec.model import Spec
 from tests.conftest import ROOT, variant_spec
 
 NATIONS = {"Russians": "Ru", "Germans": "Ge", "British": "Uk", "Japanese": "Jp", "Americans": "Us"}
 
 
-def _spec() -> Spec:
-    return variant_spec("aare")
-
-
 def test_each_nation_declares_six_advantages_each_claiming_its_rule() -> None:
-    spec = _spec()
+    spec = variant_spec("aare")
     for player, code in NATIONS.items():
         attachments = spec.players[player].attachments
         declarations = {
@@ -33,7 +28,7 @@ def test_each_nation_declares_six_advantages_each_claiming_its_rule() -> None:
 
 def test_triggers_sit_on_the_player_read_first() -> None:
     """TripleA 1.9 can only copy the game data when triggers are read after the production rules."""
-    spec = _spec()
+    spec = variant_spec("aare")
     holders = {
         player for player, p in spec.players.items() for name in p.attachments if name.startswith("triggerAttachment")
     }

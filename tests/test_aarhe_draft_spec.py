@@ -3,13 +3,8 @@ draft's rules only, and the mechanics it states differently from 000 show in the
 
 from __future__ import annotations
 
-import xml.etree.ElementTree as ET
-
-from generator.spec.model import Spec
-from tests.conftest import ROOT, attachment_options, run_cli, variant_spec
+from tests.conftest import ROOT, attachment_options, built_game, run_cli, variant_spec
 from tests.test_variant_ledgers import SEED_OF
-
-XML = ROOT / "output" / "games" / "aarhe-draft.xml"
 
 # 001 "Victory Conditions": territory -> victory city points (5/3/2/2/1/1/1 per nation).
 VC_POINTS = {
@@ -26,17 +21,9 @@ VC_POINTS = {
 }  # fmt: skip
 
 
-def _spec(name: str = "aarhe-draft") -> Spec:
-    return variant_spec(name)
-
-
-def _xml() -> ET.Element:
-    return ET.parse(XML).getroot()
-
-
 def test_ledger_holds_only_the_drafts_rules() -> None:
     """(What every ledger shares is in tests/test_variant_ledgers.py.)"""
-    ledger = _spec().rule_ledger
+    ledger = variant_spec("aarhe-draft").rule_ledger
     for other in ("000", "002", "003", "004"):
         assert not [i for i, e in ledger.items() if other in e.source], other
     # Rules kept from the full rules keep their ids; the draft's own rule is aarhe1-.
@@ -64,7 +51,7 @@ def test_ledger_holds_only_the_drafts_rules() -> None:
 
 
 def test_ledger_rewords_what_the_draft_states_differently() -> None:
-    draft, full = _spec().rule_ledger, _spec("aarhe").rule_ledger
+    draft, full = variant_spec("aarhe-draft").rule_ledger, variant_spec("aarhe").rule_ledger
     for rule_id in (
         "aarhe-seq-03",
         "aarhe-mode-03",
@@ -88,7 +75,7 @@ def test_ledger_rewords_what_the_draft_states_differently() -> None:
 
 
 def test_victory_cities_75_points() -> None:
-    root = _xml()
+    root = built_game("aarhe-draft")
     cities = {
         att.get("attachTo"): int(o.get("value"))
         for att in root.iter("attachment")
@@ -107,7 +94,7 @@ def test_victory_cities_75_points() -> None:
 
 
 def test_turn_order_lhtr_nations_with_the_drafts_phases() -> None:
-    steps = list(_xml().iter("step"))
+    steps = list(built_game("aarhe-draft").iter("step"))
     buyers = [(s.get("player"), s.get("maxRunCount")) for s in steps if s.get("delegate") == "purchase"]
     assert buyers == [("Russians", None), ("Germans", None), ("British", None), ("Japanese", None), ("Americans", None)]
     for player in ("Russians", "Germans", "British", "Japanese", "Americans"):
@@ -119,7 +106,7 @@ def test_turn_order_lhtr_nations_with_the_drafts_phases() -> None:
 
 
 def test_units_lhtr_values_at_the_drafts_prices() -> None:
-    spec, full = _spec(), _spec("aarhe")
+    spec, full = variant_spec("aarhe-draft"), variant_spec("aarhe")
     destroyer = spec.units["destroyer"].options
     assert (destroyer["attack"], destroyer["defense"], destroyer["movement"], destroyer["isDestroyer"]) == (
         3,
@@ -139,7 +126,7 @@ def test_units_lhtr_values_at_the_drafts_prices() -> None:
 
 
 def test_aa_guns_and_complexes_four_in_36_first_round_only() -> None:
-    root = _xml()
+    root = built_game("aarhe-draft")
     gun = attachment_options(root, "aaGun", "UnitAttachment")
     assert (gun["attackAA"], gun["attackAAmaxDieSides"], gun["maxAAattacks"], gun["maxRoundsAA"]) == (
         "4",
@@ -163,7 +150,7 @@ def test_aa_guns_and_complexes_four_in_36_first_round_only() -> None:
 
 
 def test_no_full_rules_extras() -> None:
-    root = _xml()
+    root = built_game("aarhe-draft")
     assert not list(root.iter("relationship"))  # Germany and Japan plain allies again
     assert not [a for a in root.iter("attachment") if (a.get("javaClass") or "").endswith("PlayerAttachment")]
     # The triggers left are the draft's own rules: Total Victory, Scorched Earth, national builds
@@ -190,7 +177,7 @@ def test_no_full_rules_extras() -> None:
         for zone in ("14 Sea Zone", "15 Sea Zone", "16 Sea Zone")
     }
     assert canals == {None, "Suez Canal"}
-    assert "Turkey" not in _spec().territories["Balkans"].connections
+    assert "Turkey" not in variant_spec("aarhe-draft").territories["Balkans"].connections
     props = {p.get("name"): p.get("value") for p in root.iter("property")}
     assert "Movement By Territory Restricted" not in props and "Scramble Rules In Effect" not in props
     assert props["LHTR Heavy Bombers"] == "true"

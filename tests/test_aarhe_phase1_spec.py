@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections import Counter
 
-from generator.spec.model import Spec
 from tests.conftest import ROOT, run_cli, variant_spec
 
 NATIONS = ["russian", "german", "british", "japanese", "american"]
@@ -50,20 +49,16 @@ VCS = {
 }
 
 
-def _spec(variant: str = "aarhe-phase1") -> Spec:
-    return variant_spec(variant)
-
-
 def test_ledger_grades() -> None:
     """(What every ledger shares is in tests/test_variant_ledgers.py.)"""
-    ledger = _spec().rule_ledger
+    ledger = variant_spec("aarhe-phase1").rule_ledger
     grades = Counter(entry.fidelity.grade for entry in ledger.values())
     assert grades == {"exact": 12, "approximate": 12, "notes-only": 14}
 
 
 def test_rules_of_the_full_rules_absent_from_004_are_gone() -> None:
-    ledger = _spec().rule_ledger
-    full = _spec("aarhe").rule_ledger
+    ledger = variant_spec("aarhe-phase1").rule_ledger
+    full = variant_spec("aarhe").rule_ledger
     # Ids kept from the full rules are the ones 004 states (the same or differently).
     kept = {i for i in ledger if not i.startswith("aarhe4-")}
     assert kept < set(full)
@@ -86,7 +81,7 @@ def test_rules_of_the_full_rules_absent_from_004_are_gone() -> None:
 
 
 def test_victory_cities_are_004s_weighted_cities() -> None:
-    spec = _spec()
+    spec = variant_spec("aarhe-phase1")
     vcs = {name: t.options["victoryCity"] for name, t in spec.territories.items() if t.options.get("victoryCity")}
     assert vcs == VCS
     assert sum(vcs.values()) == 75
@@ -98,14 +93,14 @@ def test_victory_cities_are_004s_weighted_cities() -> None:
 
 
 def test_turn_order_is_lhtr_with_placement_before_non_combat_move() -> None:
-    steps = [name for name in _spec().ordered_steps() if not name.endswith(("Bid", "BidPlace"))]
+    steps = [name for name in variant_spec("aarhe-phase1").ordered_steps() if not name.endswith(("Bid", "BidPlace"))]
     expected = [f"{n}{p}" for n in NATIONS for p in PHASES]
     assert steps == ["gameInitDelegate", *expected, "endRoundStep"]
     assert not any("Opening" in name for name in steps)
 
 
 def test_initial_complexes_and_lhtr_units_again() -> None:
-    spec = _spec()
+    spec = variant_spec("aarhe-phase1")
     assert spec.territories["Manchuria"].units["Japanese"]["factory"] == 1
     assert spec.territories["Eastern Canada"].units["British"]["factory"] == 1
     destroyer = spec.units["destroyer"]
@@ -117,7 +112,7 @@ def test_initial_complexes_and_lhtr_units_again() -> None:
 
 def test_complex_price_is_15_minus_income_times_points() -> None:
     """004's IC cost: one factory type per price, placeable only where that price applies."""
-    spec = _spec()
+    spec = variant_spec("aarhe-phase1")
     assert spec.properties["Unit Placement Restrictions"].value is True
     frontier = spec.production_frontiers["production"]
     initial = {name for name, t in spec.territories.items() if any("factory" in u for u in t.units.values())}
@@ -158,7 +153,7 @@ def test_complex_price_is_15_minus_income_times_points() -> None:
 
 
 def test_full_rules_mechanics_not_in_004_are_removed() -> None:
-    spec = _spec()
+    spec = variant_spec("aarhe-phase1")
     # Radar is the engine's AA Radar (aarhe-p7-10); Advanced Production and the heavy units' techs are gone.
     assert set(spec.technologies) == {"jetPower", "longRangeAir", "heavyBomber", "rocket", "superSub", "aARadar"}
     assert not spec.relationship_types

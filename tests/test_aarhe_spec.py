@@ -2,13 +2,8 @@
 
 from __future__ import annotations
 
-import xml.etree.ElementTree as ET
-
 from generator.emit.coverage import coverage
-from generator.spec.model import Spec
-from tests.conftest import ROOT, attachment_options, variant_spec
-
-XML = ROOT / "output" / "games" / "aarhe.xml"
+from tests.conftest import ROOT, attachment_options, built_game, variant_spec
 
 # 000 "Victory Cities": territory -> victory city points.
 VC_POINTS = {
@@ -25,17 +20,9 @@ VC_POINTS = {
 }  # fmt: skip
 
 
-def _spec() -> Spec:
-    return variant_spec("aarhe")
-
-
-def _xml() -> ET.Element:
-    return ET.parse(XML).getroot()
-
-
 def test_ledger_plays_the_optional_parts_but_national_victory() -> None:
     """(What every ledger shares is in tests/test_variant_ledgers.py.)"""
-    ledger = _spec().rule_ledger
+    ledger = variant_spec("aarhe").rule_ledger
     # National victory goals are the players' business; the other optional parts are played.
     assert {e.fidelity.grade for i, e in ledger.items() if i.startswith("aarhe-nv-")} == {"notes-only"}
     for prefix in ("aarhe-ou-", "aarhe-nb-", "aarhe-na-", "aarhe-ita-"):
@@ -46,7 +33,7 @@ def test_the_game_enforces_what_the_engine_can_and_proves_it() -> None:
     """Issue #15's targets after issue #29's independent reading: p4-18, p1-03, p1-04 and p7-13 are
     the players' to keep; p1-01 (complex types by price) and nb-02 (Regia Marina) are enforced: at
     most 53 notes-only rules, at least 77 enforced, every one proven."""
-    report = coverage("aarhe", _spec())
+    report = coverage("aarhe", variant_spec("aarhe"))
     counts = report.total["1.9"].counts
     assert counts["notes-only"] <= 53
     assert report.total["1.9"].enforced >= 77
@@ -54,14 +41,14 @@ def test_the_game_enforces_what_the_engine_can_and_proves_it() -> None:
 
 
 def test_ledger_records_the_readings_of_ambiguous_text() -> None:
-    ledger = _spec().rule_ledger
+    ledger = variant_spec("aarhe").rule_ledger
     assert "typo" in (ledger["aarhe-p8-03"].reading or "")  # "-3: income goes to allies"
     assert ledger["aarhe-p3-09"].reading  # Axis co-operation: conditional in phase 3, not in phase 5
     assert ledger["aarhe-p7-06"].reading  # Heavy tank defence 4 (tech) vs 3 (unit table)
 
 
 def test_victory_city_points_and_thresholds() -> None:
-    root = _xml()
+    root = built_game("aarhe")
     points = {t: int(attachment_options(root, t, "TerritoryAttachment").get("victoryCity", "0")) for t in VC_POINTS}
     assert points == VC_POINTS
     assert sum(VC_POINTS.values()) == 81
@@ -82,7 +69,7 @@ def test_victory_city_points_and_thresholds() -> None:
 
 
 def test_unit_values_and_prices() -> None:
-    spec = _spec()
+    spec = variant_spec("aarhe")
     destroyer = spec.units["destroyer"].options
     assert (destroyer["attack"], destroyer["defense"], destroyer["movement"]) == (2, 2, 3)
     assert destroyer["isDestroyer"] is False
@@ -101,7 +88,7 @@ def test_unit_values_and_prices() -> None:
 
 
 def test_turn_order_opening_soviet_turn_then_axis_then_allies() -> None:
-    steps = [s for s in _xml().iter("step")]
+    steps = [s for s in built_game("aarhe").iter("step")]
     players = []
     for step in steps:
         if step.get("delegate") == "purchase":
@@ -131,10 +118,10 @@ def test_turn_order_opening_soviet_turn_then_axis_then_allies() -> None:
 
 
 def test_terrain_border_and_straits() -> None:
-    spec = _spec()
+    spec = variant_spec("aarhe")
     assert "Turkey" in spec.territories["Balkans"].connections
     assert "Balkans" in spec.territories["Turkey"].connections
-    root = _xml()
+    root = built_game("aarhe")
     # No unit that may blitz blitzes through special terrain: every such land unit of the spec is listed.
     blitzers = {name for name, unit in spec.units.items() if unit.options.get("canBlitz") is True}
     assert blitzers >= {"armour", "t34Armour", "heavyTank"}
@@ -166,7 +153,7 @@ def test_notes_list_player_enforced_rules() -> None:
 
 
 def test_exile_government_and_no_unit_support() -> None:
-    root = _xml()
+    root = built_game("aarhe")
     for player in ("Russians", "Germans", "British", "Japanese", "Americans", "Italians"):
         assert attachment_options(root, player, "PlayerAttachment")["retainCapitalProduceNumber"] == "0"
     # No unit supports: with them TripleA 1.9 cannot save this game's data (the AI needs to).
@@ -177,7 +164,7 @@ def test_exile_government_and_no_unit_support() -> None:
 
 
 def test_stalinist_xenophobia_until_the_axis_hold_russia() -> None:
-    root = _xml()
+    root = built_game("aarhe")
     for player in ("British", "Americans"):
         rules = attachment_options(root, player, "RulesAttachment")
         assert rules["movementRestrictionType"] == "disallowed"
@@ -186,7 +173,7 @@ def test_stalinist_xenophobia_until_the_axis_hold_russia() -> None:
     props = {p.get("name"): p.get("value") for p in root.iter("property")}
     assert props["Movement By Territory Restricted"] == "true"
     assert props["Use Triggers"] == "true"
-    spec = _spec()
+    spec = variant_spec("aarhe")
     trigger = spec.players["Germans"].attachments["triggerAttachmentEndXenophobia"].options
     assert trigger["conditions"] == ["conditionAttachmentAxisHoldRussia"]
     assert trigger["players"] == ["British", "Americans"]
@@ -196,7 +183,7 @@ def test_stalinist_xenophobia_until_the_axis_hold_russia() -> None:
 
 
 def test_ships_fire_anti_air_dice() -> None:
-    root = _xml()
+    root = built_game("aarhe")
     dice = {ship: attachment_options(root, ship, "UnitAttachment") for ship in ("battleship", "carrier", "destroyer")}
     assert {ship: o["maxAAattacks"] for ship, o in dice.items()} == {
         "battleship": "3",
@@ -212,7 +199,7 @@ def test_ships_fire_anti_air_dice() -> None:
 
 
 def test_infrastructure_defence_rolls_one_die_in_36_every_round() -> None:
-    root = _xml()
+    root = built_game("aarhe")
     gun = attachment_options(root, "aaGun", "UnitAttachment")
     assert (gun["attackAA"], gun["attackAAmaxDieSides"], gun["maxAAattacks"], gun["maxRoundsAA"]) == (
         "1",
@@ -225,7 +212,7 @@ def test_infrastructure_defence_rolls_one_die_in_36_every_round() -> None:
 
 
 def test_every_nation_can_research_the_same_techs() -> None:
-    root = _xml()
+    root = built_game("aarhe")
     researched = {"jetPower", "longRangeAir", "heavyBomber", "rocket", "superSub", "industrialTechnology", "aARadar"}
     researched |= {"HeavyArtilleryTech", "HeavyTankTech"}
     # The national attacks are techs no one researches: given at the start (players.yaml).
@@ -236,14 +223,14 @@ def test_every_nation_can_research_the_same_techs() -> None:
 
 
 def test_axis_co_operation_until_the_allies_take_germany_or_japan() -> None:
-    root = _xml()
+    root = built_game("aarhe")
     pairs = {(r.get("player1"), r.get("player2")): r.get("type") for r in root.iter("relationship")}
     assert pairs == {("Germans", "Japanese"): "CoBelligerent", ("Italians", "Japanese"): "CoBelligerent"}
     distrust = attachment_options(root, "CoBelligerent", "RelationshipTypeAttachment")
     assert distrust["archeType"] == "allied"
     assert distrust["canMoveLandUnitsOverOwnedLand"] == distrust["canLandAirUnitsOnOwnedLand"] == "false"
     assert attachment_options(root, "Allied", "RelationshipTypeAttachment")["archeType"] == "allied"
-    trigger = _spec().players["Germans"].attachments["triggerAttachmentEndAxisDistrust"].options
+    trigger = variant_spec("aarhe").players["Germans"].attachments["triggerAttachmentEndAxisDistrust"].options
     assert trigger["relationshipChange"] == [
         ["Germans", "Japanese", "any", "Allied"],
         ["Italians", "Japanese", "any", "Allied"],

@@ -4,15 +4,12 @@ from __future__ import annotations
 
 import re
 
-from lxml import etree
-
 from generator.emit.coverage import coverage
-from generator.spec.model import Spec, option_writes
-from tests.conftest import ROOT, variant_spec
+from generator.spec.model import option_writes
+from tests.conftest import ROOT, built_game, variant_spec
 from tests.lend_lease import assert_lend_lease_paid_for_the_donor_alone
 from tests.proofs import Facts, proves
 
-GAME_XML = ROOT / "output" / "games" / "expansion.xml"
 NOTES = ROOT / "output" / "games" / "expansion.notes.html"
 STEP_PREFIX = {
     "Germans": "german",
@@ -24,17 +21,9 @@ STEP_PREFIX = {
 }
 
 
-def _spec() -> Spec:
-    return variant_spec("expansion")
-
-
-def _xml() -> etree._ElementTree:
-    return etree.parse(str(GAME_XML))
-
-
 def test_ledger_ids_and_readings() -> None:
     """(What every ledger shares is in tests/test_variant_ledgers.py.)"""
-    ledger = _spec().rule_ledger
+    ledger = variant_spec("expansion").rule_ledger
     assert all(re.fullmatch(r"exp-[a-z]+-\d\d", rule_id) for rule_id in ledger)
     # The document's known errors are settled in the ledger (rules-aare-expansion.md §0).
     for rule_id in ("exp-price-02", "exp-units-12", "exp-tech-06", "exp-italy-04", "exp-italy-06", "exp-lend-02"):
@@ -42,14 +31,14 @@ def test_ledger_ids_and_readings() -> None:
 
 
 def test_coverage_counts() -> None:
-    report = coverage("expansion", _spec())
+    report = coverage("expansion", variant_spec("expansion"))
     assert report.rules == 56
     assert report.total["1.9"].counts == {"exact": 19, "approximate": 21, "notes-only": 16}
     assert report.total["1.9"].enforced == 40
 
 
 def test_italy_is_a_sixth_axis_player_after_germany() -> None:
-    spec = _spec()
+    spec = variant_spec("expansion")
     italy = spec.players["Italians"]
     assert italy.alliances == ["Axis"]
     assert italy.resources == {"PUs": 10}
@@ -62,7 +51,7 @@ def test_italy_is_a_sixth_axis_player_after_germany() -> None:
     # Italy's income equals its starting PUs: 6 + 3 + 1.
     assert sum(spec.territories[n].production for n in ("Southern Europe", "Balkans", "Libya")) == 10
 
-    steps = [step.get("name") for step in _xml().iter("step")]
+    steps = [step.get("name") for step in built_game("expansion").iter("step")]
     italian = [s for s in steps if s.startswith("italian")]
     assert steps.index(italian[0]) == steps.index("germanEndTurn") + 1
     assert steps.index(italian[-1]) + 1 == steps.index("britishTech")
@@ -79,7 +68,7 @@ def test_italy_is_a_sixth_axis_player_after_germany() -> None:
 
 
 def test_fifteen_victory_cities_and_thresholds() -> None:
-    spec = _spec()
+    spec = variant_spec("expansion")
     assert sum(1 for t in spec.territories.values() if getattr(t, "victoryCity", None)) == 15
     assert spec.properties["Allies Honorable Victory VCs"].value == 11
     assert spec.properties["Axis Honorable Victory VCs"].value == 10
@@ -87,7 +76,7 @@ def test_fifteen_victory_cities_and_thresholds() -> None:
 
 
 def test_new_units_stats_and_prices() -> None:
-    spec = _spec()
+    spec = variant_spec("expansion")
     stats = {
         "ssPanzer": (5, 5, 2, 8),
         "mechInfantry": (2, 2, 1, 4),
@@ -119,7 +108,7 @@ def test_new_units_stats_and_prices() -> None:
 
 
 def test_national_units_only_in_their_frontier() -> None:
-    frontiers = _spec().production_frontiers
+    frontiers = variant_spec("expansion").production_frontiers
     assert "buySSPanzer" in frontiers["productionGermans"]
     assert "buyShockTroops" in frontiers["productionRussians"]
     for name, rules in frontiers.items():
@@ -127,7 +116,7 @@ def test_national_units_only_in_their_frontier() -> None:
             assert "buySSPanzer" not in rules, name
         if name != "productionRussians":
             assert "buyShockTroops" not in rules, name
-    players = _spec().players
+    players = variant_spec("expansion").players
     assert players["Germans"].production_frontier == "productionGermans"
     assert players["Russians"].production_frontier == "productionRussians"
     assert players["Italians"].production_frontier == "production"
@@ -135,7 +124,7 @@ def test_national_units_only_in_their_frontier() -> None:
 
 def test_free_units_of_round_one_in_the_built_xml() -> None:
     placements: dict[str, list[tuple[str, str]]] = {}
-    for attachment in _xml().iter("attachment"):
+    for attachment in built_game("expansion").iter("attachment"):
         name = attachment.get("name")
         if name.startswith("triggerAttachmentFreeUnits"):
             assert attachment.get("attachTo") == "Germans", name  # 1.9 can copy the game data
@@ -160,7 +149,7 @@ def test_free_units_of_round_one_in_the_built_xml() -> None:
 
 
 def test_convoy_zones_and_destroyer_support() -> None:
-    spec = _spec()
+    spec = variant_spec("expansion")
     zones = {name for name, t in spec.territories.items() if getattr(t, "blockadeZone", None)}
     assert zones == {f"{n} Sea Zone" for n in (2, 3, 6, 7, 8, 10, 54, 55, 60, 61)}
     assert spec.units["submarine"].blockade == 2
@@ -171,7 +160,7 @@ def test_convoy_zones_and_destroyer_support() -> None:
 
 
 def test_only_the_five_weapons_developments() -> None:
-    spec = _spec()
+    spec = variant_spec("expansion")
     assert set(spec.technologies) == {"jetPower", "rocket", "superSub", "longRangeAir", "heavyBomber"}
     assert spec.properties["Super Sub Defence Bonus"].value == 1
     assert spec.properties["Heavy Bomber Dice Rolls"].value == 2
@@ -182,7 +171,7 @@ def test_notes_name_the_edition() -> None:
 
 
 def test_treaty_starts_in_force_and_each_side_can_end_it() -> None:
-    spec = _spec()
+    spec = variant_spec("expansion")
     assert spec.players["Russians"].relationships == {"Japanese": "NonAggression"}
     assert spec.relationship_types["NonAggression"].archeType == "neutral"
     ends = {
@@ -203,13 +192,13 @@ def test_treaty_starts_in_force_and_each_side_can_end_it() -> None:
     ]
     # What the engine reads: one placement option, 4 infantry in Japan.
     assert option_writes(triggers["triggerAttachmentTreatyJapanReinforced"].placement) == [("Japan:infantry", "4")]
-    steps = [step.get("name") for step in _xml().iter("step")]
+    steps = [step.get("name") for step in built_game("expansion").iter("step")]
     assert steps.index("russianUserActions") + 1 == steps.index("russianTech")
     assert steps.index("japaneseUserActions") + 1 == steps.index("japaneseTech")
 
 
 def test_tanks_carry_one_infantry() -> None:
-    spec = _spec()
+    spec = variant_spec("expansion")
     for tank in ("armour", "heavyTank", "ssPanzer"):
         assert spec.units[tank].isLandTransport is True, tank
     assert spec.units["mechInfantry"].isInfantry is True
@@ -219,13 +208,13 @@ def test_tanks_carry_one_infantry() -> None:
 
 
 def test_lend_lease_tokens_fill_a_transport_and_pay_on_arrival() -> None:
-    spec = _spec()
+    spec = variant_spec("expansion")
     token = spec.units["lendLease"]
     assert token.transportCost == spec.units["transport"].transportCapacity == 5
     assert (token.attack, token.defense) == (0, 0)
     options = {
         a.get("name"): {o.get("name"): o.get("value") for o in a.iter("option")}
-        for a in _xml().iter("attachment")
+        for a in built_game("expansion").iter("attachment")
         if a.get("name").startswith(("triggerAttachmentLendLease", "conditionAttachmentLendLease"))
     }
     assert options["triggerAttachmentLendLeaseGranted"]["placement"] == "Eastern United States:lendLease"

@@ -33,7 +33,7 @@ from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import Any
 
-from generator.engine.sandbox import JVM_XML_FENCES, engine_input, kill_group, run_group
+from generator.engine.sandbox import JVM_XML_FENCES, WentQuiet, engine_input, kill_group, run_group
 from generator.paths import cache_dir
 
 __all__ = [
@@ -190,14 +190,17 @@ class Engine:
         timeout: float | None = DEFAULT_TIMEOUT,
         jvm_options: Sequence[str] = PARSE_JVM_OPTIONS,
         main_class: str = MAIN_CLASS,
+        idle_timeout: float | None = None,
     ) -> subprocess.CompletedProcess[str]:
-        """Run the harness (or another class compiled with it) with ``args`` in a throw-away sandbox."""
+        """Run the harness (or another class compiled with it) with ``args`` in a throw-away sandbox;
+        with IDLE_TIMEOUT, it is stopped when it prints no line for that long."""
         with self._sandbox() as work:
             cmd = self._command(args, work, heap, jvm_options, main_class)
             try:
-                return run_group(cmd, timeout, cwd=work, encoding="utf-8")
+                return run_group(cmd, timeout, idle_timeout=idle_timeout, cwd=work, encoding="utf-8")
             except subprocess.TimeoutExpired as exc:
-                raise HarnessError(f"engine harness timed out after {timeout} s: {' '.join(args[:3])}") from exc
+                after = f"with no output for {idle_timeout:g} s" if isinstance(exc, WentQuiet) else f"after {timeout} s"
+                raise HarnessError(f"engine harness timed out {after}: {' '.join(args[:3])}") from exc
 
     def play(
         self,

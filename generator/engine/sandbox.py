@@ -9,15 +9,19 @@ use the network at all (`javax.xml.accessExternalDTD=file`: the engine's own `ga
 `jar:file:` URL, which JAXP counts as `file`).
 
 A JVM (or javac) that runs too long is killed with its whole process group, so a wrapper script
-that did not `exec` cannot leave a child holding our pipes open.
+that did not `exec` cannot leave a child holding our pipes open; one that prints a line per result
+may also be killed when it has printed nothing for a while (`run_group(idle_timeout=...)`).
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import signal
 import subprocess
+import threading
+import time
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -92,11 +96,20 @@ def kill_group(proc: subprocess.Popen[str] | subprocess.Popen[bytes]) -> None:
         proc.kill()
 
 
-def run_group(cmd: Sequence[str], timeout: float | None, **options: object) -> subprocess.CompletedProcess[str]:
-    """`subprocess.run` (text, captured) in a process group of its own, all of it killed on timeout."""
+class WentQuiet(subprocess.TimeoutExpired):
+    """The process printed no line to stdout for longer than `run_group`'s idle_timeout."""
+
+
+def run_group(
+    cmd: Sequence[str], timeout: float | None, *, idle_timeout: float | None = None, **options: object
+) -> subprocess.CompletedProcess[str]:
+    """`subprocess.run` (text, captured) in a process group of its own, all of it killed on timeout,
+    or, with IDLE_TIMEOUT, when it has printed no line to stdout for that long."""
     with subprocess.Popen(  # type: ignore[call-overload]
         cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True, **options
     ) as proc:
+        if idle_timeout is not None:
+            return _run_watched(proc, cmd, timeout, idle_timeout)
         try:
             out, err = proc.communicate(timeout=timeout)
         except subprocess.TimeoutExpired as exc:
@@ -105,3 +118,41 @@ def run_group(cmd: Sequence[str], timeout: float | None, **options: object) -> s
             exc.output, exc.stderr = proc.communicate()
             raise
         return subprocess.CompletedProcess(cmd, proc.returncode, out, err)
+
+
+def _run_watched(
+    proc: subprocess.Popen[str], cmd: Sequence[str], timeout: float | None, idle_timeout: float
+) -> subprocess.CompletedProcess[str]:
+    """Wait for PROC, reading its output as it comes; kill its group when it goes quiet or runs out of time."""
+    out: list[str] = []
+    err: list[str] = []
+    last_line = [time.monotonic()]
+
+    def read_out() -> None:
+        assert proc.stdout is not None
+        for line in proc.stdout:
+            out.append(line)
+            last_line[0] = time.monotonic()
+
+    def read_err() -> None:
+        assert proc.stderr is not None
+        err.append(proc.stderr.read())
+
+    readers = [threading.Thread(target=read_out, daemon=True), threading.Thread(target=read_err, daemon=True)]
+    for reader in readers:
+        reader.start()
+    started = time.monotonic()
+    while proc.poll() is None:
+        now = time.monotonic()
+        quiet, spent = now - last_line[0], now - started
+        if quiet > idle_timeout or (timeout is not None and spent > timeout):
+            kill_group(proc)
+            for reader in readers:
+                reader.join()
+            kind = WentQuiet if quiet > idle_timeout else subprocess.TimeoutExpired
+            raise kind(list(cmd), spent, output="".join(out), stderr="".join(err))
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            proc.wait(timeout=0.5)
+    for reader in readers:
+        reader.join()
+    return subprocess.CompletedProcess(cmd, proc.returncode, "".join(out), "".join(err))

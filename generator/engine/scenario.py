@@ -39,6 +39,10 @@ DEFAULT_HEAP = "512m"
 DEFAULT_TIMEOUT = 600.0
 # A batch's time limit per run: the slowest scenario takes ~5 s alone on a loaded machine.
 BATCH_TIMEOUT_PER_RUN = 60.0
+# A batch's run that reports nothing for this long is stuck (a mutant can make a battle on loaded
+# dice go on for ever: nobody can hit): its JVM is stopped, the run is an error, the rest go on in
+# a new JVM. The slowest run (convoy-zones, its dice paced by the engine) takes ~25 s alone.
+RUN_TIMEOUT = 180.0
 # With several JVMs (`run_scenarios(jobs=...)`): the runs are split into this many hands per JVM.
 HANDS_PER_JOB = 4
 JsonDict = dict[str, Any]
@@ -151,6 +155,7 @@ def _run_in_one_jvm(
                     timeout=BATCH_TIMEOUT_PER_RUN * len(pending),
                     jvm_options=["-XX:+UseSerialGC"],
                     main_class=MAIN_CLASS,
+                    idle_timeout=RUN_TIMEOUT,
                 )
                 output, failure = proc.stdout, _tail(proc.stderr) if proc.returncode else ""
             except HarnessError as exc:  # timed out: the runs it reported before still count
