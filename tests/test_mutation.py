@@ -104,9 +104,8 @@ def test_the_proofs_kill_every_mutant_of_their_rules(variant: str, update_golden
 SURVIVORS_LEFT: dict[str, str] = {}
 # Records made before the last change of the variant's proofs, swept again by `scripts/sweep-stale`
 # in CI: whether the new sweep kills every mutant is not known when they land, so both record tests
-# may pass or fail (not strict). aarhe: its sweep of the merged scenarios (823 scenario runs) outran
-# the session that merged them.
-STALE_LEFT: dict[str, str] = {"aarhe": "swept again by scripts/sweep-stale before the suite"}
+# may pass or fail (not strict).
+STALE_LEFT: dict[str, str] = {}
 
 
 def _expected_to_fail(variants: tuple[str, ...], why: dict[str, str]) -> list[Any]:
