@@ -31,6 +31,10 @@ ROOT = Path(__file__).resolve().parents[1]
 # Reference material the tests read, kept in the repository (see tests/data/README.md).
 DATA = ROOT / "tests" / "data"
 BASE_MAP = DATA / "world_war_ii_revised"
+# The user's pip cache (read before any test points HOME elsewhere): a test that installs this
+# checkout in a new venv, as a mod maker or a mod's CI job does (its workflow restores pip's cache
+# first), builds the wheel and fetches the libraries once a session, not once a test.
+USER_PIP_CACHE = os.environ.get("PIP_CACHE_DIR") or str(Path.home() / ".cache" / "pip")
 TINY = ROOT / "tests" / "fixtures" / "tiny"
 TINY_MAP = ROOT / "tests" / "fixtures" / "tiny_map"  # the tiny fixture's board and unit pictures
 FIXTURE_MAPS = TINY_MAP.parent  # a maps folder holding it

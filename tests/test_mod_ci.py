@@ -17,7 +17,7 @@ from pathlib import Path
 
 import yaml
 
-from tests.conftest import BASE_MAP, TINY_MAP, run_cli
+from tests.conftest import BASE_MAP, TINY_MAP, USER_PIP_CACHE, run_cli
 from tests.map_server import serving_maps
 
 ZEPPELIN = """\
@@ -43,7 +43,7 @@ def _run_check_job(mod: Path, tmp_path: Path, index: str) -> tuple[list[str], su
     env = {
         **os.environ, "GITHUB_PATH": str(github_path), "GITHUB_WORKSPACE": str(mod), "RUNNER_TEMP": str(runner),
         "DEBIAN_FRONTEND": "noninteractive", "TRIPLEA_MAP_INDEX": index, "TRIPLEA_MAPS": str(runner / "maps"),
-        "XDG_CACHE_HOME": str(runner / "cache"),
+        "XDG_CACHE_HOME": str(runner / "cache"), "PIP_CACHE_DIR": USER_PIP_CACHE,
     }  # fmt: skip
     ran: list[str] = []
     proc = subprocess.CompletedProcess[str]([], 0, "", "")

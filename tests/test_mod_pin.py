@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from generator.release.mod_repo import https_url, installed_pin
-from tests.conftest import BASE_MAP, ROOT, run_cli
+from tests.conftest import BASE_MAP, ROOT, USER_PIP_CACHE, run_cli
 from tests.map_server import serving_maps
 
 PIN_NOTE = (
@@ -30,7 +30,8 @@ def _home(tmp_path: Path, identity: bool) -> dict[str, str]:
     home.mkdir()
     if identity:
         (home / ".gitconfig").write_text("[user]\n\tname = Mod Maker\n\temail = maker@example.org\n")
-    return {"HOME": str(home), "GIT_CONFIG_NOSYSTEM": "1", "TRIPLEA_MAPS": str(tmp_path / "maps")}
+    return {"HOME": str(home), "GIT_CONFIG_NOSYSTEM": "1", "TRIPLEA_MAPS": str(tmp_path / "maps"),
+            "PIP_CACHE_DIR": USER_PIP_CACHE}  # fmt: skip
 
 
 def _git(folder: Path, *args: str) -> str:

@@ -87,7 +87,7 @@ final class ScenarioAarhe {
     final ScenarioJson.Obj out = ScenarioJson.obj();
     ScenarioPlay.enter(g, UK, "CombatMove", 1);
     g.addUnits("5 Sea Zone", "fighter", UK, 1);
-    out.put("germany", unitsOf(g, "Germany", GE));
+    out.put("germany", g.unitsOf("Germany", GE));
     out.put("attack", String.valueOf(ScenarioPlay.move(g, UK, "fighter", 1, "5 Sea Zone", "Germany")));
     out.put("pendingAfterMove", String.valueOf(games.strategy.triplea.delegate.DelegateFinder.battleDelegate(g.data)
         .getBattleTracker().getPendingBattleSites(false)));
@@ -113,15 +113,6 @@ final class ScenarioAarhe {
     return out;
   }
 
-  static Map<String, Integer> unitsOf(final ScenarioGame g, final String territory, final String owner) {
-    final Map<String, Integer> counts = new TreeMap<>();
-    for (final Unit u : g.territory(territory).getUnits().getUnits()) {
-      if (u.getOwner().equals(g.player(owner))) {
-        counts.merge(u.getType().getName(), 1, Integer::sum);
-      }
-    }
-    return counts;
-  }
 
   /** Stalinist xenophobia, Axis co-operation, naval fighters on carriers, bombers carrying infantry. */
   static ScenarioJson.Obj movement(final String file) throws Exception {
@@ -141,7 +132,7 @@ final class ScenarioAarhe {
         String.valueOf(ScenarioPlay.move(g, JP, "navalFighter", 1, "Japan", "60 Sea Zone")));
     // The engine lets aircraft end the move at sea and removes those that cannot land when it ends.
     g.leave();
-    out.put("atSeaAfterMove", ScenarioAarhe.unitsOf(g, "60 Sea Zone", JP));
+    out.put("atSeaAfterMove", g.unitsOf("60 Sea Zone", JP));
     // British units may not enter Soviet land while the Axis have not taken Moscow.
     ScenarioPlay.enter(g, UK, "NonCombatMove", 1);
     g.addUnits("Persia", "infantry", UK, 1);

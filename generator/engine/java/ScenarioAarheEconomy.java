@@ -31,26 +31,16 @@ final class ScenarioAarheEconomy {
     out.put("buyAgain", String.valueOf(ScenarioPlay.buy(g, rule, 1)));
     ScenarioPlay.enter(g, player, "Place", round);
     final int before = g.count(place, becomes, player);
-    final int others = notOwnedBy(g, place, player);
+    final int others = g.notOwnedBy(place, player);
     out.put("place", String.valueOf(ScenarioPlay.place(g, unit, 1, place)));
     g.leave();
     out.put("gained", g.count(place, becomes, player) - before);
     out.put("left", g.count(place, unit, player));
-    out.put("othersGained", notOwnedBy(g, place, player) - others);
+    out.put("othersGained", g.notOwnedBy(place, player) - others);
     return out;
   }
 
-  private static int notOwnedBy(final ScenarioGame g, final String territory, final String owner) {
-    return g.territory(territory).getUnits().getMatches(Matches.unitIsOwnedBy(g.player(owner)).invert()).size();
-  }
 
-  private static Map<String, Integer> unitsOf(final ScenarioGame g, final String territory, final String owner) {
-    final Map<String, Integer> units = new TreeMap<>();
-    for (final Unit u : g.territory(territory).getUnits().getMatches(Matches.unitIsOwnedBy(g.player(owner)))) {
-      units.merge(u.getType().getName(), 1, Integer::sum);
-    }
-    return units;
-  }
 
   /** Convoy raids, lend-lease delivery, repairs at the income step, scorched earth. */
   static ScenarioJson.Obj economy(final String file) throws Exception {
@@ -167,11 +157,11 @@ final class ScenarioAarheEconomy {
     ScenarioPlay.enter(g, RU, "Place", 1);
     out.put("placeT34InCaucasus", String.valueOf(ScenarioPlay.place(g, "t34Armour", 1, "Caucasus")));
     final int armour = g.count("Russia", "armour", RU);
-    final int othersInRussia = notOwnedBy(g, "Russia", RU);
+    final int othersInRussia = g.notOwnedBy("Russia", RU);
     out.put("placeT34InRussia", String.valueOf(ScenarioPlay.place(g, "t34Armour", 2, "Russia")));
     g.leave();
     out.put("russiaArmourGained", g.count("Russia", "armour", RU) - armour);
-    out.put("othersGainedInRussia", notOwnedBy(g, "Russia", RU) - othersInRussia);
+    out.put("othersGainedInRussia", g.notOwnedBy("Russia", RU) - othersInRussia);
     out.put("t34Left", g.count("Russia", "t34Armour", RU));
     // Japan, Patriotism: 3 infantry for the bundle's price (round 2: in the full rules Japan plays
     // before the Soviet Union, in the earlier revisions after).
@@ -184,11 +174,11 @@ final class ScenarioAarheEconomy {
     ScenarioPlay.enter(g, JP, "Place", 2);
     out.put("placePatriotsInManchuria", String.valueOf(ScenarioPlay.place(g, "patriotInfantry", 1, "Manchuria")));
     final int infantry = g.count("Japan", "infantry", JP);
-    final int othersInJapan = notOwnedBy(g, "Japan", JP);
+    final int othersInJapan = g.notOwnedBy("Japan", JP);
     out.put("placePatriots", String.valueOf(ScenarioPlay.place(g, "patriotInfantry", 3, "Japan")));
     g.leave();
     out.put("japanInfantryGained", g.count("Japan", "infantry", JP) - infantry);
-    out.put("othersGainedInJapan", notOwnedBy(g, "Japan", JP) - othersInJapan);
+    out.put("othersGainedInJapan", g.notOwnedBy("Japan", JP) - othersInJapan);
     // Italy, Regia Marina (the full rules only): a battleship, carrier or destroyer for 2 less, one
     // of each a turn, ordinary ships after the placement (for Italy alone).
     if (g.data.getUnitTypeList().getUnitType("regiaDestroyer") != null) {
@@ -202,18 +192,18 @@ final class ScenarioAarheEconomy {
         regia.put("buyAgain" + ship, String.valueOf(ScenarioPlay.buy(g, "buyRegia" + ship, 1)));
       }
       ScenarioPlay.enter(g, IT, "Place", 2);
-      final Map<String, Integer> before = unitsOf(g, "14 Sea Zone", IT);
-      final int others = notOwnedBy(g, "14 Sea Zone", IT);
+      final Map<String, Integer> before = g.unitsOf("14 Sea Zone", IT);
+      final int others = g.notOwnedBy("14 Sea Zone", IT);
       for (final String ship : new String[] {"Battleship", "Carrier", "Destroyer"}) {
         regia.put("place" + ship, String.valueOf(ScenarioPlay.place(g, "regia" + ship, 1, "14 Sea Zone")));
       }
       g.leave();
-      final Map<String, Integer> after = unitsOf(g, "14 Sea Zone", IT);
+      final Map<String, Integer> after = g.unitsOf("14 Sea Zone", IT);
       for (final String unit : new String[] {"battleship", "carrier", "destroyer", "regiaBattleship", "regiaCarrier",
           "regiaDestroyer"}) {
         regia.put("gained " + unit, after.getOrDefault(unit, 0) - before.getOrDefault(unit, 0));
       }
-      regia.put("othersGained", notOwnedBy(g, "14 Sea Zone", IT) - others);
+      regia.put("othersGained", g.notOwnedBy("14 Sea Zone", IT) - others);
       out.put("regiaMarina", regia);
     }
     // Round 3: the Soviet Union may buy another bundle; the national attacks are in force.

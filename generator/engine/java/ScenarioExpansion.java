@@ -24,11 +24,11 @@ final class ScenarioExpansion {
     final ScenarioGame g = new ScenarioGame(file);
     final ScenarioJson.Obj out = ScenarioJson.obj();
     g.enter("germanPlace", 1);
-    out.put("germanyBeforeFreeUnits", ScenarioAarhe.unitsOf(g, "Germany", GE));
-    out.put("sz5BeforeFreeUnits", ScenarioAarhe.unitsOf(g, "5 Sea Zone", GE));
+    out.put("germanyBeforeFreeUnits", g.unitsOf("Germany", GE));
+    out.put("sz5BeforeFreeUnits", g.unitsOf("5 Sea Zone", GE));
     g.leave();
-    out.put("germanyAfterFreeUnits", ScenarioAarhe.unitsOf(g, "Germany", GE));
-    out.put("sz5AfterFreeUnits", ScenarioAarhe.unitsOf(g, "5 Sea Zone", GE));
+    out.put("germanyAfterFreeUnits", g.unitsOf("Germany", GE));
+    out.put("sz5AfterFreeUnits", g.unitsOf("5 Sea Zone", GE));
     g.enter("italianPurchase", 1);
     out.put("italianFrontier", g.frontier(IT));
     final int pus = g.pus(IT);
@@ -133,11 +133,11 @@ final class ScenarioExpansion {
     out.put("relationAtStart", relation(g));
     out.put("offered", g.validActions().contains("userActionAttachmentRuEndTreaty"));
     final int japan = g.count("Japan", "infantry", JP);
-    final int others = notOwnedBy(g, "Japan", JP);
+    final int others = g.notOwnedBy("Japan", JP);
     g.act("userActionAttachmentRuEndTreaty");
     out.put("relationAfter", relation(g));
     out.put("japanInfantryGained", g.count("Japan", "infantry", JP) - japan);
-    out.put("othersGainedInJapan", notOwnedBy(g, "Japan", JP) - others);
+    out.put("othersGainedInJapan", g.notOwnedBy("Japan", JP) - others);
     out.put("offeredAfter", g.validActions().contains("userActionAttachmentRuEndTreaty"));
     // Later turns: the treaty is over, neither side can end it (and be paid) again; in the step it
     // was used the once-a-turn limit would hide that.
@@ -154,21 +154,17 @@ final class ScenarioExpansion {
     j.enter("japaneseUserActions", 1);
     out.put("offeredToJapan", j.validActions().contains("userActionAttachmentJpEndTreaty"));
     final int russia = j.count("Russia", "infantry", RU);
-    final int othersInRussia = notOwnedBy(j, "Russia", RU);
+    final int othersInRussia = j.notOwnedBy("Russia", RU);
     j.act("userActionAttachmentJpEndTreaty");
     out.put("relationAfterJapanEnds", relation(j));
     out.put("russiaInfantryGained", j.count("Russia", "infantry", RU) - russia);
-    out.put("othersGainedInRussia", notOwnedBy(j, "Russia", RU) - othersInRussia);
+    out.put("othersGainedInRussia", j.notOwnedBy("Russia", RU) - othersInRussia);
     j.enter("japaneseUserActions", 2);
     out.put("offeredToJapanNextRound", j.validActions().contains("userActionAttachmentJpEndTreaty"));
     j.stop();
     return out;
   }
 
-  private static int notOwnedBy(final ScenarioGame g, final String territory, final String owner) {
-    return g.territory(territory).getUnits().getMatches(
-        games.strategy.triplea.delegate.Matches.unitIsOwnedBy(g.player(owner)).invert()).size();
-  }
 
   private static String relation(final ScenarioGame g) {
     return g.data.getRelationshipTracker().getRelationshipType(g.player(RU), g.player(JP)).getName();

@@ -247,6 +247,26 @@ final class ScenarioGame {
     return territory(territory).getUnits().getUnitCount(unitType(unit), player(owner));
   }
 
+  /** Unit type -> how many OWNER has in TERRITORY. */
+  java.util.Map<String, Integer> unitsOf(final String territory, final String owner) {
+    final java.util.Map<String, Integer> counts = new java.util.TreeMap<>();
+    for (final Unit u : territory(territory).getUnits().getUnits()) {
+      if (u.getOwner().equals(player(owner))) {
+        counts.merge(u.getType().getName(), 1, Integer::sum);
+      }
+    }
+    return counts;
+  }
+
+  /** How many units in TERRITORY are not OWNER's. */
+  int notOwnedBy(final String territory, final String owner) {
+    int others = 0;
+    for (final Unit u : territory(territory).getUnits().getUnits()) {
+      others += u.getOwner().equals(player(owner)) ? 0 : 1;
+    }
+    return others;
+  }
+
   int pus(final String player) {
     return player(player).getResources().getQuantity("PUs");
   }
