@@ -4,6 +4,7 @@ is stopped with what it printed kept, and a JVM whose parent is killed stops by 
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -12,7 +13,10 @@ from pathlib import Path
 
 import pytest
 
+from generator.engine import scenario
+from generator.engine.harness import find_engine
 from generator.engine.sandbox import WentQuiet, run_group
+from generator.engine.scenario import run_scenarios
 from tests.conftest import ROOT
 
 
@@ -81,3 +85,41 @@ def test_a_scenario_jvm_stops_when_the_process_that_started_it_is_killed(tmp_pat
             parent.kill()
         for pid in _children(parent.pid):
             os.kill(pid, signal.SIGKILL)
+
+
+SCENARIO_RUNS = [("victory", "aare"), ("prices", "aare"), ("expansion-turn", "expansion"), ("treaty", "aare")]
+
+
+@pytest.mark.engine
+def test_runs_dealt_to_jvms_side_by_side_report_what_one_jvm_reports() -> None:
+    runs = [(name, ROOT / "output" / "games" / f"{variant}.xml") for name, variant in SCENARIO_RUNS]
+    alone = run_scenarios(runs)
+    assert all("error" not in facts for facts in alone)
+    assert run_scenarios(runs, jobs=3) == alone
+
+
+@pytest.mark.engine
+def test_a_batch_whose_jvm_goes_quiet_loses_one_run_and_goes_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The first JVM prints nothing (as one stuck in an endless battle does): it is stopped, its
+    run is an error, and a new JVM plays the others."""
+    real = shutil.which("java")
+    assert real is not None and shutil.which("javac") is not None
+    home = tmp_path / "jdk"
+    (home / "bin").mkdir(parents=True)
+    marker = tmp_path / "stuck-once"
+    java = home / "bin" / "java"
+    stuck_once = f'if [ ! -e "{marker}" ]; then touch "{marker}"; exec sleep 600; fi'
+    java.write_text(f'#!/bin/sh\n{stuck_once}\nexec "{real}" "$@"\n')
+    java.chmod(0o755)
+    (home / "bin" / "javac").symlink_to(str(shutil.which("javac")))
+    monkeypatch.setenv("JAVA_HOME", str(home))
+    monkeypatch.setattr(scenario, "RUN_TIMEOUT", 3.0)
+    runs = [(name, ROOT / "output" / "games" / f"{variant}.xml") for name, variant in SCENARIO_RUNS]
+    started = time.monotonic()
+    played = run_scenarios(runs, engine=find_engine())
+    assert time.monotonic() - started < 120
+    assert played[0] == {"error": "the engine stopped: engine harness timed out with no output for 3 s: --batch "
+                         + played[0]["error"].rsplit("--batch ", 1)[1]}  # fmt: skip
+    assert played[1:] == run_scenarios(runs[1:])
