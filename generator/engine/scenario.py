@@ -41,7 +41,7 @@ DEFAULT_TIMEOUT = 600.0
 BATCH_TIMEOUT_PER_RUN = 60.0
 # A batch's run that reports nothing for this long is stuck (a mutant can make a battle on loaded
 # dice go on for ever: nobody can hit): its JVM is stopped, the run is an error, the rest go on in
-# a new JVM. The slowest run (convoy-zones, its dice paced by the engine) takes ~25 s alone.
+# a new JVM. The slowest scenario takes a few seconds alone.
 RUN_TIMEOUT = 180.0
 # A scenario plays a few steps of a fresh game: over before the optimising compiler pays (the
 # aarhe proofs' 14 scenarios: 6.5 CPU s with it, 3.1 without, the same wall time).
@@ -110,9 +110,7 @@ def run_scenarios(
 
     A run that fails has {"error": ...} as its facts (what `run_scenario` raises as ScenarioError);
     a JVM that dies or hangs half-way costs the run it was playing (an error) and the rest go on in
-    a new JVM. With JOBS above 1 the runs are dealt out to that many JVMs playing side by side:
-    much of a scenario's time is spent waiting (the engine pauses 100 ms before each convoy
-    raid's dice), so more JVMs than cores still pay.
+    a new JVM. With JOBS above 1 the runs are dealt out to that many JVMs playing side by side.
     """
     unknown = sorted({name for name, _ in runs if name not in SCENARIOS})
     if unknown:

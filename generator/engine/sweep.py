@@ -40,8 +40,8 @@ from generator.spec.model import DumpFacts, LedgerEntry
 __all__ = ["EntryResult", "SweepResult", "Verdict", "fingerprint", "sweep"]
 
 JsonDict = dict[str, Any]
-# JVMs playing a sweep's scenario runs side by side: two per core, as the scenarios spend much of
-# their time waiting on the engine's pauses (each JVM takes up to 512 MB of heap, hence the cap).
+# JVMs playing a sweep's scenario runs side by side: two per core, so a core is not left idle while
+# a JVM starts or loads a game (each JVM takes up to 512 MB of heap, hence the cap).
 SCENARIO_JOBS = min(8, 2 * (os.cpu_count() or 1))
 # (scenario, its facts on a mutant) -> whether the proof still holds there.
 Verdict = Callable[[str, JsonDict], bool]

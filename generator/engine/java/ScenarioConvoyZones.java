@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.Callable;
 
 import games.strategy.engine.data.GameData;
 import games.strategy.engine.data.GameStep;
@@ -27,17 +28,12 @@ import games.strategy.triplea.delegate.AbstractEndTurnDelegate;
 final class ScenarioConvoyZones {
   private ScenarioConvoyZones() {}
 
-  /** A call that may throw anything. */
-  private interface Call<T> {
-    T call() throws Exception;
-  }
-
   /**
    * CALL with the engine's pauses skipped: it waits 100 ms before each raid's dice (a guard for
    * the internet dice servers of play by e-mail, which a scenario does not use), and its pause
    * returns at once on an interrupted thread. The thread is interrupted for the call alone.
    */
-  private static <T> T withoutPause(final Call<T> call) throws Exception {
+  private static <T> T withoutPause(final Callable<T> call) throws Exception {
     Thread.currentThread().interrupt();
     try {
       return call.call();

@@ -23,41 +23,36 @@ import games.strategy.engine.data.Unit;
 final class ScenarioLendLease {
   private ScenarioLendLease() {}
 
-  /** One game's lend-lease: its steps, token, where tokens appear, and who is paid where. */
-  private static final class Route {
-    final String donor;
-    final String rival;
-    final String token;
-    final int tokensPerTurn;
-    final String grantStep;
-    final String grantIn;
-    final boolean grantNeedsHolding; // whether the tokens appear only while the donor holds grantIn
-    final String deliverStep;
-    final Map<String, String> recipientByZone;
-
-    Route(final String token, final int tokensPerTurn, final String grantStep, final boolean grantNeedsHolding,
-        final String deliverStep) {
-      this.donor = US;
-      this.rival = UK;
-      this.token = token;
-      this.tokensPerTurn = tokensPerTurn;
-      this.grantStep = grantStep;
-      this.grantIn = "Eastern United States";
-      this.grantNeedsHolding = grantNeedsHolding;
-      this.deliverStep = deliverStep;
-      this.recipientByZone = RECIPIENTS;
-    }
-  }
-
   // In both games the Americans give from Eastern United States and the British are the rival
   // Ally; a convoy off Archangel pays the Soviet Union, one off the United Kingdom pays Britain.
-  private static final Map<String, String> RECIPIENTS = recipients();
+  private static final String DONOR = US;
+  private static final String RIVAL = UK;
+  private static final String GRANT_IN = "Eastern United States";
+  private static final Map<String, String> RECIPIENT_BY_ZONE = recipients();
 
   private static Map<String, String> recipients() {
     final Map<String, String> byZone = new LinkedHashMap<>();
     byZone.put("4 Sea Zone", RU);
     byZone.put("34 Sea Zone", UK);
     return byZone;
+  }
+
+  /** What differs between the games' lend-lease: the token, how many a turn, the steps. */
+  private static final class Route {
+    final String token;
+    final int tokensPerTurn;
+    final String grantStep;
+    final boolean grantNeedsHolding; // whether the tokens appear only while the donor holds GRANT_IN
+    final String deliverStep;
+
+    Route(final String token, final int tokensPerTurn, final String grantStep, final boolean grantNeedsHolding,
+        final String deliverStep) {
+      this.token = token;
+      this.tokensPerTurn = tokensPerTurn;
+      this.grantStep = grantStep;
+      this.grantNeedsHolding = grantNeedsHolding;
+      this.deliverStep = deliverStep;
+    }
   }
 
   static ScenarioJson.Obj expansion(final String file) throws Exception {
@@ -75,26 +70,26 @@ final class ScenarioLendLease {
     // Round 1: a turn's worth of the donor's tokens aboard its transports in each paying zone,
     // and one rival token there too.
     g.enter(r.deliverStep, 1);
-    for (final String zone : r.recipientByZone.keySet()) {
-      g.addUnits(zone, "transport", r.donor, r.tokensPerTurn);
-      g.addUnits(zone, r.token, r.donor, r.tokensPerTurn);
-      g.addUnits(zone, "transport", r.rival, r.tokensPerTurn);
-      g.addUnits(zone, r.token, r.rival, r.tokensPerTurn);
+    for (final String zone : RECIPIENT_BY_ZONE.keySet()) {
+      g.addUnits(zone, "transport", DONOR, r.tokensPerTurn);
+      g.addUnits(zone, r.token, DONOR, r.tokensPerTurn);
+      g.addUnits(zone, "transport", RIVAL, r.tokensPerTurn);
+      g.addUnits(zone, r.token, RIVAL, r.tokensPerTurn);
     }
     Map<String, Integer> pus = pus(g);
     g.leave();
-    out.put("recipientByZone", r.recipientByZone);
-    out.put("tokenStrength", ScenarioExpansion.strength(g, r.donor, r.token, r.grantIn, "Germans", "infantry"));
+    out.put("recipientByZone", RECIPIENT_BY_ZONE);
+    out.put("tokenStrength", ScenarioExpansion.strength(g, DONOR, r.token, GRANT_IN, GE, "infantry"));
     out.put("paid", gained(pus, pus(g)));
     final ScenarioJson.Obj left = ScenarioJson.obj();
-    for (final String zone : r.recipientByZone.keySet()) {
+    for (final String zone : RECIPIENT_BY_ZONE.keySet()) {
       left.put(zone, tokensByOwner(g, zone, r.token));
     }
     out.put("tokensLeft", left);
-    Map<String, Integer> before = tokensByOwner(g, r.grantIn, r.token);
+    Map<String, Integer> before = tokensByOwner(g, GRANT_IN, r.token);
     g.enter(r.grantStep, 1);
     g.leave();
-    out.put("granted", gained(before, tokensByOwner(g, r.grantIn, r.token)));
+    out.put("granted", gained(before, tokensByOwner(g, GRANT_IN, r.token)));
     // Round 2: only the rival's tokens are at sea.
     g.enter(r.deliverStep, 2);
     pus = pus(g);
@@ -103,10 +98,10 @@ final class ScenarioLendLease {
     if (r.grantNeedsHolding) {
       // The rival (an Ally) holds the donor's territory: no tokens appear there.
       g.enter(r.grantStep, 2);
-      g.setOwner(r.grantIn, r.rival);
-      before = tokensByOwner(g, r.grantIn, r.token);
+      g.setOwner(GRANT_IN, RIVAL);
+      before = tokensByOwner(g, GRANT_IN, r.token);
       g.leave();
-      out.put("grantedWhileRivalHolds", gained(before, tokensByOwner(g, r.grantIn, r.token)));
+      out.put("grantedWhileRivalHolds", gained(before, tokensByOwner(g, GRANT_IN, r.token)));
     }
     g.stop();
     return out;
