@@ -179,6 +179,14 @@ CASES: dict[str, tuple[str, list[str]]] = {
         "extends: tiny\nunits:\n  infantry: {attack: " + "[" * 40_000 + "]" * 40_000 + "}\n",
         ["rules/broken/game.yaml:3:83: nested more than 64 levels deep; a spec needs far fewer"],
     ),
+    "nested_past_libyaml_in_few_characters": (  # LibYAML refuses it; the pure composer would recurse
+        "extends: tiny\nunits:\n  infantry: {attack: " + "[" * 2_000 + "]" * 2_000 + "}\n",
+        ["rules/broken/game.yaml:3:83: nested more than 64 levels deep; a spec needs far fewer"],
+    ),
+    "nested_too_deep_where_libyaml_refuses_an_escape": (  # read by the pure parser
+        'extends: tiny\nname: "\\ud800"\nunits:\n  infantry: {attack: ' + "[" * 2_000 + "]" * 2_000 + "}\n",
+        ["rules/broken/game.yaml:4:83: nested more than 64 levels deep; a spec needs far fewer"],
+    ),
     "sexagesimal_is_text": (  # YAML 1.1 read this as 90
         "extends: tiny\nunits:\n  infantry: {attack: 1:30}\n",
         ["rules/broken/game.yaml:3:14: units.infantry.attack: '1:30' is not an integer"],

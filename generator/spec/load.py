@@ -307,30 +307,45 @@ def _too_deep(text: str, file: str) -> Diagnostic | None:
     # Each level of nesting needs one of these characters: most specs skip this second pass.
     if sum(text.count(c) for c in "[{-:?") < 5_000:
         return None
-    for kind in (_SpecLoader, _PureLoader):
-        loader = kind(text)
-        try:
-            return _deepest(loader, file)
-        except yaml.YAMLError as exc:
-            # LibYAML 0.2.6 refuses flow nesting past 1,000 levels as it scans ahead, before the
-            # events reach level 65: the pure parser, which scans lazily, says where 64 is passed.
-            if "maximum nesting depth" not in str(exc):
-                return None  # a syntax error: reported where the document is composed
-        finally:
-            loader.dispose()
-    return None
+    try:
+        return _deepest(text, file)
+    except yaml.YAMLError as exc:
+        return _too_deep_for_libyaml(exc, text, file)  # None for a syntax error: reported where composed
 
 
-def _deepest(loader: yaml.SafeLoader, file: str) -> Diagnostic | None:
+def _too_deep_for_libyaml(exc: yaml.YAMLError, text: str, file: str) -> Diagnostic | None:
+    """Where a document LibYAML refused for its nesting first passes MAX_DEPTH.
+
+    LibYAML 0.2.6 refuses flow nesting past 1,000 levels as it scans ahead, before its events
+    reach level 65; the text before the point it refused holds that level, and its events say
+    where. (The pure parser would say it too, but its scanner is quadratic in the open levels,
+    and its composer recurses in Python: half a second to a RecursionError that says nowhere.)
+    """
+    mark = getattr(exc, "problem_mark", None)
+    if "maximum nesting depth" not in str(exc) or mark is None:
+        return None
+    try:
+        return _deepest(text[: mark.index], file)
+    except yaml.YAMLError:
+        return Diagnostic(_TOO_DEEP, Mark(file, mark.line + 1, mark.column + 1))
+
+
+def _deepest(text: str, file: str, kind: type[yaml.SafeLoader] | None = None) -> Diagnostic | None:
+    """Where the events of `text` (read by LibYAML, or a loader of `kind`) first pass MAX_DEPTH."""
+    loader = (kind or _SpecLoader)(text)
     depth = 0
-    while (event := loader.get_event()) is not None:  # type: ignore[no-untyped-call]
-        if isinstance(event, CollectionStartEvent):
-            depth += 1
-            if depth > MAX_DEPTH:
-                mark = event.start_mark
-                return Diagnostic(_TOO_DEEP, Mark(file, mark.line + 1, mark.column + 1) if mark else Mark(file, 1, 1))
-        elif isinstance(event, CollectionEndEvent):
-            depth -= 1
+    try:
+        while (event := loader.get_event()) is not None:
+            if isinstance(event, CollectionStartEvent):
+                depth += 1
+                if depth > MAX_DEPTH:
+                    mark = event.start_mark
+                    where = Mark(file, mark.line + 1, mark.column + 1) if mark else Mark(file, 1, 1)
+                    return Diagnostic(_TOO_DEEP, where)
+            elif isinstance(event, CollectionEndEvent):
+                depth -= 1
+    finally:
+        loader.dispose()
     return None
 
 
@@ -349,8 +364,11 @@ def load_text(text: str, file: str, *, origins: bool = False) -> tuple[Any, list
     loader: yaml.SafeLoader = _SpecLoader(text)
     try:
         root = loader.get_single_node()
-    except yaml.YAMLError:
+    except yaml.YAMLError as exc:
         loader.dispose()
+        deep = _too_deep_for_libyaml(exc, text, file)
+        if deep is not None:
+            return None, [deep]
         # LibYAML refuses a few things the YAML spec allows (escapes of lone surrogates...):
         # where the pure parser reads the document, build from its nodes and say what is wrong.
         loader = _PureLoader(text)
@@ -386,8 +404,12 @@ def load_text(text: str, file: str, *, origins: bool = False) -> tuple[Any, list
 
 def _syntax_error(exc: Exception, text: str, file: str) -> Diagnostic:
     """The pure-Python parser's error EXC, as it words it (clearer than LibYAML's)."""
-    if isinstance(exc, RecursionError):
-        return Diagnostic(_TOO_DEEP, Mark(file, 1, 1))
+    if isinstance(exc, RecursionError):  # the pure composer recursed; its events do not
+        try:
+            deep = _deepest(text, file, _PureLoader)
+        except yaml.YAMLError:
+            deep = None
+        return deep or Diagnostic(_TOO_DEEP, Mark(file, 1, 1))
     if not isinstance(exc, yaml.MarkedYAMLError):
         return Diagnostic(f"YAML error: {exc}", Mark(file, 1, 1))
     mark = exc.problem_mark or exc.context_mark
