@@ -39,7 +39,9 @@ SPEEDUP_TARGET = 1.4
 # by default (-Xshare:auto), and a worker's JVM starts once per study, so the start weighs little.
 FLAG_SETS = {
     "default": (),
-    "serial-gc": ("-XX:+UseSerialGC",),
+    # The harness's own choice is the parallel collector: a JVM refuses two, so each is turned off first.
+    "serial-gc": ("-XX:-UseParallelGC", "-XX:+UseSerialGC"),
+    "g1-gc": ("-XX:-UseParallelGC", "-XX:+UseG1GC"),
     "c1-only": ("-XX:TieredStopAtLevel=1",),
     "one-compiler": ("-XX:CICompilerCount=2", "-XX:-UseDynamicNumberOfCompilerThreads"),
 }
