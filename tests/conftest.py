@@ -52,39 +52,6 @@ def update_goldens(request: pytest.FixtureRequest) -> bool:
     return bool(request.config.getoption("--update-goldens"))
 
 
-# Issue 28: the shipped aarhe-2x gives its submarines both isSub and canNotTarget, which TripleA 2.x
-# refuses ("Can't use canNotTarget with isSub/isSuicide..."), and `validate` now says so. Its fix
-# (issue 28 part 3) is made on another branch; until it is in, the tests that load or build
-# aarhe-2x (or every variant) are expected to fail, and fail the run again once it is in (strict).
-NEEDS_AARHE_2X = (
-    "[aarhe-2x]",
-    "tests/test_validate.py::test_validate_variants",
-    "tests/test_build.py::test_committed_output_is_current",
-    "tests/test_build.py::test_build_is_byte_identical_and_second_build_writes_nothing",
-    "tests/test_build.py::test_check_names_stale_files_and_writes_nothing",
-    "tests/test_build.py::test_one_variant",
-    "tests/test_build.py::test_files_of_a_removed_variant_are_stale_then_removed",
-    "tests/test_build.py::test_unchanged_inputs_rebuild_from_the_record_and_edits_do_not",
-    "tests/test_build.py::test_jobs_change_nothing_but_the_time",
-    "tests/test_proofs.py::test_ledger_variants_are_all_the_variants_with_a_ledger",
-    "tests/test_proofs.py::test_every_scenario_proof_is_run_by_a_test_on_its_variant",
-    "tests/test_coverage.py::test_every_variant_proves_nine_in_ten_of_its_enforced_rules",
-    "tests/test_patterns.py::test_the_variants_read_like_their_rules",
-    "tests/test_board.py::test_every_variant_is_on_the_board_with_a_picture_for_every_unit",
-    "tests/test_check.py::test_every_variant_passes_two_rounds",  # check builds every variant first
-    "tests/test_check.py::test_report_holds_what_the_engine_saw",
-    "tests/test_check.py::test_the_ais_take_the_variants_actions",
-    "tests/test_bench.py::test_quick_benchmark_reports_every_row",  # builds every variant
-)
-
-
-@cache
-def aarhe_2x_refused_by_2x() -> bool:
-    """Whether validate still finds a combination TripleA 2.x refuses in the shipped aarhe-2x."""
-    _, problems = check_variant(Rules(ROOT / "rules", "rules"), "aarhe-2x")
-    return any("TripleA 2.x refuses the game" in p.message for p in problems)
-
-
 # The modules whose tests take longest (engine games, the GUI client, the fuzz test, fresh venvs),
 # slowest first: run first, so that the workers' queues end with short tests and neither waits
 # alone on a long one at the end. A module stays whole (its module-scoped fixtures are made once).
@@ -131,18 +98,6 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         group = _module_fixture_group(item)
         if group is not None and item.get_closest_marker("xdist_group") is None:
             item.add_marker(pytest.mark.xdist_group(group))
-    affected = [
-        item
-        for item in items
-        if any(n in item.nodeid for n in NEEDS_AARHE_2X) and "test_schema.py" not in item.nodeid
-        and "test_game_goldens.py" not in item.nodeid
-    ]  # fmt: skip
-    if affected and aarhe_2x_refused_by_2x():
-        mark = pytest.mark.xfail(
-            reason="aarhe-2x: isSub with canNotTarget, refused by 2.x (issue 28 part 3)", strict=True
-        )
-        for item in affected:
-            item.add_marker(mark)
     if ENGINE_JAR.is_file() and shutil.which("java"):
         return
     # The one place a test is skipped for want of the engine: mark it `engine`, never skip by hand.
