@@ -310,7 +310,7 @@ def _too_deep(text: str, file: str) -> Diagnostic | None:
     try:
         return _deepest(text, file)
     except yaml.YAMLError as exc:
-        return _too_deep_for_libyaml(exc, text, file)  # None for a syntax error: reported where composed
+        return _too_deep_for_libyaml(exc, text, file)
 
 
 def _too_deep_for_libyaml(exc: yaml.YAMLError, text: str, file: str) -> Diagnostic | None:
@@ -322,16 +322,21 @@ def _too_deep_for_libyaml(exc: yaml.YAMLError, text: str, file: str) -> Diagnost
     and its composer recurses in Python: half a second to a RecursionError that says nowhere.)
     """
     mark = getattr(exc, "problem_mark", None)
-    if "maximum nesting depth" not in str(exc) or mark is None:
+    if not _past_libyaml(exc) or mark is None:
         return None
-    try:
-        return _deepest(text[: mark.index], file)
-    except yaml.YAMLError:
-        return Diagnostic(_TOO_DEEP, Mark(file, mark.line + 1, mark.column + 1))
+    return _deepest(text[: mark.index], file) or Diagnostic(_TOO_DEEP, Mark(file, mark.line + 1, mark.column + 1))
+
+
+def _past_libyaml(exc: yaml.YAMLError) -> bool:
+    return "maximum nesting depth" in str(exc)
 
 
 def _deepest(text: str, file: str, kind: type[yaml.SafeLoader] | None = None) -> Diagnostic | None:
-    """Where the events of `text` (read by LibYAML, or a loader of `kind`) first pass MAX_DEPTH."""
+    """Where the events of `text` (read by LibYAML, or a loader of `kind`) first pass MAX_DEPTH.
+
+    None when they end, or meet a syntax error (said where the document is composed), first;
+    LibYAML's refusal to nest past its own limit is raised, for `_too_deep_for_libyaml`.
+    """
     loader = (kind or _SpecLoader)(text)
     depth = 0
     try:
@@ -344,6 +349,9 @@ def _deepest(text: str, file: str, kind: type[yaml.SafeLoader] | None = None) ->
                     return Diagnostic(_TOO_DEEP, where)
             elif isinstance(event, CollectionEndEvent):
                 depth -= 1
+    except yaml.YAMLError as exc:
+        if _past_libyaml(exc):
+            raise
     finally:
         loader.dispose()
     return None
@@ -405,11 +413,7 @@ def load_text(text: str, file: str, *, origins: bool = False) -> tuple[Any, list
 def _syntax_error(exc: Exception, text: str, file: str) -> Diagnostic:
     """The pure-Python parser's error EXC, as it words it (clearer than LibYAML's)."""
     if isinstance(exc, RecursionError):  # the pure composer recursed; its events do not
-        try:
-            deep = _deepest(text, file, _PureLoader)
-        except yaml.YAMLError:
-            deep = None
-        return deep or Diagnostic(_TOO_DEEP, Mark(file, 1, 1))
+        return _deepest(text, file, _PureLoader) or Diagnostic(_TOO_DEEP, Mark(file, 1, 1))
     if not isinstance(exc, yaml.MarkedYAMLError):
         return Diagnostic(f"YAML error: {exc}", Mark(file, 1, 1))
     mark = exc.problem_mark or exc.context_mark
