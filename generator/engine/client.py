@@ -21,16 +21,12 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
-from generator.engine.harness import DEFAULT_JAR, JAR_ENV
+from generator.engine.harness import DEFAULT_JAR, JAR_ENV, SHORT_JVM_OPTIONS
 
 DRIVER = "ForgeClient.java"
 READY = "FORGE-GUI game window"
 # What the client prints when it cannot start a game: its Play button then does nothing.
 REFUSALS = ("No data of type", "FORGE-GUI failed")
-# A look at a game (the GUI test) is over in seconds: the optimising compiler and the parallel
-# collector only cost CPU there (C1 and the serial collector halve the client's CPU and start it
-# faster). A game a player plays keeps the JVM's defaults, for the AIs' long turns.
-LOOK_JVM_OPTIONS = ("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC")
 
 
 class ClientError(Exception):
@@ -114,7 +110,9 @@ def start(
         f"-Djava.util.prefs.systemRoot={home / '.prefs-system'}",
         *no_network,
         "-Xmx1g",
-        *(LOOK_JVM_OPTIONS if look else ()),
+        # A look (the GUI test) is over in seconds: half the client's CPU. A player's game keeps the
+        # JVM's defaults, for the AIs' long turns.
+        *(SHORT_JVM_OPTIONS if look else ()),
         "-cp",
         str(jar),
         str(driver),

@@ -60,9 +60,12 @@ COMPILE_TIMEOUT = 600.0  # javac of the harness takes about 5 s; a hang must not
 # Peak heap used over 2 rounds of Revised: FastAI ~250 MB, ProAI 300-700 MB (RSS 0.4 and 0.5-1.1
 # GB). The caps leave room for bigger maps and keep two checks side by side far below 24 GB.
 PLAY_HEAP = {"fast": "768m", "weak": "768m", "pro": "1g"}
-# A parse is over before the JIT matters: the serial GC and C1 only start faster. A game runs
-# for seconds to minutes and wants the optimising compiler.
-PARSE_JVM_OPTIONS = ("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1")
+# A JVM over in seconds (a parse, a scenario's few steps, a look at the client) is done before
+# the optimising compiler pays: the serial GC and C1 only start it faster and spend less CPU (the
+# aarhe proofs' 14 scenarios: 6.5 CPU s with C2, 3.1 without; a look at lhtr in the client: 8.6 and
+# 3.9), in the same wall time or less.
+# A game runs for seconds to minutes and wants the optimising compiler.
+SHORT_JVM_OPTIONS = ("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1")
 # The AIs keep reaching new code all game long, and with the JIT's default thresholds the
 # optimising compiler (C2) compiled ~7,800 methods in 4 Fast-AI games of lhtr: a third of the
 # JVM's CPU, on a second core. Ten times the thresholds leave C2 the truly hot code: 25 % less CPU
@@ -191,7 +194,7 @@ class Engine:
         *,
         heap: str = DEFAULT_HEAP,
         timeout: float | None = DEFAULT_TIMEOUT,
-        jvm_options: Sequence[str] = PARSE_JVM_OPTIONS,
+        jvm_options: Sequence[str] = SHORT_JVM_OPTIONS,
         main_class: str = MAIN_CLASS,
         idle_timeout: float | None = None,
     ) -> subprocess.CompletedProcess[str]:
@@ -262,7 +265,7 @@ class Engine:
         side by side each get their share instead of fighting over every core. ``on_report`` gets
         each game's index and report the moment the game ends (a long batch streams its results).
         """
-        options: tuple[str, ...] = PARSE_JVM_OPTIONS if rounds <= 0 else PLAY_JVM_OPTIONS
+        options: tuple[str, ...] = SHORT_JVM_OPTIONS if rounds <= 0 else PLAY_JVM_OPTIONS
         if processors:
             options = (*options, f"-XX:ActiveProcessorCount={processors}")
         if reproducible:

@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from generator.catalog.scenarios import SCENARIOS
-from generator.engine.harness import Engine, EngineError, HarnessError, find_engine
+from generator.engine.harness import SHORT_JVM_OPTIONS, Engine, EngineError, HarnessError, find_engine
 
 __all__ = ["DEFAULT_GAME", "SCENARIOS", "ScenarioError", "run_scenario", "run_scenarios"]
 
@@ -43,9 +43,6 @@ BATCH_TIMEOUT_PER_RUN = 60.0
 # dice go on for ever: nobody can hit): its JVM is stopped, the run is an error, the rest go on in
 # a new JVM. The slowest scenario takes a few seconds alone.
 RUN_TIMEOUT = 180.0
-# A scenario plays a few steps of a fresh game: over before the optimising compiler pays (the
-# aarhe proofs' 14 scenarios: 6.5 CPU s with it, 3.1 without, the same wall time).
-SCENARIO_JVM_OPTIONS = ("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1")
 # With several JVMs (`run_scenarios(jobs=...)`): the runs are split into this many hands per JVM.
 HANDS_PER_JOB = 4
 JsonDict = dict[str, Any]
@@ -78,7 +75,7 @@ def run_scenario(
             [name, str(Path(game).resolve()), *([str(Path(map_files).resolve())] if map_files else [])],
             heap=heap,
             timeout=timeout,
-            jvm_options=SCENARIO_JVM_OPTIONS,
+            jvm_options=SHORT_JVM_OPTIONS,
             main_class=MAIN_CLASS,
         )
     except HarnessError as exc:
@@ -154,7 +151,7 @@ def _run_in_one_jvm(
                     ["--batch", str(listing)],
                     heap=heap,
                     timeout=BATCH_TIMEOUT_PER_RUN * len(pending),
-                    jvm_options=SCENARIO_JVM_OPTIONS,
+                    jvm_options=SHORT_JVM_OPTIONS,
                     main_class=MAIN_CLASS,
                     idle_timeout=RUN_TIMEOUT,
                 )
