@@ -15,7 +15,7 @@ import gc
 import hashlib
 import re
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import yaml
 from yaml.events import CollectionEndEvent, CollectionStartEvent
@@ -77,7 +77,19 @@ class SpecList(list[Any]):
 
 
 def _mark(node: Node, file: str) -> Mark:
-    return Mark(file, node.start_mark.line + 1, node.start_mark.column + 1)
+    return _at(node.start_mark, file)
+
+
+class _ParserMark(Protocol):
+    """A position as PyYAML's pure parser and LibYAML's give it (two classes, one shape)."""
+
+    line: int
+    column: int
+
+
+def _at(mark: _ParserMark | None, file: str) -> Mark:
+    """A parser's position (counted from 0), as a user counts it; the document's start if none."""
+    return Mark(file, mark.line + 1, mark.column + 1) if mark else Mark(file, 1, 1)
 
 
 # LibYAML's parser when PyYAML has it (several times faster on big specs), else the pure one.
@@ -324,7 +336,7 @@ def _too_deep_for_libyaml(exc: yaml.YAMLError, text: str, file: str) -> Diagnost
     mark = getattr(exc, "problem_mark", None)
     if not _past_libyaml(exc) or mark is None:
         return None
-    return _deepest(text[: mark.index], file) or Diagnostic(_TOO_DEEP, Mark(file, mark.line + 1, mark.column + 1))
+    return _deepest(text[: mark.index], file) or Diagnostic(_TOO_DEEP, _at(mark, file))
 
 
 def _past_libyaml(exc: yaml.YAMLError) -> bool:
@@ -344,9 +356,7 @@ def _deepest(text: str, file: str, kind: type[yaml.SafeLoader] | None = None) ->
             if isinstance(event, CollectionStartEvent):
                 depth += 1
                 if depth > MAX_DEPTH:
-                    mark = event.start_mark
-                    where = Mark(file, mark.line + 1, mark.column + 1) if mark else Mark(file, 1, 1)
-                    return Diagnostic(_TOO_DEEP, where)
+                    return Diagnostic(_TOO_DEEP, _at(event.start_mark, file))
             elif isinstance(event, CollectionEndEvent):
                 depth -= 1
     except yaml.YAMLError as exc:
@@ -417,7 +427,7 @@ def _syntax_error(exc: Exception, text: str, file: str) -> Diagnostic:
     if not isinstance(exc, yaml.MarkedYAMLError):
         return Diagnostic(f"YAML error: {exc}", Mark(file, 1, 1))
     mark = exc.problem_mark or exc.context_mark
-    where = Mark(file, mark.line + 1, mark.column + 1) if mark else Mark(file, 1, 1)
+    where = _at(mark, file)
     lines = text.splitlines()
     line = lines[where.line - 1] if 0 < where.line <= len(lines) else ""
     opened = exc.context_mark.line + 1 if exc.context_mark and exc.problem_mark else None
