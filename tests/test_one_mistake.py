@@ -4,11 +4,15 @@ extends, never a file name that is not on disk.
 
 from __future__ import annotations
 
+import gc
 import re
+import weakref
 from pathlib import Path
 
 import pytest
 
+from generator.checks.variant import check_variant
+from generator.spec.resolve import Rules
 from tests.conftest import BASE_MAP, ROOT, run_cli, write_tree
 
 HEAD = 'extends: lhtr\ngame: {name: My Mod, version: "0.1", map: mymod}\n'
@@ -61,3 +65,17 @@ def test_every_file_a_message_names_is_on_disk(tmp_path: Path) -> None:
         path = Path(name) if Path(name).is_absolute() else tmp_path / "mod" / name
         assert path.is_file(), name
     assert any(name.startswith(str(ROOT / "rules")) for name in files), files
+
+
+def test_a_rules_folder_is_not_kept_once_checked(tmp_path: Path) -> None:
+    """What a child is compared with (its parents' own problems) goes with the rules folder read:
+    a process that checks many folders (an import of many games, this suite) keeps none of them."""
+    write_tree(tmp_path / "rules", {"mymod/game.yaml": HEAD + "units:\n  fighter: {isSea: true}\n"})
+    rules = Rules(tmp_path / "rules", "rules")
+    _, problems = check_variant(rules, "mymod")
+    # The fighter made a sea unit is said at the child's line, not at lhtr's isAir.
+    assert [p.mark.file for p in problems if p.mark is not None] == ["rules/mymod/game.yaml"]
+    read = weakref.ref(rules)
+    del rules, problems
+    gc.collect()
+    assert read() is None

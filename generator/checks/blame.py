@@ -10,32 +10,47 @@ child wrote (spec.locate.written_by), and the inherited line is named in the mes
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
+from weakref import WeakKeyDictionary
 
 from generator.diagnostics import Diagnostic, Mark, key_path, split_key_path
+from generator.installed_map import MapLookup
 from generator.spec.locate import written_by
 from generator.spec.resolve import Rules
 
-# The parent's own problems, by (rules, parent, what else the check depends on); kept with the
-# parent's files as they were read, so a variant read again (watch) is checked again.
-_PARENTS: dict[tuple[int, str, Any], tuple[Rules, list[Any], list[Diagnostic]]] = {}
+
+@dataclass(frozen=True)
+class _Checked:
+    """A variant's own problems, as checked against one board, with its files as they were read."""
+
+    maps: MapLookup | None  # the board the check read (None: none)
+    trees: list[Any]
+    problems: list[Diagnostic]
+
+
+# Each parent's own problems by (parent, target engines), kept with the Rules object that read it
+# and dropped with it: a process that reads many rules folders (every `build` of the test suite,
+# an import of many games) must not keep every folder it ever read. A variant read again (watch)
+# or checked against another board is checked again.
+_PARENTS: WeakKeyDictionary[Rules, dict[tuple[str, str], _Checked]] = WeakKeyDictionary()
 
 
 def in_child(
     problems: list[Diagnostic], rules: Rules, name: str, tree: Any,
-    parent_problems: Callable[[str], list[Diagnostic]], depends: Any = None,
+    parent_problems: Callable[[str], list[Diagnostic]], target: str, maps: MapLookup | None,
 ) -> list[Diagnostic]:  # fmt: skip
     """`problems` of variant `name` (resolved `tree`), the child's own mistakes moved to its lines.
 
-    `parent_problems(parent)` checks the parent as the child was checked; `depends` is what that
-    check depends on besides the files (target engines, the board).
+    `parent_problems(parent)` checks the parent as the child was checked: for the `target`
+    engines, against the board `maps` finds (None: no board).
     """
     raw, files, _ = rules.raw(name)
     parent = raw.get("extends") if raw is not None else None
     own = set(files)
     if not isinstance(parent, str) or all(p.mark is None or p.mark.file in own for p in problems):
         return problems
-    known = set(_parents(rules, parent, parent_problems, depends))
+    known = set(_parents(rules, parent, parent_problems, target, maps))
     out = []
     for problem in problems:
         mark = problem.mark
@@ -50,9 +65,9 @@ def in_child(
     return out
 
 
-def remember(rules: Rules, name: str, problems: list[Diagnostic], depends: Any = None) -> None:
+def remember(rules: Rules, name: str, problems: list[Diagnostic], target: str, maps: MapLookup | None) -> None:
     """Keep a variant's own problems (before `in_child`), for its children checked later in this process."""
-    _PARENTS[(id(rules), name, depends)] = (rules, _chain(rules, name), problems)
+    _PARENTS.setdefault(rules, {})[(name, target)] = _Checked(maps, _chain(rules, name), problems)
 
 
 def _with_context(problem: Diagnostic, inherited: Mark | None, path: tuple[str, ...]) -> str:
@@ -62,16 +77,20 @@ def _with_context(problem: Diagnostic, inherited: Mark | None, path: tuple[str, 
 
 
 def _parents(
-    rules: Rules, parent: str, parent_problems: Callable[[str], list[Diagnostic]], depends: Any
+    rules: Rules, parent: str, parent_problems: Callable[[str], list[Diagnostic]], target: str, maps: MapLookup | None
 ) -> list[Diagnostic]:
-    key = (id(rules), parent, depends)
+    known = _PARENTS.setdefault(rules, {})
     trees = _chain(rules, parent)
-    cached = _PARENTS.get(key)
-    same = cached is not None and cached[0] is rules and len(cached[1]) == len(trees)
-    if cached is not None and same and all(a is b for a, b in zip(cached[1], trees, strict=True)):
-        return cached[2]
+    cached = known.get((parent, target))
+    if (
+        cached is not None
+        and cached.maps is maps
+        and len(cached.trees) == len(trees)
+        and all(a is b for a, b in zip(cached.trees, trees, strict=True))
+    ):
+        return cached.problems
     found = parent_problems(parent)
-    _PARENTS[key] = (rules, trees, found)
+    known[(parent, target)] = _Checked(maps, trees, found)
     return found
 
 

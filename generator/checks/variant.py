@@ -49,13 +49,12 @@ def check_variant(
     compiled, problems, tree = _checked(rules, name, target, maps)
     if tree is None:
         return compiled, problems
-    depends = (target, id(maps))
-    remember(rules, name, problems, depends)  # a child checked next compares with these
+    remember(rules, name, problems, target, maps)  # a child checked next compares with these
 
     def parent_problems(parent: str) -> list[Diagnostic]:
         return _checked(rules, parent, target, maps)[1]
 
-    return compiled, _consequences_unsaid(in_child(problems, rules, name, tree, parent_problems, depends))
+    return compiled, _consequences_unsaid(in_child(problems, rules, name, tree, parent_problems, target, maps))
 
 
 def _consequences_unsaid(problems: list[Diagnostic]) -> list[Diagnostic]:
