@@ -25,7 +25,7 @@ from click.testing import CliRunner
 
 from generator.checks.variant import check_variant
 from generator.spec.model import Spec
-from generator.spec.resolve import Rules
+from generator.spec.resolve import Rules, resolve
 
 ROOT = Path(__file__).resolve().parents[1]
 # Reference material the tests read, kept in the repository (see tests/data/README.md).
@@ -237,6 +237,17 @@ def variant_spec(name: str) -> Spec:
     loaded, problems = check_variant(Rules(ROOT / "rules", "rules"), name)
     assert loaded is not None, problems
     return loaded.spec
+
+
+@cache
+def variant_target(name: str) -> str | None:
+    """A variant's `game.target` (None: both engines), read from its resolved files without checking
+    them: what a test module needs to choose its tests at collection, for a tenth of variant_spec."""
+    resolved, problems = resolve(Rules(ROOT / "rules", "rules"), name)
+    assert resolved is not None, problems
+    game = resolved.tree.get("game")
+    target = game.get("target") if isinstance(game, dict) else None
+    return str(target) if target is not None else None
 
 
 def built_game(name: str) -> ET.Element:

@@ -30,14 +30,14 @@ import pytest
 from generator.engine.mutation import expanded_tree, parent_tree
 from generator.engine.sweep import fingerprint, sweep
 from generator.spec.resolve import Rules
-from tests.conftest import ROOT, TINY, run_cli, variant_spec, write_tree
+from tests.conftest import ROOT, TINY, run_cli, variant_spec, variant_target, write_tree
 from tests.proofs import ASSERTIONS, Facts, map_files_for_engine
 from tests.test_proofs import LEDGER_VARIANTS, _scenario_test_modules
 
 RESULTS = ROOT / "output" / "mutation"
 # Variants made for 2.x are played as 1.9 reads them; their 1.9 game is their parent's plus
 # 2.x-only options, so their mutants are their parent's: swept there.
-SWEPT = tuple(v for v in LEDGER_VARIANTS if variant_spec(v).game.target != "2.x")
+SWEPT = tuple(v for v in LEDGER_VARIANTS if variant_target(v) != "2.x")
 
 
 def _enforced(variant: str) -> list[str]:
