@@ -22,8 +22,6 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from scipy.stats import t as student_t  # type: ignore[import-untyped]  # scipy ships no type hints
-
 CONFIDENCE = 0.95
 Z95 = 1.959963984540054  # two-sided 95 % normal quantile
 
@@ -51,6 +49,10 @@ UNKNOWN = Interval(math.nan, -math.inf, math.inf)
 
 def t_quantile(freedom: float, confidence: float = CONFIDENCE) -> float:
     """The two-sided Student t quantile: t(0.975, df) for 95 %."""
+    # Imported here: scipy takes most of a second to import, which a study's first interval pays
+    # and a command that computes none (a usage error, a report read back) does not.
+    from scipy.stats import t as student_t  # type: ignore[import-untyped]  # scipy ships no type hints
+
     return float(student_t.ppf(0.5 + confidence / 2, freedom))
 
 
