@@ -26,10 +26,8 @@ from generator.spec.resolve import Rules
 from tests.conftest import ROOT, variant_target
 
 GAMES = ROOT / "output" / "games"
-AIRCRAFT = {"fighter", "bomber", "navalFighter", "diveBomber", "spitfire"}
-
-
 PLAYED_BY_2X = [v for v in Rules(ROOT / "rules").variants() if variant_target(v) != "1.9"]
+AIRCRAFT = {"fighter", "bomber", "navalFighter", "diveBomber", "spitfire"}
 
 
 def _game(variant: str) -> etree._Element:
