@@ -23,7 +23,9 @@ GLYPH_HEIGHT = 11  # its line height; capitals are 7 pixels tall
 def png_bytes(image: Image.Image) -> bytes:
     """The image as PNG, with fixed settings and no metadata."""
     out = io.BytesIO()
-    image.save(out, format="PNG", optimize=False, compress_level=9)
+    # zlib's default level: the ~500 pictures of a package of every variant take 0.5 s and 3.09 MB,
+    # against 2.2 s (half of `package`) and 3.04 MB at level 9.
+    image.save(out, format="PNG", optimize=False, compress_level=6)
     return out.getvalue()
 
 
