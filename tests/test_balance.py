@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import html
 import json
+import os
 import shutil
 import socket
 import subprocess
@@ -220,7 +221,11 @@ def test_a_study_runs_on_a_local_ray_cluster(tmp_path: Path) -> None:
     scratch = Path(tempfile.mkdtemp(prefix="ray-", dir="/tmp"))
     start = [ray, "start", "--head", "--num-cpus", "2", f"--port={port}", f"--ray-client-server-port={client}",
              "--include-dashboard=false", "--disable-usage-stats", f"--temp-dir={scratch}"]  # fmt: skip
-    started = subprocess.run(start, capture_output=True, text=True, timeout=300, check=False)
+    # Ray gives the client server it starts for each driver 30 s to open its channel; on a busy
+    # machine (the suite's other worker) that failed in 2 of 7 tries and the retry cost ~45 s, with
+    # 120 s in none of 8 (a study under three busy loops, 23-28 s).
+    wait = {**os.environ, "RAY_CLIENT_SERVER_CHECK_CHANNEL_TIMEOUT_S": "120"}
+    started = subprocess.run(start, capture_output=True, text=True, timeout=300, check=False, env=wait)
     assert started.returncode == 0, started.stdout + started.stderr
     try:
         result, games = _study(tmp_path / "ray", *REPRODUCIBLE_GAMES, "--cluster", f"ray://127.0.0.1:{client}")
