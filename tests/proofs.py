@@ -26,7 +26,7 @@ from generator.engine.proof import write_readable_by_19
 from generator.engine.scenario import ScenarioError, run_scenario, run_scenarios
 from generator.release.properties import encode, format_entry
 from generator.spec.model import xml_value
-from tests.conftest import ROOT, variant_spec
+from tests.conftest import ROOT, variant_spec, variant_target
 
 Facts = dict[str, Any]
 # (scenario, variant) -> the tests that run the scenario on the variant and assert on its facts.
@@ -41,7 +41,7 @@ _TMP = Path(tempfile.mkdtemp(prefix="forge-proofs-"))
 def game_for_engine(variant: str) -> Path:
     """The built game of VARIANT as engine 1.9 loads it (2.x-only variants without their 2.x parts)."""
     game = ROOT / "output" / "games" / f"{variant}.xml"
-    if variant_spec(variant).game.target != "2.x":
+    if variant_target(variant) != "2.x":
         return game
     return write_readable_by_19(game, _TMP / f"{variant}.xml")
 

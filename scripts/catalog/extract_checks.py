@@ -121,8 +121,8 @@ def extract_19(jar: str) -> list[dict[str, Any]]:
     names = [PACKAGE + c for c in CLASSES] + [PARSER_19]
     # One javap for every class (a JVM start each cost more than reading them): it lists them in
     # the order given, each from its "Compiled from" line.
-    listing = subprocess.run(["javap", "-c", "-p", "-cp", jar, *names], check=True, capture_output=True, text=True)
-    listings = re.split(r"^(?=Compiled from )", listing.stdout, flags=re.M)[1:]
+    javap = subprocess.run(["javap", "-c", "-p", "-cp", jar, *names], check=True, capture_output=True, text=True)
+    listings = re.split(r"^(?=Compiled from )", javap.stdout, flags=re.M)[1:]
     if len(listings) != len(names):
         raise SystemExit(f"javap listed {len(listings)} classes of {len(names)}")
     found: list[dict[str, Any]] = []
