@@ -377,3 +377,12 @@ def test_play_needs_a_display_and_a_known_player(tmp_path: Path) -> None:
     only_2x = run_cli("play", "aare-2x", "--base-map", str(BASE_MAP), cwd=ROOT, env={"DISPLAY": ":999"})
     assert only_2x.code == 1
     assert "aare-2x is made for TripleA 2.x (game.target); the installed client is 1.9" in only_2x.err
+
+
+def test_play_says_a_missing_engine_before_building(tmp_path: Path) -> None:
+    jar = tmp_path / "triplea.jar"
+    env = {"DISPLAY": ":999", "TMPDIR": str(tmp_path), "TRIPLEA_JAR": str(jar)}
+    result = run_cli("play", "lhtr", "--base-map", str(BASE_MAP), cwd=ROOT, env=env)
+    assert result.code == 1
+    assert result.err == f"Error: TripleA engine not found at {jar} (set TRIPLEA_JAR or run: apt-get install triplea)\n"
+    assert result.out == "" and not list(tmp_path.glob("triplea-forge-play-*"))

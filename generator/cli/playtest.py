@@ -76,6 +76,7 @@ def play(variant: str, ai: bool, player: str | None, base_map: Path | None, targ
         raise click.UsageError("--player says whom you play against the computer: give --ai too")
     try:
         playtest.check_display()
+        driver = playtest.find_client()
     except playtest.PlayError as exc:
         raise click.ClickException(str(exc)) from exc
     work = playtest.temporary_folder()
@@ -88,7 +89,7 @@ def play(variant: str, ai: bool, player: str | None, base_map: Path | None, targ
         for line in maps.board_lines():
             click.echo(line)
         click.echo(f"packaged {variant} into a TripleA home at {work / 'home'}")
-        code = playtest.run(prepared, work, click.echo)
+        code = playtest.run(prepared, work, click.echo, driver)
     except playtest.PlayError as exc:
         raise click.ClickException(str(exc)) from exc
     finally:

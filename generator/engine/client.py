@@ -1,8 +1,8 @@
 """The real TripleA 1.9 client, started on one game in a throw-away home: `play` and the GUI test.
 
-A small driver (`client/ForgeClient.java`, run from source in the client's own JVM) presses the
-buttons a player presses: Select Map, the game in 1.9's chooser, OK, Start Local Game, (every
-other player to the Fast AI), Play. With `look` it then opens every player's purchase screen and
+A small driver (`client/ForgeClient.java`, compiled once like the harness, run in the client's own
+JVM) presses the buttons a player presses: Select Map, the game in 1.9's chooser, OK, Start Local
+Game, (every other player to the Fast AI), Play. With `look` it then opens every player's purchase screen and
 asks the client for the picture of every unit on the board, printing what it sees as `FORGE-GUI`
 lines; it waits for a line on its stdin before closing each purchase screen, so a screenshot can
 be taken. The client's home (`-Duser.home`) is a folder of ours: its downloadedMaps holds only
@@ -18,12 +18,10 @@ import signal
 import subprocess
 import time
 from dataclasses import dataclass
-from importlib import resources
 from pathlib import Path
 
-from generator.engine.harness import DEFAULT_JAR, JAR_ENV, SHORT_JVM_OPTIONS
+from generator.engine.harness import CLIENT_CLASS, SHORT_JVM_OPTIONS, EngineError, find_engine
 
-DRIVER = "ForgeClient.java"
 READY = "FORGE-GUI game window"
 # What the client prints when it cannot start a game: its Play button then does nothing.
 REFUSALS = ("No data of type", "FORGE-GUI failed")
@@ -33,8 +31,22 @@ class ClientError(Exception):
     """The client did not get to the game; the message ends with the tail of its log."""
 
 
-def engine_jar() -> Path:
-    return Path(os.environ.get(JAR_ENV) or DEFAULT_JAR)
+@dataclass(frozen=True)
+class Driver:
+    """What starts the client: the java to run, TripleA's jar and the driver compiled against it."""
+
+    java: str
+    jar: Path
+    classes: Path
+
+
+def find_driver() -> Driver:
+    """The installed client and its driver, compiled if needed; ClientError saying what is missing."""
+    try:
+        engine = find_engine()
+        return Driver(engine.java, engine.jar, engine.client_dir())
+    except EngineError as exc:
+        raise ClientError(str(exc)) from exc
 
 
 def home_with(folder: Path, *installs: Path) -> Path:
@@ -91,20 +103,23 @@ class Client:
 
 
 def start(
-    home: Path, game: str, work: Path, *, human: str | None = None, look: bool = False, display: str | None = None
+    home: Path,
+    game: str,
+    work: Path,
+    *,
+    human: str | None = None,
+    look: bool = False,
+    display: str | None = None,
+    driver: Driver | None = None,
 ) -> Client:
-    """Start the client on `game` (its name in map.yml); `human` plays, every other player is the AI."""
-    jar = engine_jar()
-    if not jar.is_file():
-        raise ClientError(f"TripleA is not installed ({jar}); apt-get install triplea")
-    java = shutil.which("java")
-    if java is None:
-        raise ClientError("java not found; apt-get install default-jre")
-    driver = work / DRIVER
-    driver.write_text((resources.files("generator.engine") / "client" / DRIVER).read_text(encoding="utf-8"))
+    """Start the client on `game` (its name in map.yml); `human` plays, every other player is the AI.
+
+    `driver`: one found beforehand (find_driver), so a missing engine is said before anything is built.
+    """
+    found = driver or find_driver()
     no_network = [f"-D{scheme}.proxy{part}" for scheme in ("http", "https") for part in ("Host=127.0.0.1", "Port=9")]
     command = [
-        java,
+        found.java,
         f"-Duser.home={home}",
         f"-Djava.util.prefs.userRoot={home / '.prefs'}",
         f"-Djava.util.prefs.systemRoot={home / '.prefs-system'}",
@@ -114,8 +129,8 @@ def start(
         # JVM's defaults, for the AIs' long turns.
         *(SHORT_JVM_OPTIONS if look else ()),
         "-cp",
-        str(jar),
-        str(driver),
+        f"{found.classes}{os.pathsep}{found.jar}",
+        CLIENT_CLASS,
         game,
         *(["--human", human] if human else []),
         *(["--look"] if look else []),
@@ -126,7 +141,7 @@ def start(
         # cwd: the engine reads game_engine.properties from the working folder, as its launcher does.
         process = subprocess.Popen(
             command,
-            cwd=jar.parent,
+            cwd=found.jar.parent,
             stdin=subprocess.PIPE,
             stdout=out,
             stderr=subprocess.STDOUT,

@@ -52,6 +52,7 @@ log = logging.getLogger(__name__)
 DEFAULT_JAR = Path("/usr/share/games/triplea/bin/triplea.jar")
 JAR_ENV = "TRIPLEA_JAR"
 MAIN_CLASS = "forge.ForgeHarness"
+CLIENT_CLASS = "ForgeClient"  # the client's driver (client/ForgeClient.java), in no package
 # The engine reads ./game_engine.properties (engine version) relative to the working directory.
 PROPERTIES_NAME = "game_engine.properties"
 DEFAULT_HEAP = "384m"
@@ -132,16 +133,29 @@ class Engine:
 
     def harness_dir(self) -> Path:
         """Compiled harness classes for these sources and this jar, compiling them if needed."""
-        sources = _harness_sources()
+        return self._compiled("java", "harness", "forge/ForgeHarness.class")
+
+    def client_dir(self) -> Path:
+        """The compiled driver of the 1.9 client (`client/ForgeClient.java`), compiling it if needed.
+
+        Compiled once like the harness, not run from source: the source launcher compiled it again
+        at every start (0.6 of the 4 CPU seconds a look at a game in the client costs).
+        """
+        return self._compiled("client", "client", f"{CLIENT_CLASS}.class")
+
+    def _compiled(self, folder: str, kind: str, marker: str) -> Path:
+        """The classes of the .java files in generator/engine/<folder>, compiled against this jar into
+        the user's cache (one folder per sources and jar), compiling them if needed."""
+        sources = _java_sources(folder)
         key = _cache_key(sources, self.jar)
         root = cache_dir()
-        target = root / f"harness-{key}"
-        if (target / "forge" / "ForgeHarness.class").is_file():
+        target = root / f"{kind}-{key}"
+        if (target / marker).is_file():
             return target
         root.mkdir(parents=True, exist_ok=True)
         # Compile into a private temp dir and rename it into place, so a concurrent run or an
         # interrupted compile never leaves a half-filled cache entry that looks valid.
-        tmp = Path(tempfile.mkdtemp(prefix=".tmp-harness-", dir=root))
+        tmp = Path(tempfile.mkdtemp(prefix=f".tmp-{kind}-", dir=root))
         try:
             src_dir = tmp / "src"
             src_dir.mkdir()
@@ -164,14 +178,14 @@ class Engine:
             try:
                 proc = run_group(cmd, COMPILE_TIMEOUT)
             except subprocess.TimeoutExpired as exc:
-                raise HarnessError(f"javac did not finish the engine harness in {COMPILE_TIMEOUT:g} s") from exc
+                raise HarnessError(f"javac did not finish the engine {kind} in {COMPILE_TIMEOUT:g} s") from exc
             if proc.returncode != 0:
-                raise HarnessError(f"javac failed for the engine harness:\n{proc.stdout}{proc.stderr}")
+                raise HarnessError(f"javac failed for the engine {kind}:\n{proc.stdout}{proc.stderr}")
             try:
                 tmp.rename(target)
             except OSError:
                 # Another process won the race; its result is equivalent to ours.
-                if not (target / "forge" / "ForgeHarness.class").is_file():
+                if not (target / marker).is_file():
                     raise
         finally:
             if tmp.exists():
@@ -427,16 +441,16 @@ def _tool(name: str, java_home: str | None) -> str | None:
     return shutil.which(name)
 
 
-def _harness_sources() -> list[tuple[str, str]]:
-    """(file name, text) of every harness source, sorted by name so the hash is stable."""
-    folder: Traversable = resources.files("generator.engine") / "java"
+def _java_sources(folder: str) -> list[tuple[str, str]]:
+    """(file name, text) of every .java file in generator/engine/<folder>, sorted by name so the hash is stable."""
+    found: Traversable = resources.files("generator.engine") / folder
     sources = sorted(
         (entry.name, entry.read_text(encoding="utf-8"))
-        for entry in folder.iterdir()
+        for entry in found.iterdir()
         if entry.name.endswith(".java") and entry.is_file()
     )
     if not sources:
-        raise HarnessError("no harness sources found in generator/engine/java")
+        raise HarnessError(f"no Java sources found in generator/engine/{folder}")
     return sources
 
 

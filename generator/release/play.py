@@ -86,9 +86,21 @@ def check_display() -> None:
         raise PlayError("no display (DISPLAY is not set): run it on a desktop, or under xvfb-run")
 
 
-def run(playtest: Playtest, work: Path, echo: Callable[[str], None]) -> int:
+def find_client() -> real_client.Driver:
+    """The installed client, a java and the driver compiled for it: what is missing is said before
+    anything is built."""
+    try:
+        return real_client.find_driver()
+    except real_client.ClientError as exc:
+        raise PlayError(str(exc)) from exc
+
+
+def run(playtest: Playtest, work: Path, echo: Callable[[str], None], driver: real_client.Driver) -> int:
     """Start the client on the packaged game and wait until it closes; its exit code."""
-    started = real_client.start(playtest.home, playtest.game, work, human=playtest.human)
+    try:
+        started = real_client.start(playtest.home, playtest.game, work, human=playtest.human, driver=driver)
+    except (OSError, real_client.ClientError) as exc:  # a java that does not start
+        raise PlayError(f"the client did not start: {exc}") from exc
 
     def stop(signum: int, frame: FrameType | None) -> None:
         raise SystemExit(128 + signum)

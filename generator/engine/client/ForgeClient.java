@@ -33,7 +33,8 @@ import javax.swing.SwingUtilities;
 /**
  * Plays the part of a player at TripleA 1.9's start screens (triplea-forge `play` and its GUI test).
  *
- * <p>java -cp triplea.jar ForgeClient.java GAME [--human PLAYER] [--look]
+ * <p>java -cp CLASSES:triplea.jar ForgeClient GAME [--human PLAYER] [--look] (CLASSES: where
+ * generator/engine/client.py had it compiled against that jar)
  *
  * <p>Starts the client, chooses GAME in the game chooser, starts a local game (with --human, every
  * other player is the Fast AI) and presses Play. With --look it then shows what a player sees: the
