@@ -129,6 +129,30 @@ def test_a_build_is_remembered_under_what_it_read(project: Path) -> None:
     assert cache.fingerprint(project / "rules", template_dir(), []) != before
 
 
+def test_a_build_is_remembered_under_the_code_that_made_it(
+    project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The generator's code is read once a process: a process that goes on running the code it
+    imported (`watch`) never files its builds under the key of code saved since; the next
+    process reads the new code and has a key of its own."""
+    from generator.emit import cache
+    from generator.paths import template_dir
+
+    code = tmp_path / "generator"
+    code.mkdir()
+    (code / "rule.py").write_text("ATTACK = 1\n", encoding="utf-8")
+    monkeypatch.setattr(cache, "_PACKAGE", code)
+    cache._code_digest.cache_clear()
+    try:
+        first = cache.fingerprint(project / "rules", template_dir(), [])
+        (code / "rule.py").write_text("ATTACK = 2\n", encoding="utf-8")
+        assert cache.fingerprint(project / "rules", template_dir(), []) == first
+        cache._code_digest.cache_clear()  # a new process
+        assert cache.fingerprint(project / "rules", template_dir(), []) != first
+    finally:
+        cache._code_digest.cache_clear()  # the next build of this process reads the real code
+
+
 # ---------------------------------------------------------------------------- interruption
 
 
