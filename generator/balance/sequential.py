@@ -24,10 +24,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-import numpy as np
-from scipy.optimize import brentq  # type: ignore[import-untyped]  # scipy ships no type hints
-from scipy.stats import norm  # type: ignore[import-untyped]
-
 from generator.balance.stats import Interval, mean, t_quantile, variance
 
 ALPHA = 0.05
@@ -36,6 +32,11 @@ ALPHA = 0.05
 @lru_cache(maxsize=64)
 def obrien_fleming(looks: int, alpha: float = ALPHA) -> float:
     """The constant c of the two-sided O'Brien-Fleming boundary c·sqrt(K/k) for K looks."""
+    # scipy and numpy are imported where they are used, as in stats.t_quantile: scipy.stats
+    # takes a second to import, which only a study that looks pays.
+    from scipy.optimize import brentq  # type: ignore[import-untyped]  # scipy ships no type hints
+    from scipy.stats import norm  # type: ignore[import-untyped]
+
     if looks <= 1:
         return float(norm.ppf(1 - alpha / 2))
     return float(brentq(lambda c: _crossing(c, looks) - alpha, 1.5, 4.0, xtol=1e-5))
@@ -49,6 +50,9 @@ def _crossing(c: float, looks: int, step: float = 0.01) -> float:
     one convolved with the normal density, cut at ±c·sqrt(K); what is left at the end is the
     chance of never crossing. Trapezoid rule on a fixed grid (error well under 1e-4 at this step).
     """
+    import numpy as np
+    from scipy.stats import norm
+
     bound = c * math.sqrt(looks)
     points = 2 * math.ceil(bound / step) + 1
     grid = np.linspace(-bound, bound, points)
@@ -79,6 +83,8 @@ def look(differences: Sequence[float], look: int, looks: int, until: str, margin
     n = len(differences)
     if n < 2:
         return Look(look, looks, n, Interval(mean(differences), -math.inf, math.inf), "")
+    from scipy.stats import norm
+
     boundary = obrien_fleming(looks) * math.sqrt(looks / look)
     level = 1 - 2 * (1 - float(norm.cdf(boundary)))  # the boundary's two-sided nominal confidence
     spread = t_quantile(n - 1, level) * math.sqrt(variance(differences) / n)
