@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from generator.engine import harness as eng
+from generator.engine.__main__ import main as engine_main
 from tests.conftest import OFFICIAL_GAMES
 
 ROOT = Path(__file__).parents[1]
@@ -123,7 +124,7 @@ def test_mutants_report_engine_messages(engine: eng.Engine, tmp_path: Path) -> N
 
 @pytest.mark.engine
 def test_cli_prints_json(engine: eng.Engine, capsys: pytest.CaptureFixture[str]) -> None:
-    assert eng.main(["dump", str(LHTR)]) == 0
+    assert engine_main(["dump", str(LHTR)]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out[str(LHTR)]["territories"]["Germany"]["owner"] == "Germans"
 

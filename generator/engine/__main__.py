@@ -1,7 +1,35 @@
 """`python -m generator.engine dump FILE...`: what the real engine reads from game XMLs, as JSON."""
 
+from __future__ import annotations
+
+import argparse
+import json
 import sys
+from collections.abc import Sequence
+from pathlib import Path
 
-from generator.engine.harness import main
+from generator.engine.harness import DEFAULT_HEAP, EngineError, find_engine
 
-sys.exit(main())
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m generator.engine dump FILE...``: print the dumps as one JSON object."""
+    parser = argparse.ArgumentParser(prog="python -m generator.engine")
+    sub = parser.add_subparsers(dest="command", required=True)
+    dump_cmd = sub.add_parser("dump", help="parse game XMLs with TripleA 1.9 and print canonical JSON")
+    dump_cmd.add_argument("files", nargs="+", type=Path)
+    dump_cmd.add_argument("--heap", default=DEFAULT_HEAP, help="JVM max heap (default %(default)s)")
+    args = parser.parse_args(argv)
+    try:
+        engine = find_engine()
+        docs = engine.dump(args.files, heap=args.heap)
+    except EngineError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    json.dump(docs, sys.stdout, indent=1, sort_keys=True)
+    sys.stdout.write("\n")
+    # Exit status 1 when the engine rejected any file, so scripts can branch on it.
+    return 1 if any("error" in doc for doc in docs.values()) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

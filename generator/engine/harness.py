@@ -1,7 +1,7 @@
 """Run the real TripleA 1.9 engine (Debian package ``triplea``) through a small Java harness.
 
 The harness sources live in ``generator/engine/java``; they are compiled against the installed jar on
-first use and cached under ``${XDG_CACHE_HOME:-~/.cache}/triplea-forge/harness-<hash>/``.
+first use and cached under ``${XDG_CACHE_HOME:-~/.cache}/triplea-forge/harness-<hash>/`` (``javac``).
 
 ``dump`` parses game XMLs with the engine's own ``GameParser`` and returns, per file, a canonical
 JSON view of the parsed ``GameData`` (see ``generator/engine/java/GameDump.java`` for the layout), or
@@ -13,28 +13,23 @@ JSON view of the parsed ``GameData`` (see ``generator/engine/java/GameDump.java`
 
 from __future__ import annotations
 
-import argparse
-import hashlib
 import json
 import logging
 import os
 import re
 import shutil
 import subprocess
-import sys
 import tempfile
 import threading
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from importlib import resources
-from importlib.resources.abc import Traversable
 from pathlib import Path
-from typing import Any
 
+from generator.engine.errors import EngineError, EngineNotFound, HarnessError, JsonDict
+from generator.engine.javac import compiled_classes
 from generator.engine.sandbox import JVM_XML_FENCES, WentQuiet, engine_input, kill_group, run_group
-from generator.paths import cache_dir
 
 __all__ = [
     "DEFAULT_JAR",
@@ -42,6 +37,7 @@ __all__ = [
     "EngineError",
     "EngineNotFound",
     "HarnessError",
+    "JsonDict",
     "PlayEvent",
     "dump",
     "find_engine",
@@ -57,7 +53,6 @@ CLIENT_CLASS = "ForgeClient"  # the client's driver (client/ForgeClient.java), i
 PROPERTIES_NAME = "game_engine.properties"
 DEFAULT_HEAP = "384m"
 DEFAULT_TIMEOUT = 300.0
-COMPILE_TIMEOUT = 600.0  # javac of the harness takes about 5 s; a hang must not block a check
 # Peak heap used over 2 rounds of Revised: FastAI ~250 MB, ProAI 300-700 MB (RSS 0.4 and 0.5-1.1
 # GB). The caps leave room for bigger maps and keep two checks side by side far below 24 GB.
 PLAY_HEAP = {"fast": "768m", "weak": "768m", "pro": "1g"}
@@ -92,34 +87,12 @@ def processors_per_jvm(jvms: int) -> int:
     return max(1, (os.cpu_count() or 1) // max(1, jvms))
 
 
-JsonDict = dict[str, Any]
 PlayEvent = JsonDict
 """One ``{"event": "step", "path", "round", "index", "steps", "rounds", "step"}`` progress line."""
 
 
 # A game to play: its file and seed, and optionally an action policy of its own.
 PlayedGame = tuple[Path, int] | tuple[Path, int, str]
-
-
-class EngineError(Exception):
-    """Anything that prevents running the TripleA engine harness."""
-
-
-class EngineNotFound(EngineError):
-    """The TripleA jar (or a JDK to compile and run the harness) is not installed."""
-
-
-class HarnessError(EngineError):
-    """The harness failed to compile, crashed, or produced output we cannot read."""
-
-    def __init__(
-        self, message: str, *, games: Sequence[JsonDict | None] = (), reports: Mapping[str, JsonDict] | None = None
-    ) -> None:
-        super().__init__(message)
-        # play_games(): the reports of the games that finished before the failure, by position
-        # (None where a game did not finish); play(): the same by file.
-        self.games: list[JsonDict | None] = list(games)
-        self.reports: dict[str, JsonDict] = dict(reports or {})
 
 
 @dataclass(frozen=True)
@@ -133,7 +106,7 @@ class Engine:
 
     def harness_dir(self) -> Path:
         """Compiled harness classes for these sources and this jar, compiling them if needed."""
-        return self._compiled("java", "harness", "forge/ForgeHarness.class")
+        return compiled_classes(self.javac, self.jar, "java", "harness", "forge/ForgeHarness.class")
 
     def client_dir(self) -> Path:
         """The compiled driver of the 1.9 client (`client/ForgeClient.java`), compiling it if needed.
@@ -141,56 +114,7 @@ class Engine:
         Compiled once like the harness, not run from source: the source launcher compiled it again
         at every start (0.6 of the 4 CPU seconds a look at a game in the client costs).
         """
-        return self._compiled("client", "client", f"{CLIENT_CLASS}.class")
-
-    def _compiled(self, folder: str, kind: str, marker: str) -> Path:
-        """The classes of the .java files in generator/engine/<folder>, compiled against this jar into
-        the user's cache (one folder per sources and jar), compiling them if needed."""
-        sources = _java_sources(folder)
-        key = _cache_key(sources, self.jar)
-        root = cache_dir()
-        target = root / f"{kind}-{key}"
-        if (target / marker).is_file():
-            return target
-        root.mkdir(parents=True, exist_ok=True)
-        # Compile into a private temp dir and rename it into place, so a concurrent run or an
-        # interrupted compile never leaves a half-filled cache entry that looks valid.
-        tmp = Path(tempfile.mkdtemp(prefix=f".tmp-{kind}-", dir=root))
-        try:
-            src_dir = tmp / "src"
-            src_dir.mkdir()
-            # The sources may sit inside a wheel/zip, so copy their text out for javac.
-            for name, text in sources:
-                (src_dir / name).write_text(text, encoding="utf-8")
-            cmd = [
-                self.javac,
-                "-encoding",
-                "UTF-8",
-                "-nowarn",
-                # The jar's manifest Class-Path names libraries Debian does not ship: harmless noise.
-                "-Xlint:-path",
-                "-cp",
-                str(self.jar),
-                "-d",
-                str(tmp),
-                *sorted(str(src_dir / name) for name, _ in sources),
-            ]
-            try:
-                proc = run_group(cmd, COMPILE_TIMEOUT)
-            except subprocess.TimeoutExpired as exc:
-                raise HarnessError(f"javac did not finish the engine {kind} in {COMPILE_TIMEOUT:g} s") from exc
-            if proc.returncode != 0:
-                raise HarnessError(f"javac failed for the engine {kind}:\n{proc.stdout}{proc.stderr}")
-            try:
-                tmp.rename(target)
-            except OSError:
-                # Another process won the race; its result is equivalent to ours.
-                if not (target / marker).is_file():
-                    raise
-        finally:
-            if tmp.exists():
-                shutil.rmtree(tmp, ignore_errors=True)
-        return target
+        return compiled_classes(self.javac, self.jar, "client", "client", f"{CLIENT_CLASS}.class")
 
     def too_old_for(self, game: Path) -> str | None:
         """The `<triplea minimumVersion>` of a game this engine (1.9) refuses to play, else None."""
@@ -441,52 +365,5 @@ def _tool(name: str, java_home: str | None) -> str | None:
     return shutil.which(name)
 
 
-def _java_sources(folder: str) -> list[tuple[str, str]]:
-    """(file name, text) of every .java file in generator/engine/<folder>, sorted by name so the hash is stable."""
-    found: Traversable = resources.files("generator.engine") / folder
-    sources = sorted(
-        (entry.name, entry.read_text(encoding="utf-8"))
-        for entry in found.iterdir()
-        if entry.name.endswith(".java") and entry.is_file()
-    )
-    if not sources:
-        raise HarnessError(f"no Java sources found in generator/engine/{folder}")
-    return sources
-
-
-def _cache_key(sources: Sequence[tuple[str, str]], jar: Path) -> str:
-    # The jar's size and mtime stand in for its content: a different engine build needs a recompile.
-    digest = hashlib.sha256()
-    for name, text in sources:
-        digest.update(name.encode() + b"\0" + text.encode("utf-8") + b"\0")
-    stat = jar.stat()
-    digest.update(f"{jar.resolve()}\0{stat.st_size}\0{stat.st_mtime_ns}".encode())
-    return digest.hexdigest()
-
-
 def _tail(text: str, lines: int = 40) -> str:
     return "\n".join(text.splitlines()[-lines:])
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m generator.engine dump FILE...``: print the dumps as one JSON object."""
-    parser = argparse.ArgumentParser(prog="python -m generator.engine")
-    sub = parser.add_subparsers(dest="command", required=True)
-    dump_cmd = sub.add_parser("dump", help="parse game XMLs with TripleA 1.9 and print canonical JSON")
-    dump_cmd.add_argument("files", nargs="+", type=Path)
-    dump_cmd.add_argument("--heap", default=DEFAULT_HEAP, help="JVM max heap (default %(default)s)")
-    args = parser.parse_args(argv)
-    try:
-        engine = find_engine()
-        docs = engine.dump(args.files, heap=args.heap)
-    except EngineError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
-    json.dump(docs, sys.stdout, indent=1, sort_keys=True)
-    sys.stdout.write("\n")
-    # Exit status 1 when the engine rejected any file, so scripts can branch on it.
-    return 1 if any("error" in doc for doc in docs.values()) else 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())
