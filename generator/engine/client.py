@@ -2,12 +2,12 @@
 
 A small driver (`client/ForgeClient.java`, compiled once like the harness, run in the client's own
 JVM) presses the buttons a player presses: Select Map, the game in 1.9's chooser, OK, Start Local
-Game, (every other player to the Fast AI), Play. With `look` it then opens every player's purchase screen and
-asks the client for the picture of every unit on the board, printing what it sees as `FORGE-GUI`
-lines; it waits for a line on its stdin before closing each purchase screen, so a screenshot can
-be taken. The client's home (`-Duser.home`) is a folder of ours: its downloadedMaps holds only
-what we put there, and its settings and saved games stay there. Its one network probe at start
-goes to a closed local port.
+Game, (every other player to the Fast AI), Play. With `look` it then opens every player's purchase
+screen and asks the client for the picture of every unit on the board, printing what it sees as
+`FORGE-GUI` lines; it waits for a line on its stdin before closing each purchase screen, so a
+screenshot can be taken. The client's home (`-Duser.home`) is a folder of ours: its downloadedMaps
+holds only what we put there, and its settings and saved games stay there. Its one network probe
+at start goes to a closed local port.
 """
 
 from __future__ import annotations
@@ -28,7 +28,8 @@ REFUSALS = ("No data of type", "FORGE-GUI failed")
 
 
 class ClientError(Exception):
-    """The client did not get to the game; the message ends with the tail of its log."""
+    """The client could not start (what is missing is said) or did not get to the game (the message
+    ends with the tail of its log)."""
 
 
 @dataclass(frozen=True)
