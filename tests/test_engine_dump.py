@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -134,3 +136,15 @@ def test_missing_jar_names_the_package(monkeypatch: pytest.MonkeyPatch, tmp_path
     with pytest.raises(eng.EngineNotFound, match="apt-get install triplea"):
         eng.find_engine()
     assert issubclass(eng.EngineNotFound, eng.EngineError)
+
+
+def test_a_reader_that_stops_early_gets_no_traceback(engine: eng.Engine) -> None:
+    """`python -m generator.engine dump FILE | head`: the dump (~700 KB) outgrows the pipe the
+    reader closed; the command stops quietly, as triplea-forge's commands do."""
+    command = [sys.executable, "-m", "generator.engine", "dump", str(LHTR)]
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert proc.stdout is not None and proc.stderr is not None
+    assert proc.stdout.read(10).startswith(b"{")
+    proc.stdout.close()
+    assert proc.stderr.read() == b""
+    assert proc.wait(timeout=120) == 1

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -25,8 +26,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     except EngineError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    json.dump(docs, sys.stdout, indent=1, sort_keys=True)
-    sys.stdout.write("\n")
+    try:
+        json.dump(docs, sys.stdout, indent=1, sort_keys=True)
+        sys.stdout.write("\n")
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # The reader stopped early (`| head`): no traceback about it, and nothing more is written
+        # (what Python flushes at exit goes nowhere), as with the triplea-forge command.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
     # Exit status 1 when the engine rejected any file, so scripts can branch on it.
     return 1 if any("error" in doc for doc in docs.values()) else 0
 
