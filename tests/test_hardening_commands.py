@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import TINY, TINY_MAP, run_cli, write_tree
+from tests.conftest import ROOT, TINY, TINY_MAP, run_cli, write_tree
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 SAME_NAME = "warning: the package is named 'tiny_map', as the map it is made from"
@@ -475,3 +475,17 @@ def test_a_folder_that_refuses_writes(project: Path, game_xml: Path, args: tuple
     assert result.code == 1
     assert message in _errors(result.err)
     assert not REFUSING.exists()
+
+
+@pytest.mark.parametrize("args", [("schema",), ("diff", "revised", "lhtr", "--format", "json")], ids=["schema", "diff"])
+def test_a_reader_that_stops_early_is_not_an_internal_error(args: tuple[str, ...]) -> None:
+    """`triplea-forge schema | head -1`: the reader has closed the pipe when the output (more than
+    a pipe's buffer) is written; the command ends quietly with exit 1, not with 'internal error,
+    please report it'."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "generator", *args], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
+    assert proc.stdout is not None and proc.stderr is not None
+    proc.stdout.close()
+    assert proc.stderr.read() == b""
+    assert proc.wait(timeout=300) == 1

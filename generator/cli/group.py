@@ -161,6 +161,10 @@ class _Group(click.Group):
             return super().invoke(ctx)
         except (click.ClickException, click.exceptions.Exit, click.Abort, SystemExit):
             raise
+        except BrokenPipeError:
+            # The reader of our output went away (`| head`): not a bug of ours. Click's main ends
+            # the command quietly with exit 1, as a command in a pipeline should.
+            raise
         except Exception as exc:
             if os.environ.get("TRIPLEA_FORGE_TRACEBACK"):
                 raise
