@@ -489,3 +489,32 @@ def test_a_reader_that_stops_early_is_not_an_internal_error(args: tuple[str, ...
     proc.stdout.close()
     assert proc.stderr.read() == b""
     assert proc.wait(timeout=300) == 1
+
+
+def test_a_full_disk_under_the_output_is_said_as_the_machines_problem() -> None:
+    """`triplea-forge schema > /dev/full`: no room for the output is the machine's problem, said in
+    words with exit 1, not 'internal error, please report it'."""
+    with open("/dev/full", "w") as full:
+        proc = subprocess.run(
+            [sys.executable, "-m", "generator", "schema"], cwd=ROOT, stdout=full, stderr=subprocess.PIPE, text=True
+        )
+    assert proc.returncode == 1
+    assert proc.stderr == "Error: writing the output: No space left on device\n"
+
+
+def test_a_bug_of_ours_is_one_line_and_exit_3(monkeypatch: pytest.MonkeyPatch) -> None:
+    """What is neither the user's mistake nor the machine's: one line asking for a report, exit 3;
+    TRIPLEA_FORGE_TRACEBACK=1 shows the traceback instead."""
+    from generator.cli import authoring
+
+    def broken(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(authoring, "build_variants", broken)
+    result = run_cli("build", cwd=ROOT)
+    assert (result.code, result.err) == (
+        3,
+        "internal error, please report it (TRIPLEA_FORGE_TRACEBACK=1 shows details): RuntimeError('a bug')\n",
+    )
+    shown = run_cli("build", cwd=ROOT, env={"TRIPLEA_FORGE_TRACEBACK": "1"})
+    assert shown.code == 1 and shown.err.endswith("RuntimeError: a bug\n"), shown.err

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import codecs
+import errno
 import gc
 import os
 import sys
@@ -145,6 +146,18 @@ def _printable_anywhere() -> None:
             reconfigure(errors="triplea-forge-stand-in")
 
 
+# Errors of the machine a command runs on, not of triplea-forge: said in words, exit 1.
+_THE_MACHINES = {errno.ENOSPC, errno.EDQUOT, errno.EIO, errno.EROFS, errno.EACCES, errno.EPERM}
+
+
+def _internal_error(exc: Exception) -> SystemExit:
+    """A bug of ours: one line and exit 3 (TRIPLEA_FORGE_TRACEBACK=1: the traceback instead)."""
+    if os.environ.get("TRIPLEA_FORGE_TRACEBACK"):
+        raise exc
+    click.echo(f"internal error, please report it (TRIPLEA_FORGE_TRACEBACK=1 shows details): {exc!r}", err=True)
+    return SystemExit(3)
+
+
 class _Group(click.Group):
     """Turns a bug of ours into one clear line and exit code 3 instead of a traceback.
 
@@ -165,11 +178,15 @@ class _Group(click.Group):
             # The reader of our output went away (`| head`): not a bug of ours. Click's main ends
             # the command quietly with exit 1, as a command in a pipeline should.
             raise
+        except OSError as exc:
+            if exc.errno not in _THE_MACHINES:
+                raise _internal_error(exc) from exc
+            # A full disk or a read-only folder where the output goes (the standard output too):
+            # the machine's problem, said as one, not a bug to report.
+            where = f"{exc.filename}: " if exc.filename else "writing the output: "
+            raise click.ClickException(f"{where}{exc.strerror}") from exc
         except Exception as exc:
-            if os.environ.get("TRIPLEA_FORGE_TRACEBACK"):
-                raise
-            click.echo(f"internal error, please report it (TRIPLEA_FORGE_TRACEBACK=1 shows details): {exc!r}", err=True)
-            sys.exit(3)
+            raise _internal_error(exc) from exc
         finally:
             if collecting:
                 gc.enable()
