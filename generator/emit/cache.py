@@ -133,7 +133,7 @@ def _code_digest() -> bytes:
     A process runs the code it imported: were the code read again at each build (`watch`), a
     build by the old code would be filed under the new code's key, and a later process would
     take its outputs for its own. Once a process it is also a status call fewer for each of
-    ~200 files at every build (a fifth of an in-process build of a small spec).
+    ~200 files at every build (about a tenth of an in-process build of a small spec).
     """
     digest = hashlib.sha256()
     for relative, full in _files(_PACKAGE, _CODE_SUFFIXES):
