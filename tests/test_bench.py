@@ -10,7 +10,8 @@ from pathlib import Path
 
 import yaml
 
-from bench.__main__ import NOTES_MARKER, QUICK_SIZES, REFERENCE_XMLS, WW2V2, expected_rows, kept_notes
+from bench.measure import NOTES_MARKER, QUICK_SIZES, REFERENCE_XMLS, WW2V2
+from bench.report import expected_rows, kept_notes
 from bench.scale import territories, write_rules
 from tests.conftest import ENGINE_JAR, ROOT
 
