@@ -84,7 +84,7 @@ class Client:
                 raise ClientError(f"the client exited ({self.process.returncode}) before '{marker}':\n{self.tail()}")
             if time.monotonic() > deadline:
                 raise ClientError(f"no '{marker}' from the client after {timeout:g} s:\n{self.tail()}")
-            time.sleep(0.2)
+            time.sleep(0.05)  # reading a short log is cheap; each wait is the player's (or a test's)
 
     def proceed(self) -> None:
         """Tell the driver to go on (it waits on stdin while a purchase screen is open)."""
