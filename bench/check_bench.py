@@ -27,8 +27,7 @@ from rich.table import Table
 
 from generator.engine.check import resolve_targets, run_games
 from generator.engine.harness import Engine, find_engine
-from generator.engine.harness_report import GameReport
-from generator.engine.judge import Target, Verdict
+from generator.engine.judge import Target, Verdict, seconds_per_round
 
 ROOT = Path(__file__).resolve().parents[1]
 GAMES = ROOT / "output" / "games"
@@ -49,13 +48,6 @@ class Measurement:
     budget_s: float | None = None
 
 
-def _round_ms(report: GameReport | None) -> list[int | float]:
-    """The milliseconds of each round a game's report timed (none for a game that did not end)."""
-    if report is None:
-        return []
-    return report.get("timings", {}).get("rounds", [])
-
-
 def _children_cpu() -> float:
     usage = resource.getrusage(resource.RUSAGE_CHILDREN)
     return usage.ru_utime + usage.ru_stime
@@ -71,7 +63,7 @@ def measure(name: str, action: Action, budget: float | None = None) -> Measureme
     wall, cpu = time.perf_counter() - start, _children_cpu() - cpu
     if isinstance(result, bool):
         return Measurement(name, wall, cpu, load, result, budget_s=budget)
-    rounds = {o.target.name: [ms / 1000 for ms in _round_ms(o.report)] for o in result}
+    rounds = {o.target.name: seconds_per_round(o.report) for o in result}
     return Measurement(name, wall, cpu, load, all(o.ok for o in result), rounds, budget)
 
 

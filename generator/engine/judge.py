@@ -297,8 +297,15 @@ def summary(report: GameReport | None, rounds: int) -> dict[str, Any]:
         "deliveries": deliveries(report),
         "errors": errors,
         "warnings": len(report.get("warnings", [])),
-        "secondsPerRound": [ms / 1000 for ms in report.get("timings", {}).get("rounds", [])],
+        "secondsPerRound": seconds_per_round(report),
     }
+
+
+def seconds_per_round(report: GameReport | None) -> list[float]:
+    """How long each round of a game took, as the harness timed it (none for a game that did not end)."""
+    if report is None:
+        return []
+    return [ms / 1000 for ms in report.get("timings", {}).get("rounds", [])]
 
 
 DELIVERY_FATES: tuple[Fate, ...] = get_args(Fate)  # one list: the report's type
