@@ -163,6 +163,26 @@ def test_the_next_line_works_as_printed_with_the_venv_pip(tmp_path: Path) -> Non
     assert again.returncode == 0, again.stderr
     pin = (mod / "requirements.txt").read_text(encoding="utf-8").splitlines()[-1]
     assert (tmp_path / "other" / "requirements.txt").read_text(encoding="utf-8").splitlines()[-1] == pin
+    # The pin installs triplea-forge without the 'balance' extra (numpy, scipy, matplotlib: more than
+    # the rest together): a study says so before it plays, with the line that adds it to this install.
+    study = subprocess.run(
+        [str(mod / ".venv" / "bin" / "triplea-forge"), "balance", "mymod", "--games", "1"],
+        cwd=mod, env={**os.environ, **env}, capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert study.returncode == 1, study.stdout + study.stderr
+    add = f"{mod}/.venv/bin/python3 -m pip install '{pin.replace('triplea-forge', 'triplea-forge[balance]', 1)}'"
+    assert study.stderr == (
+        "Error: a balance study needs numpy, scipy, matplotlib (the 'balance' extra), which this triplea-forge was "
+        f"installed without; add it with: {add}\n"
+    ), study.stderr
+    # The extra that line names is in what the pin installed (the same pin: pip reads the extra from it).
+    requires = subprocess.run(
+        [str(mod / ".venv" / "bin" / "python3"), "-c",
+         "import importlib.metadata as m; print(*m.requires('triplea-forge'), sep='\\n')"],
+        capture_output=True, text=True, check=True,
+    ).stdout.splitlines()  # fmt: skip
+    extra = {re.split(r"[<>=\[]", line)[0] for line in requires if re.search(r"extra == .balance.$", line)}
+    assert extra == {"numpy", "scipy", "matplotlib"}, requires
 
 
 @pytest.mark.parametrize(

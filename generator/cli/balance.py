@@ -130,13 +130,21 @@ def balance(
     """
     from rich.console import Console
 
-    from generator.balance import lab, records, render
+    from generator.balance import lab, missing_libraries, records, render
     from generator.balance.cluster import ClusterError
     from generator.balance.summary import prices, summarize
     from generator.cli.authoring import build_variants
     from generator.engine.harness import EngineError, find_engine
     from generator.paths import UnwritableFile, open_output, output_file_problem, output_folder_problem, variant_folders
 
+    missing = missing_libraries()
+    if missing:
+        from generator.release.scaffold import extra_install_line
+
+        raise click.ClickException(
+            f"a balance study needs {', '.join(missing)} (the 'balance' extra), which this triplea-forge was "
+            f"installed without; add it with: {extra_install_line('balance')}"
+        )
     known = {folder.name for folder in variant_folders(rules_dir)}
     unknown = [v for v in variants if v not in known]
     if unknown:

@@ -58,6 +58,22 @@ def default_pin() -> tuple[str, str | None]:
     return checkout_pin(checkout)
 
 
+def extra_install_line(extra: str) -> str:
+    """The command that adds the optional EXTRA to this triplea-forge, from where it came.
+
+    A checkout (an editable install) takes it from its own folder; an installed package from the
+    source pip installed it from (a git URL at its commit, a folder), else its version; with the
+    pip of the Python it runs in, so a venv's triplea-forge gets it in that venv.
+    """
+    checkout = _checkout()
+    if checkout is not None:
+        wanted = f"-e {shlex.quote(f'{checkout}[{extra}]')}"
+    else:
+        pin, _ = default_pin()
+        wanted = shlex.quote(pin.replace("triplea-forge", f"triplea-forge[{extra}]", 1))
+    return f"{shlex.quote(sys.executable)} -m pip install {wanted}"
+
+
 def variant_text(name: str, base: str, own_map: bool) -> str:
     game = f'{{name: {name}, version: "0.1"' + (f", map: {name}" if own_map else "") + "}"
     return (
