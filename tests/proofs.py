@@ -25,7 +25,7 @@ import pytest
 from generator.engine.proof import write_readable_by_19
 from generator.engine.scenario import ScenarioError, run_scenario, run_scenarios
 from generator.release.properties import encode, format_entry
-from generator.spec.model import xml_value
+from generator.spec.option_values import xml_value
 from tests.conftest import ROOT, variant_spec, variant_target
 
 Facts = dict[str, Any]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from generator.emit.coverage import coverage
-from generator.spec.model import option_writes
+from generator.spec.option_values import option_writes
 from tests.conftest import ROOT, built_game, variant_spec
 from tests.lend_lease import assert_lend_lease_paid_for_the_donor_alone
 from tests.proofs import Facts, proves

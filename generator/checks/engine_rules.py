@@ -25,7 +25,8 @@ from generator.checks.options import TARGET_ENGINES, attachments_of
 from generator.diagnostics import Diagnostic, Severity, did_you_mean, key_path
 from generator.spec.kinds import ATTACHMENT_PACKAGE, KIND_OF_TYPE
 from generator.spec.locate import locate
-from generator.spec.model import DELEGATE_PACKAGE, Property, Spec, option_writes
+from generator.spec.model import DELEGATE_PACKAGE, Property, Spec
+from generator.spec.option_values import option_writes
 
 _INT = re.compile(r"[+-]?[0-9]+")
 _FIELD = re.compile(r"(\w+)([#~])([0-9]+)")

@@ -16,7 +16,8 @@ from generator.catalog import check_value, load_catalog, resolve_option
 from generator.diagnostics import Diagnostic, did_you_mean, key_path
 from generator.spec.kinds import KINDS
 from generator.spec.locate import locate
-from generator.spec.model import Attachment, Spec, option_writes
+from generator.spec.model import Attachment, Spec
+from generator.spec.option_values import option_writes
 
 TARGET_ENGINES = {"1.9": ("1.9",), "2.x": ("2.x",), "portable": ("1.9", "2.x")}
 Path = tuple[str | int, ...]

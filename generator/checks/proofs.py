@@ -19,7 +19,8 @@ from generator.catalog import load_catalog, resolve_option
 from generator.catalog.scenarios import SCENARIOS
 from generator.diagnostics import did_you_mean
 from generator.spec.kinds import WITH_MAIN, class_from_name
-from generator.spec.model import DumpFacts, Proof, Spec
+from generator.spec.ledger import DumpFacts, Proof
+from generator.spec.model import Spec
 
 Path = tuple[str | int, ...]
 Problem = tuple[Path, str, bool]  # (key path, message, whether it points at the key)

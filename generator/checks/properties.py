@@ -19,8 +19,9 @@ from generator.catalog import load_catalog
 from generator.checks.options import TARGET_ENGINES, attachments_of
 from generator.diagnostics import Diagnostic, Severity, did_you_mean, key_path
 from generator.spec.locate import locate
-from generator.spec.model import Property, Scalar, Spec
+from generator.spec.model import Property, Spec
 from generator.spec.numbers import JAVA_INT_MAX, JAVA_INT_MIN, out_of_range
+from generator.spec.option_values import Scalar
 
 _KINDS = {"bool": "true or false", "int": "a whole number", "string": "text"}
 

@@ -19,7 +19,8 @@ from generator.diagnostics import Diagnostic, did_you_mean, key_path
 from generator.paths import path_component_problem
 from generator.spec.kinds import KINDS
 from generator.spec.locate import locate
-from generator.spec.model import Spec, WithOptions, option_writes
+from generator.spec.model import Spec, WithOptions
+from generator.spec.option_values import option_writes
 
 # Relationship types the engine creates in every game (self, null, the default war and alliance).
 BUILTIN_RELATIONSHIP_TYPES = tuple(load_catalog("1.9")["parser"]["builtinNames"]["relationshipType"])

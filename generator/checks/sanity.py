@@ -14,7 +14,8 @@ from typing import Any
 from generator.checks.options import TARGET_ENGINES, attachments_of
 from generator.diagnostics import Diagnostic, Severity, did_you_mean, key_path
 from generator.spec.locate import locate
-from generator.spec.model import Property, Spec, option_writes
+from generator.spec.model import Property, Spec
+from generator.spec.option_values import option_writes
 
 # UnitAttachment numbers that must not be negative; -1 is not "unlimited" for any of these.
 NON_NEGATIVE_UNIT_STATS = (

@@ -22,7 +22,8 @@ from generator.diagnostics import Diagnostic, Mark, Severity, did_you_mean, key_
 from generator.installed_map import InstalledMap
 from generator.paths import UnreadableFile, inside, read_regular_file
 from generator.spec.locate import locate
-from generator.spec.model import Spec, UnitImage
+from generator.spec.model import Spec
+from generator.spec.unit_image import UnitImage
 
 MAX_PICTURE_BYTES = 8 << 20
 MAX_PICTURE_SIDE = 1024

@@ -17,7 +17,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from generator.spec.model import NEUTRAL, Attachment, Property, Spec, Unit, option_writes
+from generator.spec.model import NEUTRAL, Attachment, Property, Spec, Unit
+from generator.spec.option_values import option_writes
 
 # The built-in advances that change a unit's picture, by their property names, and the names the
 # engines also accept for them (display names, normalised: lower case, letters and digits only).

@@ -175,7 +175,7 @@ def _print_sweep(result: SweepResult, rules: int) -> int:
 def _write_map_files(spec: Spec, folder: Path) -> None:
     """The variant's map .properties files as its package writes them: trigger texts live there."""
     from generator.release.properties import encode, format_entry
-    from generator.spec.model import xml_value
+    from generator.spec.option_values import xml_value
 
     for file, entries in spec.map_files.items():
         lines = [format_entry(key, xml_value(value)) for key, value in entries.items()]

@@ -15,15 +15,8 @@ from typing import Any
 
 from generator.diff.pattern_facts import drop_made, made_paths, pattern_facts, plural
 from generator.spec.kinds import ATTACHMENT_ORDER, WITH_MAIN, class_from_name
-from generator.spec.model import (
-    Attachment,
-    ProductionRule,
-    Property,
-    Scalar,
-    Spec,
-    option_writes,
-    xml_value,
-)
+from generator.spec.model import Attachment, ProductionRule, Property, Spec
+from generator.spec.option_values import Scalar, option_writes, xml_value
 from generator.spec.patterns import PATTERNS
 
 DASH = "\N{EN DASH}"  # between the two ends of a connection or relationship

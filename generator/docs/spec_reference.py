@@ -17,8 +17,10 @@ from typing import Any
 from pydantic import BaseModel
 
 from generator.docs.markdown import GENERATED, anchor, cell, code, prose, table
+from generator.spec import ledger as spec_ledger
 from generator.spec import model as spec_model
 from generator.spec import patterns as pattern_package
+from generator.spec import unit_image as spec_unit_image
 from generator.spec.kinds import WITH_MAIN
 from generator.spec.model import Spec
 
@@ -29,7 +31,7 @@ def _modules() -> list[ModuleType]:
     import importlib
     import pkgutil
 
-    found = [spec_model]
+    found = [spec_model, spec_ledger, spec_unit_image]
     for info in pkgutil.iter_modules(pattern_package.__path__):
         found.append(importlib.import_module(f"{pattern_package.__name__}.{info.name}"))
     return found
@@ -212,8 +214,9 @@ def spec_reference() -> str:
         "# Spec keys",
         "",
         "Every key a spec file (`rules/<variant>/*.yaml`) may hold, with its type and default, from the "
-        "spec model (`generator/spec/model.py` and the pattern models). A key may appear in one file of a "
-        "variant only; no key is required in a file of a child variant (it restates only what it changes). "
+        "spec model (`generator/spec/`: `model.py`, `ledger.py`, `unit_image.py` and the pattern models). A key "
+        "may appear in one file of a variant only; no key is required in a file of a child variant (it restates "
+        "only what it changes). "
         f"The entries of {collections} also take their main attachment's options directly, by their "
         "TripleA names (see the option catalogs). `triplea-forge schema` writes the same model as a JSON "
         "Schema for editors.",

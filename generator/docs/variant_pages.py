@@ -12,7 +12,7 @@ from generator.docs.markdown import GENERATED, cell, prose, table
 from generator.docs.pictures import DIFF_SIDES, IMAGES, Made
 from generator.emit.build import Compiled
 from generator.emit.coverage import coverage, grade_for, proof_kind, render_markdown
-from generator.spec.model import LedgerEntry
+from generator.spec.ledger import LedgerEntry
 
 FOLDER = "docs/variants"
 

@@ -26,7 +26,8 @@ from rich.table import Table
 
 from generator.catalog.scenarios import SCENARIOS
 from generator.checks.proofs import shown_on
-from generator.spec.model import LedgerEntry, Spec
+from generator.spec.ledger import LedgerEntry
+from generator.spec.model import Spec
 
 GRADES: tuple[str, ...] = ("exact", "approximate", "notes-only")
 ENGINES: tuple[str, ...] = ("1.9", "2.x")

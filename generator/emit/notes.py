@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from generator.spec.model import Fidelity, Spec
+from generator.spec.ledger import Fidelity
+from generator.spec.model import Spec
 
 GRADE_WORDS = {
     "exact": "Enforced by the game",

@@ -12,20 +12,13 @@ from dataclasses import dataclass, field
 from markupsafe import Markup
 
 from generator.spec.kinds import ATTACHMENT_ORDER, ATTACHMENT_PACKAGE, WITH_MAIN
-from generator.spec.model import (
-    NEUTRAL,
-    HasAttachments,
-    Property,
-    Scalar,
-    Spec,
-    option_writes,
-    xml_value,
-)
+from generator.spec.model import NEUTRAL, HasAttachments, Property, Spec
+from generator.spec.option_values import Scalar, option_writes, xml_value
 
 ENGINE_LOADER = "games.strategy.triplea.TripleA"
 # Attachments that name other attachments (conditions, triggers) come after the plain ones.
 _LATE_CLASSES = ("RulesAttachment", "TriggerAttachment", "PoliticalActionAttachment", "UserActionAttachment")
-_SCALARS = (bool, int, str)  # what `model.xml_value` writes as it is
+_SCALARS = (bool, int, str)  # what `option_values.xml_value` writes as it is
 
 
 @dataclass(frozen=True)

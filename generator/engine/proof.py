@@ -26,7 +26,7 @@ from generator.catalog import resolve_option
 from generator.engine.sub_options import fold_sub_options
 from generator.safe_xml import safe_parser
 from generator.spec.kinds import KIND_OF_COLLECTION
-from generator.spec.model import DumpFacts
+from generator.spec.ledger import DumpFacts
 
 __all__ = ["EMPTY_ATTACHMENT", "check_facts", "readable_by_19"]
 

@@ -35,7 +35,7 @@ from generator.engine.harness import Engine, find_engine
 from generator.engine.mutation import MAX_MUTANTS_PER_ENTRY, Mutant, mutants_of, render_mutant
 from generator.engine.proof import check_facts
 from generator.engine.scenario import run_scenarios
-from generator.spec.model import DumpFacts, LedgerEntry
+from generator.spec.ledger import DumpFacts, LedgerEntry
 
 __all__ = ["EntryResult", "SweepResult", "Verdict", "fingerprint", "sweep"]
 

@@ -7,21 +7,21 @@ the object (a unit's UnitAttachment, a territory's TerritoryAttachment, a relati
 a territory effect's, a technology's TechAbilityAttachment); further attachments go under
 `attachments:` with their TripleA name.
 
-Option values: a scalar is one `<option>`; a list of scalars is one option joined by ':'; a
-mapping `{value: .., count: ..}` is one option with its `count` attribute; a list whose items are lists or such
-mappings is the option repeated, once per item (TripleA accumulates repeated options).
+How an option's value is written (scalar, list, `{value, count}`, repeated) is spec.option_values';
+the rule ledger's entries and the base every entry shares (its `ledger:` claims) are spec.ledger;
+a unit's own pictures are spec.unit_image.
 """
 
 from __future__ import annotations
 
-import math
-import re
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from generator.spec.kinds import ATTACHMENT_PACKAGE, class_from_name
+from generator.spec.ledger import LedgerClaims, LedgerEntry, LedgerOptions, Strict
 from generator.spec.numbers import JAVA_INT_MAX, Count, EngineInt
+from generator.spec.option_values import OptionValue, Scalar
 from generator.spec.patterns import (
     AdvantageSchedule,
     FreeUnits,
@@ -32,70 +32,10 @@ from generator.spec.patterns import (
     Treaty,
     Turns,
 )
-
-Scalar = bool | int | str
-OptionValue = Any  # checked by `option_writes`; the shapes are described in the module docstring
+from generator.spec.unit_image import UnitImage
 
 DELEGATE_PACKAGE = "games.strategy.triplea.delegate."
 NEUTRAL = "Neutral"  # owner key for units that belong to no player
-
-LedgerClaims = list[str]
-# Rule id -> the element's options that rule stands on, for an element that serves several rules:
-# a claim it narrows covers those options only (the mutation sweep attributes an edit by them).
-LedgerOptions = dict[str, list[str]]
-
-
-def xml_value(value: Scalar | list[Scalar]) -> str:
-    """How TripleA reads a spec value: booleans lower-case, lists joined by ':'."""
-    if isinstance(value, list):
-        return ":".join(xml_value(v) for v in value)
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, float):
-        return repr(value)  # the shortest text that reads back as the same number
-    return str(value)
-
-
-def _is_scalar(value: Any) -> bool:
-    # Decimals are options too (a territory effect's movementCostModifier: 0.5); NaN and infinity are not.
-    return isinstance(value, bool | int | str) or (isinstance(value, float) and math.isfinite(value))
-
-
-def _one_option(value: Any) -> tuple[str, str | None] | None:
-    """(value text, count text) of one written option, or None when the shape is wrong."""
-    if _is_scalar(value):
-        return xml_value(value), None
-    if isinstance(value, list) and all(_is_scalar(v) for v in value):
-        return xml_value(value), None
-    if isinstance(value, dict) and set(value) <= {"value", "count"} and "value" in value:
-        inner, count = value["value"], value.get("count")
-        if count is not None and not _is_scalar(count):
-            return None  # `count` is free text to TripleA: a number, "each", "-reset-..." ...
-        plain = _one_option(inner) if not isinstance(inner, dict) else None
-        return (plain[0], None if count is None else xml_value(count)) if plain else None
-    return None
-
-
-def option_writes(value: Any) -> list[tuple[str, str | None]] | None:
-    """Every `<option>` (value, count) one spec option writes, or None when its shape is wrong."""
-    kind = type(value)  # most options are plain scalars: called for each by every stage
-    if kind is str:
-        return [(value, None)]
-    if kind is bool:
-        return [("true" if value else "false", None)]
-    if kind is int:
-        return [(str(value), None)]
-    repeated = isinstance(value, list) and value and all(isinstance(v, list | dict) for v in value)
-    items = value if repeated else [value]
-    written = [_one_option(item) for item in items]
-    return None if any(w is None for w in written) else [w for w in written if w is not None]
-
-
-class Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
-
-    ledger: LedgerClaims = []  # ids of the rule-ledger entries this element implements
-    ledger_options: LedgerOptions = {}  # which options of the element a claim stands on, where not all
 
 
 class WithOptions(BaseModel):
@@ -183,54 +123,6 @@ class Player(Strict):
     relationships: dict[str, str | Relationship] = {}
     # Attachments of the player (rules, triggers, user actions...), by their TripleA name.
     attachments: dict[str, Attachment] = {}
-
-
-_HEX_COLOUR = re.compile(r"[0-9A-Fa-f]{6}")
-_MARK = re.compile(r"[A-Za-z0-9+#*-]{0,3}")
-
-
-class UnitImage(BaseModel):
-    """Where a unit type's pictures come from when neither the map nor the engine's stock art has them.
-
-    `from: armour` derives each player's picture from that player's picture of another unit type,
-    with a `mark` (up to 3 letters or digits; default: the name's initials), an `outline` and/or a
-    `tint` colour telling the two apart; `file: x.png` (or `image: x.png`) ships a drawn picture for
-    every player, `players: {Germans: y.png}` one per player. Paths are relative to the variant's
-    folder. The package writes every form the engine asks for (damaged, disabled, after a tech).
-    """
-
-    model_config = ConfigDict(extra="forbid", strict=True, frozen=True, populate_by_name=True)
-
-    from_: str | None = Field(default=None, alias="from")
-    mark: str | None = None
-    outline: str | None = None
-    tint: str | None = None
-    file: str | None = None
-    players: dict[str, str] = {}
-
-    @field_validator("outline", "tint")
-    @classmethod
-    def _colour(cls, value: str | None) -> str | None:
-        if value is not None and not _HEX_COLOUR.fullmatch(value):
-            raise ValueError(f'expected a colour as 6 hex digits RRGGBB (like "c00000"), got {value!r}')
-        return value
-
-    @field_validator("mark")
-    @classmethod
-    def _mark(cls, value: str | None) -> str | None:
-        if value is not None and not _MARK.fullmatch(value):
-            raise ValueError(f"a mark is up to 3 letters, digits or + # * -, drawn on the picture; got {value!r}")
-        return value
-
-    @model_validator(mode="after")
-    def _one_source(self) -> UnitImage:
-        if self.from_ is not None and self.file is not None:
-            raise ValueError("give `from:` (derive each player's picture) or `file:` (a drawn one), not both")
-        if self.from_ is None and self.file is None and not self.players:
-            raise ValueError("say where the pictures come from: `from: <unit>`, `file: <png>` or `players:`")
-        if self.from_ is None and (self.mark is not None or self.outline or self.tint):
-            raise ValueError("mark, outline and tint apply to a derived picture (`from:`)")
-        return self
 
 
 class Unit(HasAttachments):
@@ -336,87 +228,6 @@ class Property(Strict):
     max: EngineInt | None = None
     # The values players may choose from (an editable text).
     choices: list[str] | None = None
-
-
-class Fidelity(Strict):
-    # exact, approximate (with the difference in `note`) or notes-only (players enforce it).
-    grade: Literal["exact", "approximate", "notes-only"]
-    note: str = ""  # what differs from the seed, or how players enforce it
-
-
-class _Facts(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
-
-
-class RuleFacts(_Facts):
-    """What the engine holds for one production rule: its cost and what it makes."""
-
-    cost: dict[str, int] | None = None
-    result: dict[str, int] | None = None
-
-
-class DumpFacts(_Facts):
-    """Facts of the engine's own dump of the built game (`python -m generator.engine dump`).
-
-    Keyed like the spec; values are written as the dump shows them. Under a unit, territory,
-    territory effect, technology or relationship type: its main attachment's options, plus
-    `attachments: {name: {option: value}}` for others; a territory also takes `owner`,
-    `units` ({owner: {unit: count}}) and `connections` (neighbours it has, among others); a
-    player takes `production_frontier`, `resources`, `alliances`, `attachments` and
-    `tech_categories` ({category: [techs, by the engine's names]}, exactly). A frontier
-    lists rules it holds; `steps` lists steps in play order (others may come between them);
-    `sequence` gives a step's `delegate`, `player` or `maxRunCount`.
-    """
-
-    units: dict[str, dict[str, Any]] = {}
-    territories: dict[str, dict[str, Any]] = {}
-    players: dict[str, dict[str, Any]] = {}
-    territory_effects: dict[str, dict[str, Any]] = {}
-    technologies: dict[str, dict[str, Any]] = {}
-    relationship_types: dict[str, dict[str, Any]] = {}
-    production_rules: dict[str, RuleFacts] = {}
-    production_frontiers: dict[str, list[str]] = {}
-    properties: dict[str, Any] = {}
-    steps: list[str] = []
-    sequence: dict[str, dict[str, Any]] = {}
-
-
-class Proof(_Facts):
-    """How an enforced rule is shown in the real engine: scenarios that play it, facts of the dump.
-
-    `dump` is one group of facts or a list of them; a variant that extends another and states
-    its own facts as a list replaces the parent's (lists are replaced whole, mappings merged).
-    """
-
-    scenario: str | list[str] | None = None  # engine scenarios (generator/catalog/scenarios.py)
-    dump: DumpFacts | list[DumpFacts] | None = None
-
-    @property
-    def facts(self) -> list[DumpFacts]:
-        if self.dump is None:
-            return []
-        return [self.dump] if isinstance(self.dump, DumpFacts) else list(self.dump)
-
-    @property
-    def scenarios(self) -> list[str]:
-        if self.scenario is None:
-            return []
-        return [self.scenario] if isinstance(self.scenario, str) else list(self.scenario)
-
-
-class LedgerEntry(Strict):
-    """One rule of a seed document, in our words, and how faithfully the game enforces it."""
-
-    section: str  # grouped as the seed groups its rules
-    source: str  # seed file and section
-    # The rule in our words.
-    summary: str
-    # How faithfully TripleA 1.9 enforces it.
-    fidelity: Fidelity
-    fidelity_2x: Fidelity | None = None  # when current TripleA enforces it better than 1.9
-    reading: str | None = None  # where the seed is wrong or ambiguous: the reading chosen
-    rationale: str | None = None  # the designer's stated reason for the rule, in our words
-    proof: Proof | None = None  # how the grade is shown in the real engine (exact/approximate rules)
 
 
 class AttachmentTemplate(Strict):
