@@ -15,29 +15,30 @@ import gc
 import hashlib
 import re
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 import yaml
-from yaml.events import CollectionEndEvent, CollectionStartEvent
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from generator.diagnostics import Diagnostic, Mark, key_path
 from generator.paths import UnreadableFile, read_regular_file
+from generator.spec.yaml_limits import (
+    MAX_DEPTH,
+    SURROGATE,
+    TOO_DEEP,
+    deepest,
+    forbidden_characters,
+    too_deep,
+    too_deep_for_libyaml,
+    yaml_position,
+)
 from generator.spec.yaml_words import explain
 
 # A spec document never needs more than this many nodes once aliases are expanded; the limit
 # stops "billion laughs" documents before any later stage walks the expanded tree.
 MAX_EXPANDED_NODES = 2_000_000
 MAX_FILE_BYTES = 32 * 1024 * 1024
-# Specs nest about 8 levels; the limit keeps every recursive walk of a tree far from Python's
-# recursion limit, and a document this deep is refused before LibYAML's composer (which
-# recurses in C and crashes the process at about 30,000 levels) ever sees it.
-MAX_DEPTH = 64
 MAX_NUMBER_CHARS = 100  # TripleA reads 32-bit integers; 100 digits is already nonsense
-# Characters YAML forbids anywhere in a document, lone surrogates included (the YAML 1.2 spec's
-# printable set); the byte order mark is allowed by YAML at the start only.
-_FORBIDDEN = re.compile("[^\t\n\r\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]|(?<!^)\ufeff")
-_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 class Delete:
@@ -77,19 +78,7 @@ class SpecList(list[Any]):
 
 
 def _mark(node: Node, file: str) -> Mark:
-    return _at(node.start_mark, file)
-
-
-class _ParserMark(Protocol):
-    """A position as PyYAML's pure parser and LibYAML's give it (two classes, one shape)."""
-
-    line: int
-    column: int
-
-
-def _at(mark: _ParserMark | None, file: str) -> Mark:
-    """A parser's position (counted from 0), as a user counts it; the document's start if none."""
-    return Mark(file, mark.line + 1, mark.column + 1) if mark else Mark(file, 1, 1)
+    return yaml_position(node.start_mark, file)
 
 
 # LibYAML's parser when PyYAML has it (several times faster on big specs), else the pure one.
@@ -115,7 +104,6 @@ _CORE = (
     (_FLOAT, re.compile(r"[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN)")),
     (_MERGE, re.compile(r"<<")),
 )
-_TOO_DEEP = f"nested more than {MAX_DEPTH} levels deep; a spec needs far fewer"
 _BAD_MERGE = "`<<` merges a mapping (or a list of mappings) into this one; give it one"
 # A plain scalar starting with none of these characters can only be text.
 _MAYBE_NOT_STR = set("0123456789+-.~nNtTfF<")
@@ -190,7 +178,7 @@ class _Builder:
         if isinstance(node, MappingNode | SequenceNode):
             if self.depth >= MAX_DEPTH:
                 # no key path: it would be MAX_DEPTH keys long; the line and column say where
-                self.problems.append(Diagnostic(_TOO_DEEP, _mark(node, self.file)))
+                self.problems.append(Diagnostic(TOO_DEEP, _mark(node, self.file)))
                 return None
             self.depth += 1
             try:
@@ -218,7 +206,7 @@ class _Builder:
     def _scalar(self, node: ScalarNode, path: Any) -> Any:
         tag, value = node.tag, node.value
         if tag == _STR:
-            if _SURROGATE.search(value):  # only an escape such as "\ud800" can make one
+            if SURROGATE.search(value):  # only an escape such as "\ud800" can make one
                 self._problem(node, path, "half of a character (a lone surrogate escape such as \\ud800); remove it")
                 return None
             return value
@@ -290,93 +278,16 @@ class _Builder:
         return _mark(node, self.file)
 
 
-def _forbidden_characters(text: str, file: str) -> list[Diagnostic]:
-    """Each character YAML refuses, at its line and column, with what to do about it."""
-    problems = []
-    for match in _FORBIDDEN.finditer(text):
-        index = match.start()
-        line = text.count("\n", 0, index) + 1
-        col = index - text.rfind("\n", 0, index)
-        char = match.group()
-        if char == "\ufeff":
-            what = "a byte order mark (U+FEFF) in the middle of the file; editors show nothing there: delete it"
-        elif _SURROGATE.fullmatch(char):
-            what = f"half of a character (lone surrogate U+{ord(char):04X}); remove it"
-        else:
-            what = f"control character U+{ord(char):04X}, which YAML does not allow; remove it or write it as an escape"
-        problems.append(Diagnostic(what, Mark(file, line, col)))
-        if len(problems) == 20:
-            break
-    return problems
-
-
-def _too_deep(text: str, file: str) -> Diagnostic | None:
-    """Nesting beyond MAX_DEPTH, found from the parser's events (which do not recurse).
-
-    Only needed where the document could nest deep enough to crash LibYAML's composer (which
-    needs thousands of levels); shallower excess is refused by the builder on its way down.
-    """
-    # Each level of nesting needs one of these characters: most specs skip this second pass.
-    if sum(text.count(c) for c in "[{-:?") < 5_000:
-        return None
-    try:
-        return _deepest(text, file)
-    except yaml.YAMLError as exc:
-        return _too_deep_for_libyaml(exc, text, file)
-
-
-def _too_deep_for_libyaml(exc: yaml.YAMLError, text: str, file: str) -> Diagnostic | None:
-    """Where a document LibYAML refused for its nesting first passes MAX_DEPTH.
-
-    LibYAML 0.2.6 refuses flow nesting past 1,000 levels as it scans ahead, before its events
-    reach level 65; the text before the point it refused holds that level, and its events say
-    where. (The pure parser would say it too, but its scanner is quadratic in the open levels,
-    and its composer recurses in Python: half a second to a RecursionError that says nowhere.)
-    """
-    mark = getattr(exc, "problem_mark", None)
-    if not _past_libyaml(exc) or mark is None:
-        return None
-    return _deepest(text[: mark.index], file) or Diagnostic(_TOO_DEEP, _at(mark, file))
-
-
-def _past_libyaml(exc: yaml.YAMLError) -> bool:
-    return "maximum nesting depth" in str(exc)
-
-
-def _deepest(text: str, file: str, kind: type[yaml.SafeLoader] | None = None) -> Diagnostic | None:
-    """Where the events of `text` (read by LibYAML, or a loader of `kind`) first pass MAX_DEPTH.
-
-    None when they end, or meet a syntax error (said where the document is composed), first;
-    LibYAML's refusal to nest past its own limit is raised, for `_too_deep_for_libyaml`.
-    """
-    loader = (kind or _SpecLoader)(text)
-    depth = 0
-    try:
-        while (event := loader.get_event()) is not None:
-            if isinstance(event, CollectionStartEvent):
-                depth += 1
-                if depth > MAX_DEPTH:
-                    return Diagnostic(_TOO_DEEP, _at(event.start_mark, file))
-            elif isinstance(event, CollectionEndEvent):
-                depth -= 1
-    except yaml.YAMLError as exc:
-        if _past_libyaml(exc):
-            raise
-    finally:
-        loader.dispose()
-    return None
-
-
 def load_text(text: str, file: str, *, origins: bool = False) -> tuple[Any, list[Diagnostic]]:
     """Parse one YAML document; returns the located tree and every problem found.
 
     With `origins` (a rule pattern's template output, never a user's spec), a scalar tagged
     `!origin<N>` is the string it quotes, and its position is `Mark(ORIGIN_FILE, N, 0)`: the
     N-th parameter the template was given, which the pattern expansion puts back."""
-    forbidden = _forbidden_characters(text, file)
+    forbidden = forbidden_characters(text, file)
     if forbidden:
         return None, forbidden
-    deep = _too_deep(text, file)
+    deep = too_deep(text, file, _SpecLoader)
     if deep is not None:
         return None, [deep]
     loader: yaml.SafeLoader = _SpecLoader(text)
@@ -384,7 +295,7 @@ def load_text(text: str, file: str, *, origins: bool = False) -> tuple[Any, list
         root = loader.get_single_node()
     except yaml.YAMLError as exc:
         loader.dispose()
-        deep = _too_deep_for_libyaml(exc, text, file)
+        deep = too_deep_for_libyaml(exc, text, file, _SpecLoader)
         if deep is not None:
             return None, [deep]
         # LibYAML refuses a few things the YAML spec allows (escapes of lone surrogates...):
@@ -415,7 +326,7 @@ def load_text(text: str, file: str, *, origins: bool = False) -> tuple[Any, list
         if collecting:
             gc.enable()
     loader.dispose()
-    if any(p.message == _TOO_DEEP for p in builder.problems):
+    if any(p.message == TOO_DEEP for p in builder.problems):
         return None, builder.problems  # what is left of such a document means nothing
     return tree, builder.problems
 
@@ -423,11 +334,11 @@ def load_text(text: str, file: str, *, origins: bool = False) -> tuple[Any, list
 def _syntax_error(exc: Exception, text: str, file: str) -> Diagnostic:
     """The pure-Python parser's error EXC, as it words it (clearer than LibYAML's)."""
     if isinstance(exc, RecursionError):  # the pure composer recursed; its events do not
-        return _deepest(text, file, _PureLoader) or Diagnostic(_TOO_DEEP, Mark(file, 1, 1))
+        return deepest(text, file, _PureLoader) or Diagnostic(TOO_DEEP, Mark(file, 1, 1))
     if not isinstance(exc, yaml.MarkedYAMLError):
         return Diagnostic(f"YAML error: {exc}", Mark(file, 1, 1))
     mark = exc.problem_mark or exc.context_mark
-    where = _at(mark, file)
+    where = yaml_position(mark, file)
     lines = text.splitlines()
     line = lines[where.line - 1] if 0 < where.line <= len(lines) else ""
     opened = exc.context_mark.line + 1 if exc.context_mark and exc.problem_mark else None
