@@ -6,6 +6,7 @@ from __future__ import annotations
 import html
 import json
 import os
+import shlex
 import shutil
 import socket
 import subprocess
@@ -258,6 +259,22 @@ def test_an_unknown_variant_is_a_usage_error(tmp_path: Path) -> None:
     result, _ = _study(tmp_path, "lhtr", "lhrt", "--games", "1", "--rounds", "1")
     assert result.code == 2
     assert "no variant lhrt in rules" in result.err
+
+
+def test_a_study_without_the_balance_extra_says_how_to_add_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """numpy, scipy and matplotlib are the optional 'balance' extra: without them (a `None` in
+    sys.modules is how Python marks a module that cannot be imported) a study stops before it
+    builds or plays, with the line that adds the extra to this checkout's editable install. The
+    installed package's line (its pin with the extra) is shown in tests/test_mod_pin.py."""
+    for library in ("scipy", "matplotlib"):
+        monkeypatch.setitem(sys.modules, library, None)
+    result, games = _study(tmp_path, "lhtr", "--games", "1")
+    assert (result.code, games) == (1, [])
+    assert result.err == (
+        "Error: a balance study needs scipy, matplotlib (the 'balance' extra), which this triplea-forge was installed "
+        f"without; add it with: {shlex.quote(sys.executable)} -m pip install -e {shlex.quote(f'{ROOT}[balance]')}\n"
+    )
+    assert not (tmp_path / "study").exists()
 
 
 def test_obrien_fleming_constants_match_the_published_table() -> None:
