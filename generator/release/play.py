@@ -99,7 +99,7 @@ def run(playtest: Playtest, work: Path, echo: Callable[[str], None], driver: rea
     """Start the client on the packaged game and wait until it closes; its exit code."""
     try:
         started = real_client.start(playtest.home, playtest.game, work, human=playtest.human, driver=driver)
-    except (OSError, real_client.ClientError) as exc:  # a java that does not start
+    except OSError as exc:  # a java that does not start (the driver was found before the build)
         raise PlayError(f"the client did not start: {exc}") from exc
 
     def stop(signum: int, frame: FrameType | None) -> None:
