@@ -44,10 +44,25 @@ class PlayerInfo(TypedDict):
     steps: NotRequired[int]  # how many steps of the sequence are the player's
 
 
+# The kinds of attachment that act on their own, as RuleActivity.java names them.
+RuleKind = Literal["trigger", "objective", "userAction", "politicalAction"]
+
+
+@with_config(_KEEP)
+class RuleInfo(TypedDict):
+    """A trigger, a national objective (a condition with an objectiveValue) or an action of the game."""
+
+    name: str
+    player: str
+    kind: RuleKind
+
+
 @with_config(_KEEP)
 class GameInfo(TypedDict):
     players: list[PlayerInfo]
     actions: NotRequired[dict[str, list[str]]]  # player -> every user and political action
+    rules: NotRequired[list[RuleInfo]]
+    switches: NotRequired[dict[str, bool]]  # "Use Triggers", "National Objectives": the game's properties
 
 
 @with_config(_KEEP)
@@ -81,6 +96,61 @@ class ActionTaken(TypedDict):
     removed: NotRequired[dict[str, Counts] | None]  # territory -> the units it took off the board
     frontiers: NotRequired[list[str] | None]  # players whose production frontier it changed
     error: NotRequired[str | None]
+
+
+@with_config(_KEEP)
+class ActionOpen(TypedDict):
+    """An action open to the player of a step where the action policy acted (ActionPolicy)."""
+
+    action: str
+    round: int
+    player: NotRequired[str | None]
+
+
+@with_config(_KEEP)
+class Placed(TypedDict):
+    """Units a trigger placed in a territory, or removed from it."""
+
+    player: str | None
+    territory: str
+    units: Counts
+
+
+@with_config(_KEEP)
+class Granted(TypedDict):
+    """Units a trigger put in a player's hand (to place)."""
+
+    player: str
+    units: Counts
+
+
+@with_config(_KEEP)
+class Paid(TypedDict):
+    player: str
+    resource: str
+    amount: int
+
+
+@with_config(_KEEP)
+class Gives(TypedDict):
+    placements: NotRequired[list[Placed]]
+    units: NotRequired[list[Granted]]
+    removed: NotRequired[list[Placed]]
+    resources: NotRequired[list[Paid]]
+
+
+@with_config(_KEEP)
+class RuleFiring(TypedDict):
+    """A trigger that fired, or a national objective paid, in one step (RuleActivity.java)."""
+
+    round: int
+    step: str | None
+    attachment: str
+    kind: Literal["trigger", "objective"]
+    gives: Gives
+    player: NotRequired[str | None]  # the step's
+    owner: NotRequired[str]  # the attachment's
+    source: NotRequired[Literal["history", "uses"]]
 
 
 @with_config(_KEEP)
@@ -153,6 +223,8 @@ class GameReport(TypedDict):
     stoppedAt: NotRequired[str | None]
     rounds: NotRequired[list[Round]]
     actionsTaken: NotRequired[list[ActionTaken]]
+    actionsOpen: NotRequired[list[ActionOpen]]
+    ruleActivity: NotRequired[list[RuleFiring]]
     purchaseSteps: NotRequired[list[PurchaseStep]]
     purchases: NotRequired[list[Units]]
     placements: NotRequired[list[Units]]

@@ -51,6 +51,8 @@ import games.strategy.util.IntegerMap;
  *  battles [{round, territory, type, attacker, defender, result, attackerLostTuv, defenderLostTuv}],
  *  actionsTaken [{round, step, player, action, kind (user|political), pusSpent, error}] (see ActionPolicy),
  *  actionsOpen [{round, step, player, action}] (each action open at a step where the policy acted),
+ *  ruleActivity [{round, step, player, attachment, owner, kind, source, gives}] (triggers fired and national
+ *  objectives paid, see RuleActivity; game.rules lists every such attachment, game.switches the properties they need),
  *  deliveries [{unit, player, granted, at, fate (delivered|lost|waiting), round, where, trail}] (DeliveryLedger),
  *  purchaseReplans [{round, step, player, refused, asked {unit: n}, bought {unit: n}}] (see ActionLog),
  *  placementReplans [{round, step, player, refused, asked (territory), placed (territory), units {unit: n}}],
@@ -62,6 +64,7 @@ import games.strategy.util.IntegerMap;
  */
 final class PlayReport {
   final ActionLog actions = new ActionLog();
+  final RuleActivity rules = new RuleActivity();
   String parseError;
   String saxErrors = "[]";
   long parseMs;
@@ -122,7 +125,8 @@ final class PlayReport {
           .put("alliances", alliances(data, p)).toString());
     }
     game.putStr("name", data.getGameName()).put("players", Json.arr(players))
-        .putNum("steps", data.getSequence().size()).put("actions", actions(data)).put("unitCosts", unitCosts(data));
+        .putNum("steps", data.getSequence().size()).put("actions", actions(data)).put("unitCosts", unitCosts(data))
+        .put("rules", rules.describe(data)).put("switches", RuleActivity.switches(data));
   }
 
   /** {player: {unit type: PUs}}: the prices the engine counts TUV with, as the game starts. */
@@ -164,11 +168,13 @@ final class PlayReport {
   void beforeStep(final GameData data, final GameStep step) {
     final PlayerID p = step.getPlayerId();
     pusBefore = p == null ? 0 : p.getResources().getQuantity("PUs");
+    rules.beforeStep();
   }
 
   void afterStep(final GameData data, final GameStep step, final long nanos) {
     final IDelegate delegate = step.getDelegate();
     delegateNanos.merge(delegate.getClass().getSimpleName(), nanos, Long::sum);
+    rules.afterStep(data);
     final PlayerID p = step.getPlayerId();
     for (final Territory t : data.getMap().getTerritories()) {
       final PlayerID before = owners.put(t, t.getOwner());
@@ -215,6 +221,7 @@ final class PlayReport {
         .put("moves", Json.arr(actions.moves)).put("placements", Json.arr(actions.placements))
         .put("unplaced", Json.arr(unplaced)).put("ownerChanges", Json.arr(ownerChanges))
         .put("actionsTaken", Json.arr(actionsTaken)).put("actionsOpen", Json.arr(actionsOpen))
+        .put("ruleActivity", rules.render())
         .put("deliveries", deliveries.render())
         .put("purchaseReplans", Json.arr(actions.replans)).put("placementReplans", Json.arr(actions.replacements))
         .put("battles", battles(data)).put("winners", winners(data)).toString();
