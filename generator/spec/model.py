@@ -54,6 +54,10 @@ class WithOptions(BaseModel):
 
 class Attachment(WithOptions):
     class_: str | None = Field(default=None, alias="class")
+    # What a trigger, national objective or action must do when `check` plays the game: `fires`
+    # (fires, pays or is taken), `offered` (is open to its player, or fires), `never` (none of these);
+    # `check` fails at this line otherwise. Not an option of the engine's.
+    expect: Literal["fires", "offered", "never"] | None = None
 
     def java_class(self, name: str) -> str | None:
         """Fully qualified class: explicit `class:` (short or qualified), else from the name."""

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -58,6 +58,12 @@ class Pattern(Part):
     ordered: ClassVar[tuple[str, ...]] = ()  # parameters whose mapping's order is part of the rule
 
     ledger: list[str] = Field(default=[], description="Rule-ledger ids that everything the pattern makes implements.")
+    expect: Literal["fires", "offered", "never"] | None = Field(
+        default=None,
+        description="What the use must do when `check` plays the game: `fires` (a trigger it makes fires, an "
+        "objective pays or an action is taken), `offered` (an action it makes is open to its player, or it fires), "
+        "`never` (none of these); `check` fails at the use's line otherwise.",
+    )
 
     @classmethod
     def template(cls) -> str:
