@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 import click
 
 from generator.cli.group import _display, cli
+from generator.diagnostics import one_line
 
 if TYPE_CHECKING:
     from generator.release.map_download import IndexEntry
@@ -44,13 +45,9 @@ def map_group() -> None:
 def list_maps(index: str | None, into: Path | None) -> None:
     """The maps the index offers: the name to give `map get`, its version, and whether it is installed."""
     from generator.installed_map import MapLookup, default_maps_folder
-    from generator.release import map_download as md
 
     folder = into or default_maps_folder()
-    try:
-        entries = md.fetch_index(md.index_url(index))
-    except md.MapDownloadError as exc:
-        raise click.ClickException(str(exc)) from exc
+    entries = _index(index)
     lookup = MapLookup(search=[folder])
     width = max((len(e.folder_name) for e in entries), default=4)
     for entry in entries:
@@ -72,6 +69,10 @@ def get(names: tuple[str, ...], force: bool, index: str | None, into: Path | Non
     from generator.release import map_download as md
 
     folder = into or default_maps_folder()
+    for name in names:  # a name becomes a folder in the maps folder: never '../x', never too long
+        problem = md.map_name_problem(name)
+        if problem is not None:
+            raise click.BadParameter(f"{one_line(repr(name[:100]))} {problem}", param_hint="NAMES")
     lookup = MapLookup(search=[folder])
     # A map installed already needs no index: a CI run with its maps cached works offline.
     missing = [name for name in names if force or lookup.find(name) is None]
@@ -83,8 +84,8 @@ def get(names: tuple[str, ...], force: bool, index: str | None, into: Path | Non
             click.echo(f"{shown}: installed already at {_display(found.location)} (--force gets it again)")
     if not missing:
         return
+    entries = _index(index)
     try:
-        entries = md.fetch_index(md.index_url(index))
         wanted = [md.find_entry(entries, name) for name in missing]
     except md.MapDownloadError as exc:
         raise click.ClickException(str(exc)) from exc
@@ -96,6 +97,19 @@ def get(names: tuple[str, ...], force: bool, index: str | None, into: Path | Non
         path = _install(entry, folder, force)
         version = f" v{entry.version}" if entry.version else ""
         click.echo(f"{entry.folder_name}{version}: installed at {_display(path)}")
+
+
+def _index(index: str | None) -> list[IndexEntry]:
+    """The index's maps; each entry it holds that cannot be installed said as a warning."""
+    from generator.release import map_download as md
+
+    try:
+        found = md.fetch_index(md.index_url(index))
+    except md.MapDownloadError as exc:
+        raise click.ClickException(str(exc)) from exc
+    for line in found.skipped:
+        click.echo(f"warning: {line}", err=True)
+    return found.entries
 
 
 def _install(entry: IndexEntry, folder: Path, force: bool) -> Path:

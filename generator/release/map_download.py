@@ -20,17 +20,16 @@ import os
 import shutil
 import stat
 import tempfile
-import urllib.error
-import urllib.request
-import zipfile
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
-from pathlib import Path, PurePosixPath
-from typing import Any
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import urlsplit
 
-from generator.diagnostics import did_you_mean
+from generator.diagnostics import did_you_mean, one_line
 from generator.installed_map import InstalledMap, normalized_map_name
+from generator.release import net
+from generator.safe_zip import NotAZip, ZipRefused, copy_entry, entry_parts, open_zip
 from generator.spec.load import load_text
 
 DEFAULT_INDEX = "https://raw.githubusercontent.com/triplea-game/triplea/master/triplea_maps.yaml"
@@ -39,15 +38,16 @@ MAX_INDEX_BYTES = 16 << 20  # the official index is a few hundred kB
 MAX_DOWNLOAD = 2 << 30  # the biggest real maps are a few hundred MB
 MAX_UNPACKED = 4 << 30
 MAX_FILES = 50_000  # real maps hold a few thousand files (tiles, unit pictures)
+MAX_NAME = 100  # characters of a map's folder name; real ones have a few dozen
 STAGING_PREFIX = ".forge-get-"
-TIMEOUT = 30.0  # seconds without a byte before the connection counts as lost
-_CHUNK = 1 << 16
+INDEX_SECONDS = 120.0  # the whole index, however slowly it comes (net.py: the rules of every read)
+DOWNLOAD_SECONDS = 2 * 3600.0  # a map of a few hundred MB on a slow line
+_MAX_PID = 1 << 22  # Linux's highest pid_max: a staging folder's number above it is no process of ours
 
 Progress = Callable[[int, int | None], None]  # bytes so far, total if known
 
-
-class MapDownloadError(Exception):
-    """Why no map was installed, in one line (exit 1)."""
+# What everything here raises, the network's problems (net.py) as the index's and the zip's.
+MapDownloadError = net.FetchError
 
 
 @dataclass(frozen=True)
@@ -68,42 +68,61 @@ class IndexEntry:
         return normalized_map_name(self.name)
 
 
+@dataclass
+class MapIndex:
+    """What an index offers, in its order, and the entries it holds that cannot be installed (one
+    line each: which, and why), skipped as TripleA skips entries without a name."""
+
+    entries: list[IndexEntry] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)
+
+
 def index_url(given: str | None) -> str:
-    return given or os.environ.get(INDEX_ENV) or DEFAULT_INDEX
+    """The index to read: --index, else $TRIPLEA_MAP_INDEX, else TripleA's; checked to be a URL."""
+    url = given or os.environ.get(INDEX_ENV) or DEFAULT_INDEX
+    what = "--index" if given else f"${INDEX_ENV}" if os.environ.get(INDEX_ENV) else "the map index"
+    net.check_url(url, what, (*net.WEB, "file"))
+    return url
 
 
-def _open(url: str) -> Any:
-    request = urllib.request.Request(url, headers={"User-Agent": "triplea-forge"})
-    try:
-        return urllib.request.urlopen(request, timeout=TIMEOUT)
-    except urllib.error.HTTPError as exc:
-        raise MapDownloadError(f"{url}: the server answered {exc.code} {exc.reason}") from exc
-    except (urllib.error.URLError, OSError) as exc:
-        reason = exc.reason if isinstance(exc, urllib.error.URLError) else exc
-        raise MapDownloadError(f"cannot reach {url} ({reason}); check the network connection") from exc
+def map_name_problem(name: str) -> str | None:
+    """Why `name` (a mapName, or a name given to `map get`) cannot be a map's folder in the maps
+    folder, or None when it can: one plain part of a path, never '..', a link's worth or too long."""
+    folder = normalized_map_name(name)
+    if not folder or len(folder) > MAX_NAME:
+        return f"is not 1 to {MAX_NAME} characters long"
+    if folder.startswith(".") or "/" in folder or "\\" in folder or not folder.isprintable():
+        return "cannot be a folder's name (no '/', '\\' or control characters, no '.' first)"
+    return None
 
 
-def _check_scheme(url: str, what: str) -> None:
-    if not url.startswith(("https://", "http://", "file://")):
-        raise MapDownloadError(f"{what} {url!r} is not an http(s) or file URL")
-
-
-def fetch_index(url: str) -> list[IndexEntry]:
-    """The maps the index at `url` offers, in its order."""
-    _check_scheme(url, "map index")
-    with _open(url) as response:
-        try:
-            data = response.read(MAX_INDEX_BYTES + 1)
-        except (TimeoutError, OSError) as exc:
-            raise MapDownloadError(f"cannot read {url} ({exc}); check the network connection") from exc
-    if len(data) > MAX_INDEX_BYTES:
-        raise MapDownloadError(f"{url}: the map index is over {MAX_INDEX_BYTES >> 20} MB; refusing it")
+def fetch_index(url: str) -> MapIndex:
+    """The maps the index at `url` offers. An index from the network may point at http(s) only; a
+    local one (file://, the user's own) at local zips too."""
+    data = net.read_all(url, MAX_INDEX_BYTES, INDEX_SECONDS, "the map index")
     tree, problems = load_text(data.decode("utf-8", "replace"), url)
     if tree is None:  # a problem that leaves a tree (a key twice...) is no reason to refuse the index
         raise MapDownloadError(f"{url}: not a readable map index ({problems[0].message if problems else 'empty'})")
     if not isinstance(tree, list):
         raise MapDownloadError(f"{url}: a map index is a YAML list of maps, this is not one")
-    return [entry for item in tree if (entry := _entry(item)) is not None]
+    schemes = net.WEB if urlsplit(url).scheme.lower() in net.WEB else (*net.WEB, "file")
+    index = MapIndex()
+    for number, item in enumerate(tree, 1):
+        entry = _entry(item)
+        if entry is None:
+            continue
+        problem = map_name_problem(entry.name)
+        shown = repr(entry.name) if len(entry.name) <= 60 else repr(entry.name[:60]) + "..."
+        if problem is not None:
+            index.skipped.append(f"{url}: map {number}: mapName {one_line(shown)} {problem}; skipped")
+            continue
+        problem = net.url_problem(entry.url, schemes)
+        if problem is not None:
+            remote = "" if "file" in schemes else " (an index from the network may point at http(s) only)"
+            index.skipped.append(f"{url}: map {number} ({entry.folder_name}): its url {problem}{remote}; skipped")
+            continue
+        index.entries.append(entry)
+    return index
 
 
 def _entry(item: object) -> IndexEntry | None:
@@ -118,10 +137,10 @@ def _entry(item: object) -> IndexEntry | None:
     return IndexEntry(
         name=name.strip(),
         url=url.strip(),
-        version=str(item.get("version", "") or ""),
-        category=str(item.get("mapCategory", "") or ""),
-        kind=str(item.get("mapType", "MAP") or "MAP"),
-        size=size if isinstance(size, int) and not isinstance(size, bool) else None,
+        version=one_line(str(item.get("version", "") or ""))[:40],  # shown in a column of `map list`
+        category=one_line(str(item.get("mapCategory", "") or ""))[:40],
+        kind=one_line(str(item.get("mapType", "MAP") or "MAP"))[:40],
+        size=size if isinstance(size, int) and not isinstance(size, bool) and size >= 0 else None,
         sha256=_hex(digest),
     )
 
@@ -160,7 +179,7 @@ def clear_abandoned(folder: Path) -> None:
     """Staging folders of a `map get` that was killed (its process gone) are removed."""
     for path in folder.glob(f"{STAGING_PREFIX}*"):
         pid = path.name[len(STAGING_PREFIX) :].split("-", 1)[0]
-        if pid.isdigit() and not _pid_alive(int(pid)):
+        if pid.isdigit() and len(pid) < 10 and 0 < int(pid) < _MAX_PID and not _pid_alive(int(pid)):
             shutil.rmtree(path, ignore_errors=True)
 
 
@@ -179,31 +198,28 @@ def staging(folder: Path) -> Iterator[Path]:
 
 def download(entry: IndexEntry, target: Path, progress: Progress) -> None:
     """The entry's zip into `target`, its size and checksum checked where known."""
-    _check_scheme(entry.url, "download URL")
     digest = hashlib.sha256()
     received = 0
-    with _open(entry.url) as response, open(target, "wb") as out:
-        length = response.headers.get("Content-Length") if hasattr(response, "headers") else None
-        announced = int(length) if length and length.isdigit() else None
+    with net.opened(entry.url, DOWNLOAD_SECONDS) as response, open(target, "wb") as out:
+        announced = response.length
         total = entry.size or announced
         if total is not None and total > MAX_DOWNLOAD:
             raise MapDownloadError(
                 f"{entry.url} is {total} bytes, more than any map ({MAX_DOWNLOAD} bytes); refusing it"
             )
         progress(0, total)
-        while True:
-            try:
-                chunk = response.read(_CHUNK)
-            except (TimeoutError, OSError) as exc:
-                raise MapDownloadError(f"the download of {entry.url} broke off ({exc}); nothing installed") from exc
-            if not chunk:
-                break
-            received += len(chunk)
-            if received > MAX_DOWNLOAD:
-                raise MapDownloadError(f"{entry.url} is more than {MAX_DOWNLOAD} bytes, more than any map; refusing it")
-            digest.update(chunk)
-            out.write(chunk)
-            progress(received, total)
+        try:
+            for chunk in response.chunks():
+                received += len(chunk)
+                if received > MAX_DOWNLOAD:
+                    raise MapDownloadError(
+                        f"{entry.url} is more than {MAX_DOWNLOAD} bytes, more than any map; refusing it"
+                    )
+                digest.update(chunk)
+                out.write(chunk)
+                progress(received, total)
+        except MapDownloadError as exc:
+            raise MapDownloadError(f"{exc}; nothing installed") from exc
     if announced is not None and received != announced:
         raise MapDownloadError(
             f"the download of {entry.url} broke off at {received} of {announced} bytes; nothing installed"
@@ -219,32 +235,20 @@ def download(entry: IndexEntry, target: Path, progress: Progress) -> None:
         )
 
 
-def _safe_parts(name: str) -> list[str] | None:
-    """The entry's path parts, or None when it would leave the folder it is unpacked into."""
-    if name.startswith("/") or "\\" in name or (len(name) > 1 and name[1] == ":"):
-        return None
-    parts = [p for p in PurePosixPath(name).parts if p not in ("", ".")]
-    return None if ".." in parts else parts
-
-
 def unpack(archive: Path, into: Path) -> Path:
     """The zip unpacked into `into`; the folder holding the map (a single top folder, as GitHub's
-    `<repo>-master/`, is the map itself)."""
+    `<repo>-master/`, is the map itself). Its directory is counted before it is read (safe_zip)."""
     try:
-        with zipfile.ZipFile(archive) as zipped:
+        with open_zip(archive, MAX_FILES) as zipped:
             infos = zipped.infolist()
-            if len(infos) > MAX_FILES:
-                raise MapDownloadError(
-                    f"the zip holds {len(infos)} entries, more than any map ({MAX_FILES}); refusing it"
-                )
             if sum(info.file_size for info in infos) > MAX_UNPACKED:
                 raise MapDownloadError(f"the zip unpacks to more than any map ({MAX_UNPACKED} bytes); refusing it")
             planned = []
             for info in infos:
-                parts = _safe_parts(info.filename)
+                parts = entry_parts(info.filename)
                 if parts is None:
                     raise MapDownloadError(
-                        f"zip entry {info.filename!r} would leave the map's folder; refusing the zip"
+                        f"zip entry {one_line(repr(info.filename))} would leave the map's folder; refusing the zip"
                     )
                 if stat.S_ISLNK(info.external_attr >> 16):
                     raise MapDownloadError(f"zip entry {info.filename!r} is a symbolic link; refusing the zip")
@@ -253,27 +257,33 @@ def unpack(archive: Path, into: Path) -> Path:
             written = 0
             for info, parts in planned:
                 target = into.joinpath(*parts)
-                if info.is_dir():
-                    target.mkdir(parents=True, exist_ok=True)
-                    continue
-                target.parent.mkdir(parents=True, exist_ok=True)
-                with zipped.open(info) as source, open(target, "xb") as out:
-                    while chunk := source.read(_CHUNK):
-                        written += len(chunk)
-                        if written > MAX_UNPACKED:  # the sizes a zip declares may lie
-                            raise MapDownloadError(f"the zip unpacks to more than any map ({MAX_UNPACKED} bytes)")
-                        out.write(chunk)
-    except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError) as exc:
-        raise MapDownloadError(f"the download is not a readable zip ({exc}); nothing installed") from exc
-    except FileExistsError as exc:
-        raise MapDownloadError(f"zip entry {exc.filename} is in it twice; refusing the zip") from exc
+                try:
+                    if info.is_dir():
+                        target.mkdir(parents=True, exist_ok=True)
+                        continue
+                    target.parent.mkdir(parents=True, exist_ok=True)
+                    with open(target, "xb") as out:
+                        written += copy_entry(zipped, info, out.write, MAX_UNPACKED - written)
+                except FileExistsError as exc:
+                    raise MapDownloadError(f"zip entry {info.filename!r} is in it twice; refusing the zip") from exc
+                except OSError as exc:  # a file and a folder of one name, a name too long for the disk
+                    raise MapDownloadError(
+                        f"zip entry {info.filename!r} cannot be unpacked ({exc.strerror or exc}); refusing the zip"
+                    ) from exc
+    except NotAZip as exc:
+        raise MapDownloadError(f"the download is {exc}; nothing installed") from exc
+    except ZipRefused as exc:
+        raise MapDownloadError(str(exc)) from exc
     tops = list(into.iterdir())
     return tops[0] if len(tops) == 1 and tops[0].is_dir() else into
 
 
 def install(entry: IndexEntry, maps_folder: Path, force: bool, progress: Progress) -> Path:
     """Download, check, unpack and move the map into `maps_folder`; the folder it now is."""
+    problem = map_name_problem(entry.name)
     final = maps_folder / entry.folder_name
+    if problem is not None or final.parent.resolve() != maps_folder.resolve():  # never outside the maps folder
+        raise MapDownloadError(f"map name {one_line(repr(entry.name))} {problem or 'leaves the maps folder'}")
     if (final.exists() or final.is_symlink()) and not force:
         raise MapDownloadError(f"{final} exists already; give --force to replace it")
     with staging(maps_folder) as stage:
