@@ -20,9 +20,11 @@ from pathlib import Path
 import yaml
 
 from generator.paths import UnreadableFile, read_regular_file
+from generator.safe_zip import ZipRefused, open_zip, read_entry
 
 DEFAULT_JAR = Path("/usr/share/games/triplea/bin/triplea.jar")
 MAX_MAP_FILE = 64 << 20  # a board file or a picture; real maps' polygons.txt are a few MB
+MAX_MAP_ENTRIES = 50_000  # files of a map's zip: real maps hold a few thousand (tiles, unit pictures)
 # The board files the engines (and our checks) read, each into a part of the Board.
 BOARD_FILES = ("polygons.txt", "centers.txt", "vc.txt", "capitols.txt", "pu_place.txt", "place.txt")
 _POINT = re.compile(r"\(\s*(-?\d+)\s*,\s*(-?\d+)\s*\)")
@@ -110,7 +112,10 @@ class InstalledMap:
             self.root = next((c for c in (location / "map", location) if (c / "polygons.txt").is_file()), None)
             self.valid = self.root is not None
         elif location.is_file() and zipfile.is_zipfile(location):
-            self._zip = zipfile.ZipFile(location)
+            try:  # counted before it is listed: a zip listing a million entries is no map (safe_zip)
+                self._zip = open_zip(location, MAX_MAP_ENTRIES)
+            except ZipRefused:
+                return
             found = sorted(
                 (n for n in self._zip.namelist() if n.endswith("polygons.txt") and n.count("/") <= 3),
                 key=lambda n: (n.count("/"), n),
@@ -130,7 +135,10 @@ class InstalledMap:
                 info = self._zip.getinfo(self._prefix + rel)
             except KeyError:
                 return None
-            return self._zip.read(info) if info.file_size <= MAX_MAP_FILE else None
+            try:
+                return read_entry(self._zip, info, MAX_MAP_FILE) if info.file_size <= MAX_MAP_FILE else None
+            except ZipRefused:  # encrypted, or not what its directory says: no file the engines could read
+                return None
         return None
 
     def text(self, rel: str) -> str:
@@ -188,9 +196,12 @@ class InstalledMap:
             parts = rel.split("/")
             if not rel or info.is_dir() or any(p in ("", ".", "..") for p in parts) or "\\" in rel:
                 continue
+            data = self.read(rel)  # within MAX_MAP_FILE and readable, or left out
+            if data is None:
+                continue
             target = top / "map" / Path(*parts)
             target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_bytes(self._zip.read(info))
+            target.write_bytes(data)
         return top
 
     def close(self) -> None:

@@ -21,6 +21,7 @@ import yaml
 from lxml import etree
 
 from generator.paths import UnreadableFile, read_regular_file
+from generator.safe_zip import NotAZip, ZipRefused, open_zip, read_entry
 
 TITLE = "# Changelog"
 INTRO = "What changed in each release of this map package, newest first. Written by triplea-forge."
@@ -81,12 +82,14 @@ class Release:
                 if p.is_file() and not any(part.startswith(".") for part in p.relative_to(self._root).parts)
             )
         else:
-            try:
-                self._zip = zipfile.ZipFile(path)
-            except (zipfile.BadZipFile, OSError) as exc:
+            try:  # counted before it is listed (safe_zip): a million entries take no memory here
+                self._zip = open_zip(path, MAX_ENTRIES)
+            except NotAZip as exc:
                 raise ReleaseError(f"{path} is neither a release folder nor a zip ({exc})") from exc
+            except ZipRefused as exc:
+                raise ReleaseError(f"{path}: {exc}") from exc
             infos = self._zip.infolist()
-            if len(infos) > MAX_ENTRIES or sum(i.file_size for i in infos) > MAX_TOTAL_BYTES:
+            if sum(i.file_size for i in infos) > MAX_TOTAL_BYTES:
                 self._zip.close()
                 raise ReleaseError(f"{path}: the zip unpacks to more than a map release ever holds; refusing it")
             names = [n for n in self._zip.namelist() if not n.endswith("/")]
@@ -103,9 +106,9 @@ class Release:
             if self._zip is not None:
                 if self._zip.getinfo(self._prefix + rel).file_size > MAX_ENTRY_BYTES:
                     raise ReleaseError(f"{self.path}: {rel} is larger than a map file ever is; refusing it")
-                return self._zip.read(self._prefix + rel)
+                return read_entry(self._zip, self._zip.getinfo(self._prefix + rel), MAX_ENTRY_BYTES)
             return read_regular_file(self._root / rel, MAX_ENTRY_BYTES)
-        except (OSError, UnreadableFile, zipfile.BadZipFile, KeyError) as exc:
+        except (OSError, UnreadableFile, ZipRefused, KeyError) as exc:
             raise ReleaseError(f"{self.path}: cannot read {rel} ({exc})") from exc
 
     def close(self) -> None:

@@ -8,7 +8,6 @@ the same care as any archive from elsewhere: no entry may leave it, and its size
 
 from __future__ import annotations
 
-import shutil
 import zipfile
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
@@ -17,7 +16,10 @@ from tempfile import TemporaryDirectory
 
 from generator.checks.board import board_missing, find_board, get_hint, map_names
 from generator.checks.variant import CheckedVariant
+from generator.diagnostics import one_line
+from generator.installed_map import MAX_MAP_ENTRIES as MAX_ENTRIES
 from generator.installed_map import MapLookup, default_maps_folder, given_map_name
+from generator.safe_zip import ZipRefused, copy_entry, entry_parts, open_zip
 from generator.spec.resolve import Rules
 
 MAX_UNPACKED = 2 * 1024 * 1024 * 1024  # the biggest real maps are a few hundred MB
@@ -51,7 +53,11 @@ def opened(base: Path) -> Iterator[Path]:
         return
     if not zipfile.is_zipfile(base):
         raise BaseMapError(f"{base} is neither a map folder nor a zip")
-    with zipfile.ZipFile(base) as archive, TemporaryDirectory(prefix="triplea-forge-map-") as tmp:
+    try:  # counted before it is listed (safe_zip): a zip of a million entries is no map
+        archive = open_zip(base, MAX_ENTRIES)
+    except ZipRefused as exc:
+        raise BaseMapError(f"{base}: {exc}") from exc
+    with archive, TemporaryDirectory(prefix="triplea-forge-map-") as tmp:
         infos = archive.infolist()
         if sum(info.file_size for info in infos) > MAX_UNPACKED:
             raise BaseMapError(f"{base} unpacks to more than any map: refusing it")
@@ -65,18 +71,21 @@ def opened(base: Path) -> Iterator[Path]:
             raise BaseMapError(
                 f"{base}: '{clash}' is both a file and a folder in the zip, which cannot be unpacked; repair the zip"
             )
+        written = 0
         for info in infos:
-            parts = PurePosixPath(info.filename).parts
-            if info.filename.startswith("/") or ".." in parts or not parts:
-                raise BaseMapError(f"{base}: entry {info.filename!r} would leave the map's folder")
+            parts = entry_parts(info.filename)
+            if not parts:
+                raise BaseMapError(f"{base}: entry {one_line(repr(info.filename))} would leave the map's folder")
             target = root.joinpath(*parts)
             try:
                 if info.is_dir():
                     target.mkdir(parents=True, exist_ok=True)
                     continue
                 target.parent.mkdir(parents=True, exist_ok=True)
-                with archive.open(info) as source, open(target, "wb") as out:
-                    shutil.copyfileobj(source, out)
+                with open(target, "wb") as out:  # the sizes a zip declares may lie: its bytes are counted
+                    written += copy_entry(archive, info, out.write, MAX_UNPACKED - written)
+            except ZipRefused as exc:
+                raise BaseMapError(f"{base}: {exc}") from exc
             except OSError as exc:
                 raise BaseMapError(f"{base}: cannot unpack entry {info.filename!r}: {exc.strerror or exc}") from exc
         tops = [p for p in root.iterdir() if p.is_dir()]

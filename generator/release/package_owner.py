@@ -7,10 +7,11 @@ hold the previous one).
 
 from __future__ import annotations
 
-import zipfile
 from pathlib import Path
 
 from generator.emit.ownership import MARKER, ours
+from generator.installed_map import MAX_MAP_ENTRIES
+from generator.safe_zip import ZipRefused, open_zip, read_entry
 
 
 def is_ours(folder: Path) -> bool:
@@ -20,13 +21,12 @@ def is_ours(folder: Path) -> bool:
 
 def zip_is_ours(archive: Path) -> bool:
     """Whether a zip is a package of ours: its `<map>-master/map.yml` carries our marker."""
-    try:
-        with zipfile.ZipFile(archive) as opened:
+    try:  # counted before it is listed (safe_zip): a package holds a map's few thousand files
+        with open_zip(archive, MAX_MAP_ENTRIES) as opened:
             for info in opened.infolist():
                 if info.filename.count("/") == 1 and info.filename.endswith("-master/map.yml"):
-                    with opened.open(info) as listing:
-                        return MARKER in listing.read(200)
-    except (zipfile.BadZipFile, OSError, ValueError, NotImplementedError):
+                    return MARKER in read_entry(opened, info, 1 << 20)[:200]
+    except ZipRefused:
         pass
     return False
 
