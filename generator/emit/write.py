@@ -25,16 +25,24 @@ from contextlib import contextmanager
 from pathlib import Path, PurePosixPath
 
 from generator.diagnostics import Diagnostic, ForgeError
-from generator.paths import inside, output_file_problem
+from generator.paths import UnreadableFile, inside, output_file_problem, read_regular_file
 
 JOURNAL = ".forge-journal.json"
 STAGE_PREFIX = ".forge-stage-"
 _TRASH = "trash"  # inside the staging folder: what a move replaced
+_MAX_JOURNAL = 64 << 20  # a journal names each output file twice: a million of them
+
+
+def _plain_rel(rel: object) -> bool:
+    """Whether `rel` is a path inside a folder, made of plain parts, none of them ours (`.forge*`)."""
+    if not isinstance(rel, str) or not rel or not rel.isprintable() or "\\" in rel:
+        return False
+    parts = PurePosixPath(rel).parts
+    return not PurePosixPath(rel).is_absolute() and ".." not in parts and not parts[0].startswith(".forge")
 
 
 def _check_rel(out_dir: Path, rel: str) -> None:
-    parts = PurePosixPath(rel).parts
-    if not rel or PurePosixPath(rel).is_absolute() or ".." in parts or "\\" in rel or parts[0].startswith(".forge"):
+    if not _plain_rel(rel):
         raise ForgeError([Diagnostic(f"refusing to write '{rel}': it is not a plain path inside {out_dir}")])
 
 
@@ -64,12 +72,13 @@ def _move(out_dir: Path, stage: Path, staged: str, final: str) -> bool:
     half-way can be undone; it goes when the staging folder does.
     """
     source = stage / staged
-    if not _exists(source):
+    if not _exists(source) or not inside(source.parent, stage):  # a link in the stage leads elsewhere
         return False
     target = out_dir / final
-    target.parent.mkdir(parents=True, exist_ok=True)
-    if not inside(target.parent, out_dir):  # a symlinked folder inside the output folder
+    # Checked before a folder is made: a symlinked folder inside the output folder leads outside it.
+    if not inside(target.parent, out_dir):
         raise ForgeError([Diagnostic(f"refusing to write '{final}': {target.parent} leads outside {out_dir}")])
+    target.parent.mkdir(parents=True, exist_ok=True)
     if _exists(target):
         aside = stage / _TRASH / final
         aside.parent.mkdir(parents=True, exist_ok=True)
@@ -81,7 +90,7 @@ def _move(out_dir: Path, stage: Path, staged: str, final: str) -> bool:
 def _put_aside(out_dir: Path, stage: Path, rel: str) -> bool:
     """One removal of a journal: the file goes into the staging folder (removed with it)."""
     target = out_dir / rel
-    if not _exists(target):
+    if not _exists(target) or not inside(target.parent, out_dir):  # never through a link out of the folder
         return False
     aside = stage / _TRASH / rel
     aside.parent.mkdir(parents=True, exist_ok=True)
@@ -89,23 +98,46 @@ def _put_aside(out_dir: Path, stage: Path, rel: str) -> bool:
     return True
 
 
+def _journal(out_dir: Path) -> tuple[Path, list[tuple[str, str]], list[str]] | None:
+    """The stage, moves and removals of the journal in `out_dir`, or None when it is not one a run
+    of ours wrote: cut short, too big, or naming any path but plain ones inside the output folder
+    (a planted `"remove": ["../notes.txt"]` would delete outside it). Such a journal is never
+    acted on in part: a run of ours writes every entry it checked, or none."""
+    try:
+        record = json.loads(read_regular_file(out_dir / JOURNAL, _MAX_JOURNAL))
+    except (UnreadableFile, ValueError):
+        return None
+    if not isinstance(record, dict) or not isinstance(name := record.get("stage"), str):
+        return None
+    moves, removals = record.get("moves"), record.get("remove")
+    if not isinstance(moves, list) or not isinstance(removals, list):
+        return None
+    stage = out_dir / name
+    if "/" in name or not name.startswith(STAGE_PREFIX) or not name.isprintable() or stage.is_symlink():
+        return None
+    pairs = [tuple(move) for move in moves if isinstance(move, list) and len(move) == 2]
+    if len(pairs) != len(moves) or not all(_plain_rel(final) and staged == f"new/{final}" for staged, final in pairs):
+        return None
+    if not all(_plain_rel(rel) for rel in removals):
+        return None
+    return stage, [(str(staged), str(final)) for staged, final in pairs], [str(rel) for rel in removals]
+
+
 def _finish(out_dir: Path) -> None:
     """Complete an interrupted write and remove staging folders; the caller holds the lock."""
     journal = out_dir / JOURNAL
-    if journal.is_file():
-        try:
-            record = json.loads(journal.read_text(encoding="utf-8"))
-            stage = out_dir / record["stage"]
-            if stage.is_dir():  # else the switch was undone (or never started): nothing to finish
-                for staged, final in record["moves"]:
-                    _move(out_dir, stage, staged, final)
-                for rel in record["remove"]:
-                    _put_aside(out_dir, stage, rel)
-        except (ValueError, KeyError, TypeError):
-            pass  # a journal cut short is never acted on: it is written whole or not at all
+    if journal.is_file() or journal.is_symlink():  # a folder of its name stays: the next commit says so
+        found = None if journal.is_symlink() else _journal(out_dir)
+        if found is not None and found[0].is_dir():  # else undone, never started, or not ours: not acted on
+            stage, moves, removals = found
+            for staged, final in moves:
+                _move(out_dir, stage, staged, final)
+            for rel in removals:
+                _put_aside(out_dir, stage, rel)
         journal.unlink()
     for leftover in out_dir.glob(STAGE_PREFIX + "*"):
-        shutil.rmtree(leftover, ignore_errors=True)
+        if not leftover.is_symlink():  # a link's target is not ours to remove
+            shutil.rmtree(leftover, ignore_errors=True)
 
 
 def settle(out_dir: Path) -> None:
