@@ -28,8 +28,8 @@ import time
 import zipfile
 from collections.abc import Callable, Iterable, Mapping
 from functools import cache
-from pathlib import Path
-from typing import Any
+from pathlib import Path, PurePosixPath
+from typing import Any, TypeGuard
 
 from generator.paths import (
     DTD_IN_JAR,
@@ -44,6 +44,7 @@ from generator.paths import (
 
 _PACKAGE = Path(__file__).parents[1]  # the whole generator package
 _CODE_SUFFIXES = (".py", ".json", ".java", ".j2")
+_MAX_RECORD = 64 << 20  # a build's record: a line for each file it made and read
 
 
 def _files(root: Path, suffixes: tuple[str, ...] | None = None) -> list[tuple[str, str]]:
@@ -179,9 +180,11 @@ def recall(
     `stamp` gives a map's stamp now: every map the build checked against must give the one recorded.
     """
     try:
-        record: dict[str, Any] = json.loads((cache_dir("builds") / f"{key}.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        record = json.loads(read_regular_file(cache_dir("builds") / f"{key}.json", _MAX_RECORD))
+    except (UnreadableFile, ValueError):
         return None
+    if not _well_formed(record):
+        return None  # written by no build of ours (or cut short): rebuilt, and `remember` replaces it
     for name, recorded in record.get("maps", {}).items():
         if stamp is None or stamp(name) != recorded:
             return None
@@ -190,9 +193,32 @@ def recall(
             return None
     for rel, sha in record.get("files", {}).items():
         path = output_dir / rel
-        if not path.is_file() or hashlib.sha256(path.read_bytes()).hexdigest() != sha:
+        if not path.is_file() or _content_digest(path) != sha:
             return None
     return record
+
+
+def _well_formed(record: object) -> TypeGuard[dict[str, Any]]:
+    """Whether `record` has the shape `remember` writes: a build answered from it reads each
+    value as written there, and names no output but a plain path inside the output folder."""
+    if not isinstance(record, dict):
+        return False
+    texts = {"files": dict, "maps": dict, "reads": dict, "warnings": list, "boards": list}
+    for field, kind in texts.items():
+        value = record.get(field, kind())
+        items = list(value.items()) if isinstance(value, dict) else value if isinstance(value, list) else None
+        if items is None or not all(isinstance(x, str) for item in items for x in _flat(item)):
+            return False
+    return all(_plain(rel) for rel in record.get("files", {}))
+
+
+def _flat(item: object) -> tuple[object, ...]:
+    return item if isinstance(item, tuple) else (item,)
+
+
+def _plain(rel: str) -> bool:
+    parts = PurePosixPath(rel).parts
+    return bool(parts) and not PurePosixPath(rel).is_absolute() and ".." not in parts and rel.isprintable()
 
 
 def remember(
