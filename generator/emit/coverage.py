@@ -14,7 +14,6 @@ the entries with survivors. Rendered as a rich table for the terminal or as Mark
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -26,6 +25,7 @@ from rich.table import Table
 
 from generator.catalog.scenarios import SCENARIOS
 from generator.checks.proofs import shown_on
+from generator.emit.sweep_record import read_record
 from generator.spec.ledger import LedgerEntry
 from generator.spec.model import Spec
 
@@ -90,7 +90,7 @@ class MutationScore:
         """The recorded results of the entries still enforced; None when the sweep has not run."""
         if not path.is_file():
             return None
-        recorded: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+        recorded = read_record(path, str(path))  # a merge conflict, a hand edit: said where (exit 1)
         score = cls(fingerprint=str(recorded.get("fingerprint", "")))
         entries: dict[str, Any] = recorded.get("entries", {})
         for rule_id, result in sorted(entries.items()):
