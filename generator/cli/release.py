@@ -70,6 +70,12 @@ class EngineUnusable(click.ClickException):
     type=click.FloatRange(min=1),
     help="Seconds allowed per game (default: by rounds and AI).",
 )
+@click.option(
+    "--expect-fire",
+    is_flag=True,
+    help="Fail when a rule that acts on its own never did in the games played: a trigger that never fired, "
+    "a national objective never paid, an action never offered (a rule's own `expect:` applies without it).",
+)
 @REPRODUCIBLE_OPTION
 @RULES_OPTION
 @OUTPUT_OPTION
@@ -85,6 +91,7 @@ def check(
     report_path: Path | None,
     jobs: int,
     timeout: float | None,
+    expect_fire: bool,
     rules_dir: Path,
     output_dir: Path,
 ) -> None:
@@ -96,12 +103,19 @@ def check(
     engine error (a purchase, move or placement the engine refuses included; a purchase the AI
     planned before a price change is re-planned first and shown as a note), rounds not reached, a
     player who never buys, no battle, units bought but never placed.
+
+    After the table, each game's rules at work: how often each trigger fired, each national
+    objective paid, each action was offered and taken, by round; a rule that never did is said at
+    its line. A rule fails the check when it does not do what its `expect:` says (fires, offered,
+    never), and with --expect-fire when it acts on its own and never did.
     """
     from generator.cli.authoring import build_variants
     from generator.emit.write import settle
     from generator.engine.check import CheckUsageError, run
     from generator.engine.harness import EngineError
+    from generator.engine.rule_activity import variant_rules
     from generator.paths import variant_folders
+    from generator.spec.resolve import Rules
 
     if report_path is not None:
         from generator.cli.outputs import check_writable
@@ -114,10 +128,15 @@ def check(
     named = tuple(t for t in targets if t in known)  # anything else is a file, or a usage error below
     if known and (named or not targets):
         build_variants(named, False, False, "portable", rules_dir, output_dir)
+    games_dir = output_dir / "games"
+    # The variants played, a game named by its path included: their rules are said at their lines.
+    paths = {Path(t).resolve() for t in targets if t not in known}
+    played = [v for v in sorted(known) if not targets or v in named or (games_dir / f"{v}.xml").resolve() in paths]
+    rules = variant_rules(Rules(rules_dir, _display(rules_dir)), played, games_dir) if rounds > 0 else {}
     try:
         ok = run(
             targets,
-            output_dir / "games",
+            games_dir,
             rounds=rounds,
             ai=ai,
             seed=seed,
@@ -127,6 +146,8 @@ def check(
             jobs=jobs,
             timeout=timeout,
             report_path=report_path,
+            rules=rules,
+            expect_fire=expect_fire,
         )
     except CheckUsageError as exc:
         raise click.UsageError(str(exc)) from exc

@@ -7,7 +7,7 @@ progress, the table and writes the report file.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -18,6 +18,7 @@ from generator.engine.check_output import GameProgress, render_table, write_repo
 from generator.engine.harness import Engine, JsonDict, PlayEvent, find_engine, processors_per_jvm
 from generator.engine.harness_report import UnreadableReport, game_report
 from generator.engine.judge import Target, Verdict, action_notes, evaluate
+from generator.engine.rule_activity import RuleLine, tally
 from generator.engine.sandbox import foreign_doctype
 
 __all__ = [
@@ -158,8 +159,15 @@ def run(
     console: Console | None = None,
     engine: Engine | None = None,
     reproducible: bool = False,
+    rules: Mapping[Path, Sequence[RuleLine]] | None = None,
+    expect_fire: bool = False,
 ) -> bool:
-    """The ``triplea-forge check`` command: play, show progress and a table; True when all pass."""
+    """The ``triplea-forge check`` command: play, show progress and a table; True when all pass.
+
+    `rules`: the rules of the variants (by their game's resolved path), said at their lines; any
+    other game's triggers, objectives and actions are said by name. A rule fails when it does not
+    do what its `expect:` says, and with `expect_fire` when it acts on its own and never did.
+    """
     targets = resolve_targets(names, games_dir)
     engine = engine or find_engine()
     out = console or Console()
@@ -193,9 +201,10 @@ def run(
             on_event=shown.on_event,
             reproducible=reproducible,
         )
-    render_table(out, outcomes, rounds, games)
+    at_work = tally(outcomes, rules or {}, rounds=rounds, actions=actions, expect_fire=expect_fire)
+    render_table(out, outcomes, rounds, games, at_work, actions)
     if report_path is not None:
         options = {"rounds": rounds, "ai": ai, "seed": seed, "actions": actions, "games": games,
                    "reproducible": reproducible, "engine": str(engine.jar)}  # fmt: skip
-        write_report(report_path, outcomes, rounds, options)
-    return all(o.ok for o in outcomes)
+        write_report(report_path, outcomes, rounds, options, at_work)
+    return all(o.ok for o in outcomes) and not any(t.problem for tallies in at_work.values() for t in tallies)

@@ -5,7 +5,7 @@ words, the actions no game took, and the `--report` file.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -16,10 +16,14 @@ from rich.table import Table
 from generator.diagnostics import Diagnostic, ForgeError
 from generator.engine.harness import PlayEvent
 from generator.engine.judge import Target, Verdict, actions_never_taken, delivery_line, summary
+from generator.engine.rule_activity import LISTED, RuleTally, activity, idle_words, played
 from generator.paths import UnwritableFile, open_output
 
 # Names of actions never taken that the table's summary line lists (the report lists them all).
 NEVER_TAKEN_SHOWN = 8
+# Rules never at work listed in full per game (a rule that fails its expectation is always said).
+IDLE_SHOWN = 12
+GROUP_SHOWN = 4  # of the rules one line stands for (a template's)
 
 
 class GameProgress:
@@ -42,13 +46,21 @@ class GameProgress:
         self.progress.update(self.tasks[target], total=total, completed=done, status=status)
 
 
-def write_report(path: Path, outcomes: Sequence[Verdict], rounds: int, options: dict[str, Any]) -> None:
-    """The `--report` file: the options, the actions never taken, and per game its verdict, numbers
-    and the whole harness report."""
+def write_report(
+    path: Path,
+    outcomes: Sequence[Verdict],
+    rounds: int,
+    options: dict[str, Any],
+    rules: Mapping[Target, Sequence[RuleTally]] | None = None,
+) -> None:
+    """The `--report` file: the options, the actions never taken, each target's rules at work, and
+    per game its verdict, numbers and the whole harness report."""
+    rules = rules or {}
     document = {
-        "ok": all(o.ok for o in outcomes),
+        "ok": all(o.ok for o in outcomes) and not rule_problems(rules),
         "options": options,
         "actionsNeverTaken": {name: never for name, (_, never) in actions_never_taken(outcomes).items()},
+        "rules": {t.name: [r.as_json() for r in tallies] for t, tallies in rules.items()},
         "variants": [
             {"name": o.target.name, "seed": o.seed, "file": str(o.target.path), "ok": o.ok, "failures": o.failures,
              "notes": o.notes, "seconds": round(o.seconds, 2), "summary": summary(o.report, rounds),
@@ -63,7 +75,14 @@ def write_report(path: Path, outcomes: Sequence[Verdict], rounds: int, options: 
         raise ForgeError([Diagnostic(str(exc))]) from exc
 
 
-def render_table(out: Console, outcomes: Sequence[Verdict], rounds: int, games: int = 1) -> None:
+def render_table(
+    out: Console,
+    outcomes: Sequence[Verdict],
+    rounds: int,
+    games: int = 1,
+    rules: Mapping[Target, Sequence[RuleTally]] | None = None,
+    actions: str = "none",
+) -> None:
     table = Table(title=f"triplea-forge check ({'parse only' if rounds <= 0 else f'{rounds} rounds'})")
     for column in ("variant", "rounds", "battles", "purchases", "changed hands", "actions", "errors", "result"):
         table.add_column(column, justify="left" if column in ("variant", "result") else "right", no_wrap=True)
@@ -83,18 +102,96 @@ def render_table(out: Console, outcomes: Sequence[Verdict], rounds: int, games: 
             out.print(f"{_label(o, games)}: note: {note}", soft_wrap=True, markup=False, highlight=False)
         if rounds > 0 and (line := delivery_line(o.report)):
             out.print(f"{_label(o, games)}: {line}", soft_wrap=True, markup=False, highlight=False)
-    if rounds > 0:
-        for name, (count, never) in actions_never_taken(outcomes).items():
-            played = f"{games} games" if games > 1 else "1 game"
-            line = f"{name}: actions taken in {played}: {count - len(never)} of {count}"
-            if never:  # the whole list is in the report (--report); more games with 'cover' take them
-                shown = ", ".join(never[:NEVER_TAKEN_SHOWN])
-                more = f" and {len(never) - NEVER_TAKEN_SHOWN} more" if len(never) > NEVER_TAKEN_SHOWN else ""
-                line += f"; never: {shown}{more}"
+    never_taken = actions_never_taken(outcomes) if rounds > 0 else {}
+    for name, (count, never) in never_taken.items():
+        played_games = f"{games} games" if games > 1 else "1 game"
+        line = f"{name}: actions taken in {played_games}: {count - len(never)} of {count}"
+        if never:  # the whole list is in the report (--report); more games with 'cover' take them
+            line += f"; never: {_names(never)}"
+        out.print(line, soft_wrap=True, markup=False, highlight=False)
+    for target, tallies in (rules or {}).items():
+        for line in rule_lines(target, tallies):
             out.print(line, soft_wrap=True, markup=False, highlight=False)
+    out.print(verdict(outcomes, rules or {}, never_taken, actions), markup=False, highlight=False)
+
+
+def verdict(
+    outcomes: Sequence[Verdict],
+    rules: Mapping[Target, Sequence[RuleTally]],
+    never_taken: Mapping[str, tuple[int, list[str]]],
+    actions: str,
+) -> str:
+    """The closing line: how many games failed, and how many rules did not do what they must.
+
+    With `--actions cover`, the actions no game took are said here too, yet do not fail the check:
+    cover takes every action the moment it is open, so one never taken was never open in the
+    rounds played (its conditions depend on how the AIs' games went), and neither the variant nor
+    the policy is at fault; more --games or --rounds open it, and `--expect-fire` (or `expect:
+    offered` at the rule) is the way to require that an action is offered.
+    """
     failed = sum(not o.ok for o in outcomes)
-    verdict = f"{len(outcomes)} checked, all passed" if not failed else f"{failed} of {len(outcomes)} failed"
-    out.print(verdict, markup=False, highlight=False)
+    problems = rule_problems(rules)
+    if failed:
+        text = f"{failed} of {len(outcomes)} failed"
+    else:
+        text = f"{len(outcomes)} checked, " + ("the games passed" if problems else "all passed")
+    if problems:
+        text += f"; {problems} rule{'s' if problems != 1 else ''} not at work as expected (said above)"
+    never = [a for _, names in never_taken.values() for a in names]
+    if actions.startswith("cover") and never:
+        count = sum(n for n, _ in never_taken.values())
+        opened = {a["action"] for o in outcomes if o.report for a in o.report.get("actionsOpen", [])}
+        closed = sum(1 for a in never if a not in opened)
+        text += (
+            f"; {len(never)} of {count} actions never taken ({closed} never open in the rounds played: more --games "
+            f"or --rounds may open them): {_names(never)}"
+        )
+    return text
+
+
+def rule_problems(rules: Mapping[Target, Sequence[RuleTally]]) -> int:
+    return sum(1 for tallies in rules.values() for t in tallies if t.problem)
+
+
+def rule_lines(target: Target, tallies: Sequence[RuleTally]) -> list[str]:
+    """A target's rules at work: a line of counts, the rules that acted (when few), every rule that
+    never acted in full at its line, then the rules that fail their expectation."""
+    if not tallies:
+        return []
+    acted = [t for t in tallies if t.acted]
+    idle = [t for t in tallies if not t.acted and t.rule.attachments and not t.problem]
+    head = f"{target.name}: rules at work in {played(tallies[0])}: {len(acted)} of {len(tallies)}"
+    lines = [head + ("; not at work:" if idle else "")]
+    # Rules a template makes share its line: one line says them all.
+    at: dict[str | None, list[RuleTally]] = {}
+    for t in idle:
+        at.setdefault(t.rule.where, []).append(t)
+    groups = list(at.items())
+    for where, same in groups[:IDLE_SHOWN]:
+        said = f"{where}: " if where else ""
+        if where is None or len(same) == 1:
+            lines += [f"  {said}{t.rule.label} {idle_words(t.rule)}" + (f" ({t.idle})" if t.idle else "") for t in same]
+            continue
+        labels = [t.rule.label for t in same]
+        more = f" and {len(labels) - GROUP_SHOWN} more" if len(labels) > GROUP_SHOWN else ""
+        reasons = {t.idle for t in same}
+        reason = f" ({next(iter(reasons))})" if len(reasons) == 1 and None not in reasons else ""
+        lines.append(f"  {said}{len(same)} rules {idle_words(same[0].rule)}{reason}: "
+                     f"{', '.join(labels[:GROUP_SHOWN])}{more}")  # fmt: skip
+    if len(groups) > IDLE_SHOWN:
+        hidden = sum(len(same) for _, same in groups[IDLE_SHOWN:])
+        lines.append(f"  and {hidden} more at {len(groups) - IDLE_SHOWN} other places (--report lists every rule)")
+    if len(tallies) <= LISTED:
+        lines += [f"  {t.rule.label}: {activity(t)}" for t in acted]
+    # Said at the rule's line first, as every located message is (an XML's rule has none: its game's name).
+    lines += [t.problem if t.rule.where else f"{target.name}: {t.problem}" for t in tallies if t.problem]
+    return lines
+
+
+def _names(never: Sequence[str]) -> str:
+    shown = ", ".join(never[:NEVER_TAKEN_SHOWN])
+    more = f" and {len(never) - NEVER_TAKEN_SHOWN} more" if len(never) > NEVER_TAKEN_SHOWN else ""
+    return shown + more
 
 
 def _label(outcome: Verdict, games: int) -> str:
