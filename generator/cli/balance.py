@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from generator.cli.bounds import GAMES, JAVA_INT_MAX, SEED, WORKERS, FiniteFloat, check_seeds
 from generator.cli.group import (
     ACTIONS_OPTION,
     CHOICE_RATE_OPTION,
@@ -30,8 +31,10 @@ if TYPE_CHECKING:  # the balance lab (scipy, numpy) is imported when a study run
 
 @cli.command()
 @click.argument("variants", nargs=-1, required=True)
-@click.option("--games", "-n", default=10, show_default=True, type=click.IntRange(min=1), help="Games per variant.")
-@click.option("--rounds", "-r", default=6, show_default=True, type=click.IntRange(min=1), help="Rounds per game.")
+@click.option("--games", "-n", default=10, show_default=True, type=GAMES, help="Games per variant.")
+@click.option(
+    "--rounds", "-r", default=6, show_default=True, type=click.IntRange(1, JAVA_INT_MAX), help="Rounds per game."
+)
 @click.option(
     "--ai",
     type=click.Choice(["fast", "pro"]),
@@ -41,7 +44,7 @@ if TYPE_CHECKING:  # the balance lab (scipy, numpy) is imported when a study run
 )
 @ACTIONS_OPTION
 @CHOICE_RATE_OPTION
-@click.option("--seed", default=1, show_default=True, type=int, help="Seed of the first game (seeds S..S+N-1).")
+@click.option("--seed", default=1, show_default=True, type=SEED, help="Seed of the first game (seeds S..S+N-1).")
 @click.option(
     "--until",
     type=click.Choice(["significant", "bounded"]),
@@ -72,18 +75,16 @@ if TYPE_CHECKING:  # the balance lab (scipy, numpy) is imported when a study run
     "--margin",
     default=0.05,
     show_default=True,
-    type=click.FloatRange(min=0, min_open=True),
+    type=FiniteFloat(0, 1, min_open=True),
     help="With --until bounded: the score difference (a share of unit value, 0..1) counted as no difference.",
 )
 @click.option(
     "--max-games",
     default=None,
-    type=click.IntRange(min=1),
+    type=GAMES,
     help="With --until: the cap on games per variant (default 5 batches).",
 )
-@click.option(
-    "--workers", "-w", default=None, type=click.IntRange(min=1), help="Local JVMs side by side (default: cores)."
-)
+@click.option("--workers", "-w", default=None, type=WORKERS, help="Local JVMs side by side (default: cores).")
 @click.option(
     "--cluster",
     default=None,
@@ -97,6 +98,7 @@ if TYPE_CHECKING:  # the balance lab (scipy, numpy) is imported when a study run
     type=click.Path(file_okay=False, path_type=Path),
     help="Folder for games.jsonl, report.md, report.html and the charts.",
 )
+@click.option("--force", is_flag=True, help="Replace files in --out that are not of a balance study.")
 @REPRODUCIBLE_OPTION
 @RULES_OPTION
 @OUTPUT_OPTION
@@ -117,6 +119,7 @@ def balance(
     workers: int | None,
     cluster: str | None,
     out: Path,
+    force: bool,
     rules_dir: Path,
     output_dir: Path,
 ) -> None:
@@ -134,6 +137,7 @@ def balance(
     from generator.balance.cluster import ClusterError
     from generator.balance.summary import prices, summarize
     from generator.cli.authoring import build_variants
+    from generator.cli.outputs import foreign_file_problem, study_kind
     from generator.engine.harness import EngineError, find_engine
     from generator.paths import UnwritableFile, open_output, output_file_problem, output_folder_problem, variant_folders
 
@@ -145,6 +149,8 @@ def balance(
             f"a balance study needs {', '.join(missing)} (the 'balance' extra), which this triplea-forge was "
             f"installed without; add it with: {extra_install_line('balance')}"
         )
+    # Every seed played is a Java long, as the harness reads it: said before a game is built.
+    check_seeds(seed, (-(-(max_games or 5 * games) // games) if until else 1) * games)
     known = {folder.name for folder in variant_folders(rules_dir)}
     unknown = [v for v in variants if v not in known]
     if unknown:
@@ -152,11 +158,14 @@ def balance(
         raise click.UsageError(f"no variant {', '.join(unknown)} in {_display(rules_dir)} (known: {names})")
     # What the study writes is checked before a game is played: hours of play are not lost to a
     # file in the way, and a FIFO named games.jsonl is refused rather than waited on.
+    # A file of the user's there (a report.md of their own) is never replaced without --force.
     blocked = output_folder_problem(out)
     unwritable = [f"cannot write {out}: {blocked}"] if blocked else []  # as given: it may be a link
     for name in [] if blocked else ["games.jsonl", *render.report_files()]:
         problem = output_file_problem(out / name)
         unwritable += [f"cannot write {out / name}: {problem}"] if problem else []
+        foreign = None if problem else foreign_file_problem(out / name, study_kind(name), force, "--out", "folder")
+        unwritable += [foreign] if foreign else []
     if unwritable:
         raise ForgeError([Diagnostic(message) for message in unwritable])
     # Never play a stale game: the variants are built first, as `check` does.

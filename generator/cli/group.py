@@ -12,6 +12,7 @@ from pathlib import Path
 
 import click
 
+from generator.cli.bounds import FiniteFloat
 from generator.diagnostics import Diagnostic, ForgeError, Severity
 
 RULES_OPTION = click.option(
@@ -67,7 +68,7 @@ CHOICE_RATE_OPTION = click.option(
     "--choice-rate",
     default=1.0,
     show_default=True,
-    type=click.FloatRange(0, 1),
+    type=FiniteFloat(0, 1),  # NaN passes click's FloatRange and failed every game in the harness
     help="With --actions rules: the chance a one-time choice (a declaration, a treaty break) is taken at each "
     "step it is open (1: at the first opportunity).",
 )

@@ -9,6 +9,7 @@ into a picture. `-` is the standard output.
 
 from __future__ import annotations
 
+import json
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -41,9 +42,26 @@ class Kind:
     binary: bool = False  # never sent to a terminal
 
 
+def _json_object_with(data: bytes, keys: set[str]) -> bool:
+    try:
+        document = json.loads(data)
+    except ValueError:
+        return False
+    return isinstance(document, dict) and keys <= document.keys()
+
+
+def _study_records(data: bytes) -> bool:
+    first = data.split(b"\n", 1)[0]  # a study killed mid-line leaves its first lines whole
+    return _json_object_with(first, {"variant", "seed"})
+
+
 PICTURE = Kind("a PNG picture", lambda data: data.startswith(PNG_SIGNATURE), binary=True)
 SCHEMA = Kind("a spec schema", lambda data: b'"title": "triplea-forge spec file"' in data)
 PATTERNS = Kind("a pattern reference", lambda data: data.startswith((b"# Rule patterns", b"## `")))
+CHECK_REPORT = Kind("a check report", lambda data: _json_object_with(data, {"ok", "options", "variants"}))
+STUDY_RECORDS = Kind("a balance study's games", _study_records)
+STUDY_MARKDOWN = Kind("a balance study's report", lambda data: data.startswith(b"# Balance study"))
+STUDY_HTML = Kind("a balance study's report", lambda data: b"<title>Balance study</title>" in data[:4096])
 
 
 def check_writable(path: Path) -> None:
@@ -72,27 +90,44 @@ def check_output_file(path: Path, kind: Kind, force: bool, option: str) -> None:
         if kind.binary and sys.stdout.isatty():
             raise click.UsageError(f"{option} -: the standard output is a terminal; send {kind.what} into a file")
         return
+    check_file_target(path, kind, force, option)
+
+
+def check_file_target(path: Path, kind: Kind, force: bool, option: str) -> None:
+    """check_output_file for an option where '-' names a file, not the standard output (`check --report`)."""
     check_writable(path)
+    problem = foreign_file_problem(path, kind, force, option)
+    if problem:
+        raise ForgeError([Diagnostic(problem)])
+
+
+def study_kind(name: str) -> Kind:
+    """What a balance study writes as `name` (games.jsonl, report.md, report.html, its charts)."""
+    kinds = {"games.jsonl": STUDY_RECORDS, "report.md": STUDY_MARKDOWN, "report.html": STUDY_HTML}
+    return kinds.get(name, PICTURE)
+
+
+def foreign_file_problem(path: Path, kind: Kind, force: bool, option: str, instead: str = "file") -> str | None:
+    """Why writing `path` would replace a file the command did not write, or None: it is missing,
+    empty, holds `kind`, or --force is given. `instead`: what to give instead ("file", "folder")."""
     if force:
-        return
+        return None
     shown = str(path)  # as given, not resolved: it may be a link
     if not path.exists():
         if path.suffix.lower() in SPEC_SUFFIXES and spec_files(path.parent):
-            raise ForgeError([Diagnostic(
+            return (
                 f"{shown}: a new file there would be read as a spec file of the variant in {path.parent}; "
-                "give another file, or --force"
-            )])  # fmt: skip
-        return
+                f"give another {instead}, or --force"
+            )
+        return None
     try:
         data = read_regular_file(path, _MAX_LOOKED_AT)
     except UnreadableFile:
         data = b"?"  # too big or unreadable: not something this command wrote
     if not data or kind.ours(data):  # an empty file holds nothing to lose
-        return
+        return None
     held = "a spec file" if path.suffix.lower() in SPEC_SUFFIXES else f"not {kind.what}"
-    raise ForgeError(
-        [Diagnostic(f"{shown} exists and is {held}: {option} would replace it; give another file, or --force")]
-    )
+    return f"{shown} exists and is {held}: {option} would replace it; give another {instead}, or --force"
 
 
 def write_output(path: Path, content: bytes) -> bool:
