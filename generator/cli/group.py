@@ -12,7 +12,7 @@ from pathlib import Path
 
 import click
 
-from generator.cli.bounds import FiniteFloat
+from generator.cli.bounds import MAX_WORKERS, FiniteFloat
 from generator.diagnostics import Diagnostic, ForgeError, Severity
 
 RULES_OPTION = click.option(
@@ -34,7 +34,7 @@ JOBS_OPTION = click.option(
     "-j",
     "--jobs",
     default=0,
-    type=click.IntRange(min=0),
+    type=click.IntRange(0, MAX_WORKERS),
     help="Variants compiled at once, each in a worker process (default 0: one per core; 1: in this process).",
 )
 BOARD_OPTION = click.option(

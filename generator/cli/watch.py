@@ -17,6 +17,7 @@ from typing import Any
 
 import click
 
+from generator.cli.bounds import FiniteFloat
 from generator.cli.group import BOARD_OPTION, OUTPUT_OPTION, RULES_OPTION, TARGET_OPTION, _display, cli
 from generator.diagnostics import Diagnostic, Severity
 
@@ -136,7 +137,7 @@ class Watcher:
 @cli.command()
 @click.argument("variants", nargs=-1)
 @click.option(
-    "--interval", default=0.05, show_default=True, type=click.FloatRange(min=0.01), help="Seconds between looks."
+    "--interval", default=0.05, show_default=True, type=FiniteFloat(0.01, 3600), help="Seconds between looks."
 )
 @click.option("--stop-after", "cycles", default=0, type=click.IntRange(min=0), help="Stop after N rebuilds (0: never).")
 @TARGET_OPTION
