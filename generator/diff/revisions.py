@@ -70,8 +70,16 @@ def export_rules(top: Path, prefix: str, revision: str, dest: Path) -> int:
         mode, kind, sha = meta.decode().split()
         path = PurePosixPath(raw_path.decode("utf-8", "surrogateescape"))
         rel = path.relative_to(prefix) if prefix else path
-        # Regular files only (no symlinks or submodules), one variant folder deep, as `Rules` reads them.
-        if kind == "blob" and mode in ("100644", "100755") and path.suffix in SPEC_SUFFIXES and len(rel.parts) == 2:
+        # Regular files only (no symlinks or submodules), one variant folder deep, as `Rules` reads them;
+        # of plain names (a tree made by hand may name '..', which would be written outside `dest`).
+        plain = all(part not in ("", ".", "..") and "\\" not in part for part in rel.parts)
+        if (
+            kind == "blob"
+            and mode in ("100644", "100755")
+            and path.suffix in SPEC_SUFFIXES
+            and len(rel.parts) == 2
+            and plain
+        ):
             wanted.append((sha, rel))
     if not wanted:
         return 0
