@@ -6,10 +6,11 @@ messages a user can act on). Redirects are followed to http(s) only (urllib foll
 
 Time is bounded three ways, since a socket timeout alone only bounds a silence: a server that
 sends one byte every five seconds never trips it. So every connection is watched by a thread
-that shuts its socket at the fetch's overall deadline (headers and TLS handshake included: the
-watch holds the connection from before it connects), and the body must keep up a minimal rate,
-MIN_PROGRESS bytes in every WINDOW seconds. A local file (file://) is read only when it is a
-regular file: a FIFO or /dev/stdin would be waited on forever.
+that shuts its socket at a deadline: TIMEOUT for the answer's headers (the TLS handshake
+included: the watch holds the connection from before it connects), the fetch's overall limit
+for the rest; and the body must keep up a minimal rate, MIN_PROGRESS bytes in every WINDOW
+seconds. A local file (file://) is read only when it is a regular file: a FIFO or /dev/stdin
+would be waited on forever.
 """
 
 from __future__ import annotations
@@ -78,7 +79,10 @@ class _Watch:
 
     def __init__(self, seconds: float) -> None:
         self.seconds = seconds
-        self.until = time.monotonic() + seconds
+        self.started = time.monotonic()
+        # The answer's headers come within TIMEOUT (a server that trickles them is no server of
+        # maps); then the body has what is left of the whole fetch's time.
+        self.until = self.started + min(seconds, TIMEOUT)
         self.fired = False
         self._connections: list[http.client.HTTPConnection] = []
         self._sockets: list[socket.socket] = []
@@ -106,6 +110,9 @@ class _Watch:
                         with suppress(OSError):
                             sock.shutdown(socket.SHUT_RDWR)  # a blocked read returns at once
                 return
+
+    def answered(self) -> None:
+        self.until = self.started + self.seconds
 
     def stop(self) -> None:
         self._done.set()
@@ -206,9 +213,10 @@ def opened(url: str, seconds: float) -> Iterator[Response]:
             raise FetchError(f"{url}: the server answered {exc.code} {exc.reason}") from exc
         except (urllib.error.URLError, OSError, http.client.HTTPException, ValueError) as exc:
             if watch.fired:
-                raise FetchError(f"{url}: no answer within {seconds:g} s; giving up") from exc
+                raise FetchError(f"{url}: no answer within {min(seconds, TIMEOUT):g} s; giving up") from exc
             reason = exc.reason if isinstance(exc, urllib.error.URLError) else exc
             raise FetchError(f"cannot reach {url} ({reason}); check the network connection") from exc
+        watch.answered()
         with answer:
             header = answer.headers.get("Content-Length")
             length = int(header) if header and header.isdigit() and len(header) < 20 else None
