@@ -154,8 +154,8 @@ def rule_problems(rules: Mapping[Target, Sequence[RuleTally]]) -> int:
 
 
 def rule_lines(target: Target, tallies: Sequence[RuleTally]) -> list[str]:
-    """A target's rules at work: a line of counts, the rules that acted (when few), every rule that
-    never acted in full at its line, then the rules that fail their expectation."""
+    """A target's rules at work: a line of counts, the rules that acted (when few), the rules never
+    at work at their lines (the first IDLE_SHOWN places), then every rule that fails its expectation."""
     if not tallies:
         return []
     acted = [t for t in tallies if t.acted]
@@ -163,14 +163,15 @@ def rule_lines(target: Target, tallies: Sequence[RuleTally]) -> list[str]:
     head = f"{target.name}: rules at work in {played(tallies[0])}: {len(acted)} of {len(tallies)}"
     lines = [head + ("; not at work:" if idle else "")]
     # Rules a template makes share its line: one line says them all.
-    at: dict[str | None, list[RuleTally]] = {}
+    at: dict[str, list[RuleTally]] = {}
     for t in idle:
-        at.setdefault(t.rule.where, []).append(t)
-    groups = list(at.items())
+        at.setdefault(t.rule.where or f"\0{t.rule.label}", []).append(t)  # a game's rule: a place of its own
+    groups = [(same[0].rule.where, same) for same in at.values()]
     for where, same in groups[:IDLE_SHOWN]:
         said = f"{where}: " if where else ""
-        if where is None or len(same) == 1:
-            lines += [f"  {said}{t.rule.label} {idle_words(t.rule)}" + (f" ({t.idle})" if t.idle else "") for t in same]
+        if len(same) == 1:
+            t = same[0]
+            lines.append(f"  {said}{t.rule.label} {idle_words(t.rule)}" + (f" ({t.idle})" if t.idle else ""))
             continue
         labels = [t.rule.label for t in same]
         more = f" and {len(labels) - GROUP_SHOWN} more" if len(labels) > GROUP_SHOWN else ""
@@ -180,7 +181,7 @@ def rule_lines(target: Target, tallies: Sequence[RuleTally]) -> list[str]:
                      f"{', '.join(labels[:GROUP_SHOWN])}{more}")  # fmt: skip
     if len(groups) > IDLE_SHOWN:
         hidden = sum(len(same) for _, same in groups[IDLE_SHOWN:])
-        lines.append(f"  and {hidden} more at {len(groups) - IDLE_SHOWN} other places (--report lists every rule)")
+        lines.append(f"  and {hidden} more (--report lists every rule)")
     if len(tallies) <= LISTED:
         lines += [f"  {t.rule.label}: {activity(t)}" for t in acted]
     # Said at the rule's line first, as every located message is (an XML's rule has none: its game's name).

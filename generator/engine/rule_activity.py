@@ -181,7 +181,7 @@ def _problem(t: RuleTally) -> str | None:
     if expect == "never":
         if not t.acted:
             return None
-        return f"{head} is expected never to act ({said}), but it {activity(t)} in {played(t)}"
+        return f"{head} is expected never to act ({said}), but it acted in {played(t)}: {activity(t)}"
     if expect is None or t.fired or t.taken or (expect == "offered" and t.offered):
         return None
     if not rule.attachments:
@@ -209,9 +209,8 @@ def why_idle(rule: RuleLine, reports: Sequence[GameReport], actions: str) -> str
     game that is off, an objective the engine never pays, actions not recorded."""
     kinds = {kind for _, _, kind in rule.attachments}
     switches = [r.get("game", {}).get("switches", {}) for r in reports]
-    off = [
-        name for name in ("Use Triggers", "National Objectives") if switches and not any(s.get(name) for s in switches)
-    ]
+    # A report without the key (a harness of before) says nothing: the switch counts as on.
+    off = {name for name in ("Use Triggers", "National Objectives") if not any(s.get(name, True) for s in switches)}
     if kinds <= {"trigger"} and "Use Triggers" in off:
         return "the game property 'Use Triggers' is off: no trigger fires"
     objectives = [name for name, _, kind in rule.attachments if kind == "objective"]
