@@ -21,7 +21,7 @@ import os
 import shutil
 import tempfile
 from collections.abc import Callable, Iterator, Mapping
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path, PurePosixPath
 
 from generator.diagnostics import Diagnostic, ForgeError
@@ -37,8 +37,10 @@ def _plain_rel(rel: object) -> bool:
     """Whether `rel` is a path inside a folder, made of plain parts, none of them ours (`.forge*`)."""
     if not isinstance(rel, str) or not rel or not rel.isprintable() or "\\" in rel:
         return False
-    parts = PurePosixPath(rel).parts
-    return not PurePosixPath(rel).is_absolute() and ".." not in parts and not parts[0].startswith(".forge")
+    path = PurePosixPath(rel)  # written as it reads: no '.', '//' or '/' at the end to name a folder
+    if path.as_posix() != rel or path.is_absolute() or ".." in path.parts or not path.parts:
+        return False
+    return not path.parts[0].startswith(".forge")
 
 
 def _check_rel(out_dir: Path, rel: str) -> None:
@@ -131,7 +133,8 @@ def _finish(out_dir: Path) -> None:
         if found is not None and found[0].is_dir():  # else undone, never started, or not ours: not acted on
             stage, moves, removals = found
             for staged, final in moves:
-                _move(out_dir, stage, staged, final)
+                with suppress(ForgeError):  # a move through a link out of the folder is not made
+                    _move(out_dir, stage, staged, final)
             for rel in removals:
                 _put_aside(out_dir, stage, rel)
         journal.unlink()

@@ -89,10 +89,10 @@ def map_name_problem(name: str) -> str | None:
     """Why `name` (a mapName, or a name given to `map get`) cannot be a map's folder in the maps
     folder, or None when it can: one plain part of a path, never '..', a link's worth or too long."""
     folder = normalized_map_name(name)
-    if not folder or len(folder) > MAX_NAME:
-        return f"is not 1 to {MAX_NAME} characters long"
     if folder.startswith(".") or "/" in folder or "\\" in folder or not folder.isprintable():
         return "cannot be a folder's name (no '/', '\\' or control characters, no '.' first)"
+    if not folder or len(folder) > MAX_NAME or len(folder.encode("utf-8")) > 255:  # 255: a file system's name limit
+        return f"is not 1 to {MAX_NAME} characters long (255 bytes in UTF-8)"
     return None
 
 
