@@ -13,6 +13,7 @@ from typing import Any
 from generator.checks.blame import in_child, remember
 from generator.checks.board import check_board
 from generator.checks.engine_rules import check_engine_rules, not_said
+from generator.checks.gates import check_gates
 from generator.checks.names import check_names
 from generator.checks.options import check_options
 from generator.checks.properties import check_properties
@@ -103,6 +104,10 @@ def _checked(
     later += not_said(check_engine_rules(checked, resolved.tree, target), later)
     for check in (check_properties, check_sanity):
         later += check(checked, resolved.tree, target)
+    if not any(p.severity is Severity.ERROR for p in problems + later):
+        # What the engine would ignore is read off the whole spec: a spec with a mistake is not whole
+        # (a use that made nothing leaves the triggers it would fire looking unused).
+        later += check_gates(checked, resolved.tree, target, expansion.made)
     if maps is not None:
         board = check_board(checked, resolved, rules, maps)
         # A territory the map lacks is one problem: the board's error says it, not also a warning
