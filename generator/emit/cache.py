@@ -203,17 +203,17 @@ def _well_formed(record: object) -> TypeGuard[dict[str, Any]]:
     value as written there, and names no output but a plain path inside the output folder."""
     if not isinstance(record, dict):
         return False
-    texts = {"files": dict, "maps": dict, "reads": dict, "warnings": list, "boards": list}
-    for field, kind in texts.items():
-        value = record.get(field, kind())
-        items = list(value.items()) if isinstance(value, dict) else value if isinstance(value, list) else None
-        if items is None or not all(isinstance(x, str) for item in items for x in _flat(item)):
+    for field in ("files", "maps", "reads"):  # mappings of texts to texts
+        value = record.get(field, {})
+        if not isinstance(value, dict) or not all(isinstance(x, str) for pair in value.items() for x in pair):
             return False
-    return all(_plain(rel) for rel in record.get("files", {}))
-
-
-def _flat(item: object) -> tuple[object, ...]:
-    return item if isinstance(item, tuple) else (item,)
+    for field in ("warnings", "boards"):  # lists of texts
+        value = record.get(field, [])
+        if not isinstance(value, list) or not all(isinstance(x, str) for x in value):
+            return False
+    # Names read again as paths (a NUL in one is a ValueError of the file system calls, not an OSError).
+    named = [*record.get("reads", {}), *record.get("maps", {})]
+    return all(_plain(rel) for rel in record.get("files", {})) and all(name.isprintable() for name in named)
 
 
 def _plain(rel: str) -> bool:
