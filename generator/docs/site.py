@@ -11,6 +11,7 @@ from pathlib import Path
 
 from generator.docs.catalog_reference import ENGINES, catalog_reference
 from generator.docs.cli_reference import cli_reference
+from generator.docs.gates_reference import gates_reference
 from generator.docs.markdown import GENERATED
 from generator.docs.pictures import IMAGES, Made, make_pictures
 from generator.docs.spec_reference import spec_reference
@@ -35,6 +36,7 @@ def generated(root: Path, base_map: Path, made: Made | None = None) -> dict[str,
         f"{REFERENCE}/spec.md": spec_reference(),
         f"{REFERENCE}/patterns.md": f"{GENERATED}\n\n{reference_markdown()}",
         **{f"{REFERENCE}/catalog-{engine}.md": catalog_reference(engine) for engine in ENGINES},
+        f"{REFERENCE}/gates.md": gates_reference(),
     }
     files = {path: text.encode("utf-8") for path, text in pages.items()}
     made = made or make_pictures(Rules(root / "rules", "rules"), base_map)
