@@ -171,6 +171,27 @@ def test_balance_numbers_are_checked_before_anything_is_built(project: Path, arg
     assert not (project / "output").exists()
 
 
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--seed", str(JAVA_LONG_MAX), "-n", "2"], "Invalid value for --seed: 9223372036854775807 with 2 games plays"),
+        (["--seed", str(JAVA_LONG_MAX + 1)], "Invalid value for '--seed': 9223372036854775808 is not in the range"),
+        (["--seed", "1e3"], "Invalid value for '--seed': '1e3' is not a valid integer"),
+        (["--rounds", str(1 << 31)], "Invalid value for '--rounds': 2147483648 is not in the range 0<=x<=2147483647"),
+        (["--games", str(1 << 40)], "Invalid value for '--games' / '-n': 1099511627776 is not in the range"),
+        (["--timeout", "nan"], "Invalid value for '--timeout': nan is not a number in the range 1<=x<="),
+        (["--jobs", str(1 << 20)], "Invalid value for '--jobs' / '-j': 1048576 is not in the range 1<=x<=1024"),
+    ],
+)
+def test_check_numbers_are_checked_before_anything_is_built(project: Path, args: list[str], message: str) -> None:
+    """The harness reads a seed as a Java long and rounds as an int: past them it printed its usage,
+    which `check` reported as the variant FAILED."""
+    result = run_cli("check", "tiny", *args, cwd=project)
+    assert result.code == 2
+    assert result.err.splitlines()[-1].startswith(f"Error: {message}"), result.err
+    assert not (project / "output").exists()
+
+
 @settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
 @given(
     seed=st.integers(-(1 << 64), 1 << 64) | st.sampled_from([JAVA_LONG_MAX, JAVA_LONG_MAX + 1, -(1 << 63)]),

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import click
 
+from generator.cli.bounds import GAMES, MAX_SECONDS, ROUNDS, SEED, WORKERS, FiniteFloat, check_seeds
 from generator.cli.group import (
     ACTIONS_OPTION,
     CHOICE_RATE_OPTION,
@@ -33,7 +34,7 @@ class EngineUnusable(click.ClickException):
     "--rounds",
     default=2,
     show_default=True,
-    type=click.IntRange(min=0),
+    type=ROUNDS,
     help="Rounds of all-AI play per game; 0 only parses.",
 )
 @click.option(
@@ -43,13 +44,13 @@ class EngineUnusable(click.ClickException):
     show_default=True,
     help="Who plays every side: TripleA's Fast AI or its Hard (Pro) AI.",
 )
-@click.option("--seed", default=1, show_default=True, type=int, help="Seed of the first game's dice and actions.")
+@click.option("--seed", default=1, show_default=True, type=SEED, help="Seed of the first game's dice and actions.")
 @click.option(
     "--games",
     "-n",
     default=1,
     show_default=True,
-    type=click.IntRange(min=1),
+    type=GAMES,
     help="Games per target, with seeds SEED..SEED+N-1 (with --actions cover, enough games take every action).",
 )
 @ACTIONS_OPTION
@@ -61,13 +62,12 @@ class EngineUnusable(click.ClickException):
     type=click.Path(dir_okay=False, writable=True, path_type=Path),
     help="Write everything the engine reported, per game, to this JSON file.",
 )
-@click.option(
-    "--jobs", "-j", default=1, show_default=True, type=click.IntRange(min=1), help="Games played at the same time."
-)
+@click.option("--force", is_flag=True, help="Replace the --report file even if it is not a check report.")
+@click.option("--jobs", "-j", default=1, show_default=True, type=WORKERS, help="Games played at the same time.")
 @click.option(
     "--timeout",
     default=None,
-    type=click.FloatRange(min=1),
+    type=FiniteFloat(1, MAX_SECONDS),
     help="Seconds allowed per game (default: by rounds and AI).",
 )
 @click.option(
@@ -89,6 +89,7 @@ def check(
     choice_rate: float,
     reproducible: bool,
     report_path: Path | None,
+    force: bool,
     jobs: int,
     timeout: float | None,
     expect_fire: bool,
@@ -117,10 +118,11 @@ def check(
     from generator.paths import variant_folders
     from generator.spec.resolve import Rules
 
-    if report_path is not None:
-        from generator.cli.outputs import check_writable
+    check_seeds(seed, games)  # every seed played is a Java long, as the harness reads it
+    if report_path is not None:  # said before hours of play, not after; a file of the user's needs --force
+        from generator.cli.outputs import CHECK_REPORT, check_file_target
 
-        check_writable(report_path)  # said before hours of play, not after
+        check_file_target(report_path, CHECK_REPORT, force, "--report")
     if output_dir.is_dir():
         settle(output_dir)  # a build killed while switching its files is finished first
     # Never play a stale game: the variants named (or all of them) are built first.
