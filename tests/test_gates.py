@@ -250,3 +250,40 @@ def test_each_gate_shut_the_rule_does_nothing_open_it_acts(tmp_path: Path) -> No
         shut, opened = _reds(reports[f"{gate}-shut"]), _reds(reports[f"{gate}-open"])
         assert not ACTS[gate](shut), f"{gate}: the rule acted with its gate shut: {shut}"
         assert ACTS[gate](opened), f"{gate}: the rule did nothing with its gate open: {opened}"
+
+
+HOW_TO = ROOT / "docs" / "how-to" / "rule-every-turn.md"
+
+
+def _blocks(kind: str) -> list[str]:
+    text = HOW_TO.read_text(encoding="utf-8")
+    return [block.split("```", 1)[0] for block in text.split(f"```{kind}\n")[1:]]
+
+
+def _how_to_mod(tmp_path: Path, opened: bool) -> Path:
+    """The page's mod: what `new` writes, then the page's rule (and its gates opened)."""
+    folder = tmp_path / "mymod"
+    assert run_cli("new", "mymod", "--extends", "lhtr", "--in", str(folder), cwd=tmp_path).code == 0
+    rule, gates = _blocks("yaml")[0], _blocks("yaml")[1]
+    with (folder / "rules" / "mymod" / "game.yaml").open("a", encoding="utf-8") as spec:
+        spec.write(rule + (gates if opened else ""))
+    return folder
+
+
+def test_the_how_to_says_what_validate_says(tmp_path: Path) -> None:
+    """docs/how-to/rule-every-turn.md: its rule, and the two gates validate names, as the page shows them."""
+    folder = _how_to_mod(tmp_path, opened=False)
+    said = [line for line in run_cli("validate", "mymod", cwd=folder).err.splitlines() if "silently" in line]
+    shown = [line for line in _blocks("console")[0].splitlines() if "silently" in line]
+    assert said == shown
+    opened = run_cli("validate", "mymod", cwd=_how_to_mod(tmp_path / "open", opened=True))
+    assert opened.code == 0 and "silently" not in opened.err, opened.err
+
+
+@pytest.mark.engine
+def test_the_how_to_rule_fires_in_the_engine(tmp_path: Path) -> None:
+    folder = _how_to_mod(tmp_path, opened=True)
+    result = run_cli("check", "mymod", "--rounds", "2", "--expect-fire", cwd=folder)
+    assert result.code == 0, result.out + result.err
+    assert "  trigger triggerAttachmentGermansConscripts: fired 2 times (round 1: 1, round 2: 1)" in result.out
+    assert "  national objective objectiveAttachmentRussiansHoldKarelia: fired " in result.out
