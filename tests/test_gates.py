@@ -262,6 +262,7 @@ def _blocks(kind: str) -> list[str]:
 
 def _how_to_mod(tmp_path: Path, opened: bool) -> Path:
     """The page's mod: what `new` writes, then the page's rule (and its gates opened)."""
+    tmp_path.mkdir(exist_ok=True)
     folder = tmp_path / "mymod"
     assert run_cli("new", "mymod", "--extends", "lhtr", "--in", str(folder), cwd=tmp_path).code == 0
     rule, gates = _blocks("yaml")[0], _blocks("yaml")[1]
