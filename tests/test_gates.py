@@ -288,3 +288,19 @@ def test_the_how_to_rule_fires_in_the_engine(tmp_path: Path) -> None:
     assert result.code == 0, result.out + result.err
     assert "  trigger triggerAttachmentGermansConscripts: fired 2 times (round 1: 1, round 2: 1)" in result.out
     assert "  national objective objectiveAttachmentRussiansHoldKarelia: fired " in result.out
+
+
+def test_a_game_xml_gets_the_same_gates(tmp_path: Path) -> None:
+    """`validate FILE.xml` of any game: a shut gate is said at the attachment's XML line."""
+    shut = GATES["use-triggers"][0]
+    shutil.copytree(TINY, tmp_path / "rules" / "tiny")
+    write_tree(tmp_path / "rules", {"shut/game.yaml": "extends: tiny\n" + shut})
+    assert run_cli("build", "shut", cwd=tmp_path).code == 0
+    game = tmp_path / "output" / "games" / "shut.xml"
+    line = next(n for n, text in enumerate(game.read_text().splitlines(), 1) if "triggerAttachmentRedsTokens" in text)
+    result = run_cli("validate", "output/games/shut.xml", cwd=tmp_path)
+    assert (
+        f"output/games/shut.xml:{line}:1: warning: players.Reds.attachments.triggerAttachmentRedsTokens: this trigger "
+        "never fires in TripleA 1.9 and 2.x (silently ignored): the game property 'Use Triggers' is off, and the "
+        "engine skips every trigger then (fix: properties: {Use Triggers: true})"
+    ) in result.err.splitlines(), result.err

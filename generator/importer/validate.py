@@ -13,6 +13,7 @@ from typing import Any
 from generator.checks.board import check_territories
 from generator.checks.dtd import check_xml_against_dtd
 from generator.checks.engine_rules import check_engine_rules, not_said
+from generator.checks.gates import check_gates
 from generator.checks.options import TARGET_ENGINES, check_options, engine_meant
 from generator.checks.properties import check_properties
 from generator.checks.references import check_spec
@@ -71,6 +72,8 @@ def validate_xml_file(
         problems += not_said(check_engine_rules(spec, tree, target), problems)
         problems += check_properties(spec, tree, target)
         problems += check_sanity(spec, tree, target)
+        if not any(p.severity is Severity.ERROR for p in problems):  # as for specs: gates of a whole game
+            problems += check_gates(spec, tree, target, {})
         if maps is not None and (installed := maps.find(spec.game.map)) is not None:
             problems += check_territories(spec, tree, installed)
             # An XML names no drawn pictures of its own: nothing to read beside it.
