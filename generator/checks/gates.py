@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, replace
+from functools import cache
 from typing import Any
 
 from generator.catalog.gates import Applied, Gates, load_gates
@@ -25,6 +26,7 @@ from generator.spec.model import Property, Spec
 from generator.spec.option_values import option_writes
 
 Path = tuple[str | int, ...]
+Steps = tuple[tuple[str | None, str, bool], ...]  # the sequence as the gates read it (see _steps)
 ENGINE_NAMES = {("1.9",): "TripleA 1.9", ("2.x",): "TripleA 2.x", ("1.9", "2.x"): "TripleA 1.9 and 2.x"}
 # What a rule of each kind does not do behind a shut gate.
 NEVER = {
@@ -50,6 +52,7 @@ def check_gates(spec: Spec, tree: Any, target: str, made: Mapping[Path, list[Any
     engines = TARGET_ENGINES[target]
     found: list[Diagnostic] = []
     switched, activated = _switched(spec), _activated(spec)
+    steps = _steps(spec)
     for rule in mod_rules(spec, made):
         # (where, reason, fix) -> the attachments it shuts, and in which engines
         closed: dict[tuple[Path, str, str, str], tuple[list[RuleAttachment], list[str]]] = {}
@@ -57,7 +60,7 @@ def check_gates(spec: Spec, tree: Any, target: str, made: Mapping[Path, list[Any
             if attachment.name in activated:
                 continue  # what fires it has gates of its own
             for engine in engines:
-                for gate in _closed(spec, attachment, load_gates(engine), switched):
+                for gate in _closed(spec, steps, attachment, load_gates(engine), switched):
                     where = gate.path if rule.path == attachment.path else rule.path
                     shut, shut_in = closed.setdefault((where, gate.reason, gate.fix, gate.part), ([], []))
                     shut += [] if attachment in shut else [attachment]
@@ -67,7 +70,7 @@ def check_gates(spec: Spec, tree: Any, target: str, made: Mapping[Path, list[Any
             message = f"{_subject(rule, shut, part)} in {engine_names} (silently ignored): {reason} ({fix})"
             at = locate(tree, where, key=where == rule.path)
             found.append(Diagnostic(message, at, key_path(where), Severity.WARNING))
-    found += _unreachable_units(spec, tree)
+    found += _unreachable_units(spec, tree, switched)
     return found
 
 
@@ -101,7 +104,7 @@ def _activated(spec: Spec) -> set[str]:
     return fired
 
 
-def _closed(spec: Spec, rule: RuleAttachment, gates: Gates, switched: set[str]) -> Iterator[Closed]:
+def _closed(spec: Spec, steps: Steps, rule: RuleAttachment, gates: Gates, switched: set[str]) -> Iterator[Closed]:
     """Every gate that keeps this attachment from ever acting in this engine."""
     java_class = _class(spec, rule)
     for never in gates.never:
@@ -114,24 +117,24 @@ def _closed(spec: Spec, rule: RuleAttachment, gates: Gates, switched: set[str]) 
             yield Closed((*rule.path, never.option), f"{never.option} is {value}: {never.why}",
                          f"fix: change {never.option}")  # fmt: skip
     if rule.kind == "trigger":
-        yield from _trigger_gates(spec, rule, gates)
+        yield from _trigger_gates(spec, steps, rule, gates)
         return
     applied = gates.rules[rule.kind]
     if applied.name_prefix and not rule.name.startswith(applied.name_prefix):
         yield Closed(rule.path, f"the engine finds a {NOUNS[rule.kind]} by its name, which must start with "
                      f"{applied.name_prefix}", f"fix: rename it {applied.name_prefix}...")  # fmt: skip
-    yield from _applied_gates(spec, rule, gates, applied, f"the engine skips every {NOUNS[rule.kind]}")
+    yield from _applied_gates(spec, steps, rule, gates, applied, f"the engine skips every {NOUNS[rule.kind]}")
 
 
 def _applied_gates(
-    spec: Spec, rule: RuleAttachment, gates: Gates, applied: Applied, part: str = ""
+    spec: Spec, steps: Steps, rule: RuleAttachment, gates: Gates, applied: Applied, part: str = ""
 ) -> Iterator[Closed]:
     """The properties `applied` needs, and a step of its delegates (of the rule's player, unless any will do)."""
     for prop in applied.properties:
         if not _property_on(spec, prop, gates):
             yield Closed(rule.path, f"the game property '{prop}' is off, and {part or 'the engine skips it'} then",
                          f"fix: properties: {{{prop}: true}}")  # fmt: skip
-    if applied.steps and not _has_step(spec, None if applied.any_player else rule.player, applied):
+    if applied.steps and not _has_step(steps, None if applied.any_player else rule.player, applied):
         delegate = sorted(applied.steps)[0]
         when = applied.phase if applied.phase.startswith("during") else f"at {applied.phase or 'a step of ' + delegate}"
         who = "the sequence" if applied.any_player else rule.player
@@ -141,22 +144,22 @@ def _applied_gates(
                      f"fix: add a {combat}step of {delegate} for {rule.player} to sequence")  # fmt: skip
 
 
-def _trigger_gates(spec: Spec, rule: RuleAttachment, gates: Gates) -> Iterator[Closed]:
+def _trigger_gates(spec: Spec, steps: Steps, rule: RuleAttachment, gates: Gates) -> Iterator[Closed]:
     """A trigger fires at the step its `when` names, else in the delegates that fire what it does."""
     when = rule.options.get("when")
     if when is not None:
-        yield from _applied_gates(spec, rule, gates, gates.with_when, "the engine skips every trigger")
-        steps = spec.ordered_steps()
+        yield from _applied_gates(spec, steps, rule, gates, gates.with_when, "the engine skips every trigger")
+        names = spec.ordered_steps()
         for text, _ in option_writes(when) or []:
             step = text.split(":", 1)[-1]
             if step not in spec.sequence and not {"@", "$"} & set(step):  # a loop variable: 2.x fills it in
                 yield Closed((*rule.path, "when"), f"its when names step '{step}', which the sequence does not have",
-                             f"fix: name a step of the sequence{did_you_mean(step, steps)}")  # fmt: skip
+                             f"fix: name a step of the sequence{did_you_mean(step, names)}")  # fmt: skip
         return
     # Without when, each thing a trigger does is done by its own delegates: one shut part leaves the rest.
     parts = [(kind, sorted(set(rule.options) & kind.options)) for kind in gates.trigger_kinds]
     shut = {
-        does[0]: list(_applied_gates(spec, rule, gates, kind, f"a trigger without when gives no {does[0]}"))
+        does[0]: list(_applied_gates(spec, steps, rule, gates, kind, f"a trigger without when gives no {does[0]}"))
         for kind, does in parts
         if does
     }
@@ -165,18 +168,23 @@ def _trigger_gates(spec: Spec, rule: RuleAttachment, gates: Gates) -> Iterator[C
         yield from (gate if every else replace(gate, part=f"gives no {gives}") for gate in closed)
 
 
-def _has_step(spec: Spec, player: str | None, applied: Applied) -> bool:
-    """A step of `applied`'s delegates, of `player` (None: of anyone), that meets its step condition."""
+def _steps(spec: Spec) -> Steps:
+    """(player, delegate class, a combat move) of every step whose delegate the spec defines."""
+    found = []
     for name, step in spec.sequence.items():
         delegate = spec.delegates.get(step.delegate)
-        if delegate is None or not applied.runs_in(delegate.java_class):
-            continue
-        if player is not None and step.player != player:
-            continue
-        if applied.combat_move and not _combat_move(name, step.properties):
-            continue
-        return True
-    return False
+        if delegate is not None:
+            found.append((step.player, delegate.java_class, _combat_move(name, step.properties)))
+    return tuple(found)
+
+
+@cache
+def _has_step(steps: Steps, player: str | None, applied: Applied) -> bool:
+    """A step of `applied`'s delegates, of `player` (None: of anyone), that meets its step condition."""
+    return any(
+        applied.runs_in(delegate) and (player is None or owner == player) and (combat or not applied.combat_move)
+        for owner, delegate, combat in steps
+    )
 
 
 def _combat_move(name: str, properties: Mapping[str, Any]) -> bool:
@@ -202,11 +210,10 @@ def _class(spec: Spec, rule: RuleAttachment) -> str:
     return (written.java_class(rule.name) or "").rsplit(".", 1)[-1]
 
 
-def _unreachable_units(spec: Spec, tree: Any) -> list[Diagnostic]:
+def _unreachable_units(spec: Spec, tree: Any, named: set[str]) -> list[Diagnostic]:
     """A unit type no frontier sells, no territory or player starts with and nothing names: no one
     can ever have it (a rule that makes it, a trigger that places it, names it in an option)."""
-    named = {word for _, _, _, options in attachments_of(spec) for value in options.values() for word in _words(value)}
-    named |= {word for unit in spec.units.values() for value in unit.options.values() for word in _words(value)}
+    # `named`: every word of every attachment's options (a unit's main attachment's included)
     # A rule in a frontier sells its units; so does one a trigger adds to a frontier (it names the rule).
     selling = {name for rules in spec.production_frontiers.values() for name in rules} | named
     sold = {unit for name, rule in spec.production_rules.items() if name in selling for unit in rule.result}
