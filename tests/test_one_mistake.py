@@ -79,3 +79,48 @@ def test_a_rules_folder_is_not_kept_once_checked(tmp_path: Path) -> None:
     del rules, problems
     gc.collect()
     assert read() is None
+
+
+def test_a_name_misspelt_in_an_option_is_one_message_wherever_it_stands(tmp_path: Path) -> None:
+    """A territory, unit or player misspelt inside an option value is said alike, at its own list
+    element, before or after an optional count, in a repeated option or a `{value, count}`: never
+    as a count that is not a number."""
+    trigger = "players.Germans.attachments.triggerAttachmentReinforce"
+    errors = _validate(
+        tmp_path,
+        HEAD
+        + "players:\n  Germans:\n    attachments:\n"
+        + "      conditionAttachmentAtWar:\n        atWarPlayers: [1, Rusians]\n"
+        + "      triggerAttachmentReinforce:\n"
+        + "        placement:\n"
+        + "          - [Rusia, infantry]\n"
+        + "          - [1, Rusia, infantry]\n"
+        + "          - {value: [Rusia, infantry], count: 2}\n"
+        + "        removeUnits: [[Rusia, infantry]]\n"
+        + "        purchase: [[2, infantri]]\n",
+    )
+    russia = "unknown territory 'Rusia' (did you mean 'Russia'?)"
+    assert errors == [
+        "rules/mymod/game.yaml:7:27: players.Germans.attachments.conditionAttachmentAtWar.atWarPlayers[1]: "
+        "unknown player 'Rusians' (did you mean 'Russians'?)",
+        f"rules/mymod/game.yaml:10:14: {trigger}.placement[0][0]: {russia}",
+        f"rules/mymod/game.yaml:11:17: {trigger}.placement[1][1]: {russia}",
+        f"rules/mymod/game.yaml:12:22: {trigger}.placement[2].value[0]: {russia}",
+        f"rules/mymod/game.yaml:13:24: {trigger}.removeUnits[0][0]: {russia}",
+        f"rules/mymod/game.yaml:14:24: {trigger}.purchase[0][1]: unknown unit 'infantri' (did you mean 'infantry'?)",
+        "6 errors found.",
+    ]
+
+
+def test_a_name_misspelt_in_an_option_written_as_text_is_said_at_its_field(tmp_path: Path) -> None:
+    """Written as one text, the value has no element to point at: its field is named, the message is the same."""
+    errors = _validate(
+        tmp_path,
+        HEAD + "players:\n  Germans:\n    attachments:\n      triggerAttachmentReinforce:\n"
+        "        placement: 'Rusia:infantry'\n",
+    )
+    assert errors == [
+        "rules/mymod/game.yaml:7:9: players.Germans.attachments.triggerAttachmentReinforce.placement: field 1 'Rusia': "
+        "unknown territory 'Rusia' (did you mean 'Russia'?)",
+        "1 error found.",
+    ]

@@ -17,7 +17,7 @@ from generator.diagnostics import Diagnostic, did_you_mean, key_path
 from generator.spec.kinds import KINDS
 from generator.spec.locate import locate
 from generator.spec.model import Attachment, Spec
-from generator.spec.option_values import option_writes
+from generator.spec.option_values import option_writes, xml_value
 
 TARGET_ENGINES = {"1.9": ("1.9",), "2.x": ("2.x",), "portable": ("1.9", "2.x")}
 Path = tuple[str | int, ...]
@@ -85,10 +85,9 @@ def check_options(spec: Spec, tree: Any, target: str) -> list[Diagnostic]:
     memo = _memo_for(names)
     for path, cls, _, options in attachments_of(spec):
         for option, raw in options.items():
-            where = (*path, option)
-            problem = _option_problem(engines, cls, option, raw, names, memo)
-            if problem is not None:
-                found.append(Diagnostic(problem, locate(tree, where, key=True), key_path(where)))
+            for message, inside in _option_problems(engines, cls, option, raw, names, memo):
+                where = (*path, option, *inside)
+                found.append(Diagnostic(message, locate(tree, where, key=not inside), key_path(where)))
     return found
 
 
@@ -124,33 +123,64 @@ def engine_meant(spec: Spec, tree: Any) -> str | None:
     return None
 
 
-def _option_problem(
+def _option_problems(
     engines: tuple[str, ...], cls: str, option: str, raw: Any, names: dict[str, set[str]], memo: Memo
-) -> str | None:
+) -> list[tuple[str, tuple[int | str, ...]]]:
+    """What is wrong with one option, each with where inside its value (its key path below the
+    option): the option's name, or its value (each item of a repeated option is a mistake of its own)."""
     writes = option_writes(raw)
     if writes is None:
-        return None  # the shape check in validate reports it
+        return []  # the shape check in validate reports it
     missing = [e for e in engines if resolve_option(e, cls, option) is None]
     if missing:
         others = [e for e in ("1.9", "2.x") if e not in missing and resolve_option(e, cls, option) is not None]
         if others and len(engines) > 1:
-            return (
+            said = (
                 f"option '{option}' of {cls} exists only in engine {others[0]}, not in {missing[0]} "
                 f"(the portable target needs both; use --target {others[0]})"
             )
-        if others:
-            return f"option '{option}' of {cls} exists only in engine {others[0]} (the target is {missing[0]})"
-        known = load_catalog(missing[0])["attachments"].get(cls, {}).get("options", {})
-        return f"unknown option '{option}' for {cls}{did_you_mean(option, known)}"
-    for engine in engines:
-        for value, count in writes:
+        elif others:
+            said = f"option '{option}' of {cls} exists only in engine {others[0]} (the target is {missing[0]})"
+        else:
+            known = load_catalog(missing[0])["attachments"].get(cls, {}).get("options", {})
+            said = f"unknown option '{option}' for {cls}{did_you_mean(option, known)}"
+        return [(said, ())]
+    # As option_writes reads it: a list of lists (or of mappings) is the option repeated.
+    repeated = isinstance(raw, list) and bool(raw) and all(isinstance(v, list | dict) for v in raw)
+    found = []
+    for index, (value, count) in enumerate(writes):
+        for engine in engines:
             key = (engine, cls, option, value, count)
             if key not in memo:  # big maps repeat the same values thousands of times
                 memo[key] = check_value(engine, cls, option, value, count=count, names=names)
             error = memo[key]
-            if error is not None:
-                return _reworded(error, names)
-    return None
+            if error is not None:  # said for the first engine that refuses it
+                found.append(_placed(_reworded(error, names), raw[index] if repeated else raw, (index,) * repeated))
+                break
+    return found
+
+
+_FIELD = re.compile(r"(field|item) (\d+)(?: ('[^']*'))?: ")
+
+
+def _placed(message: str, item: Any, inside: tuple[int | str, ...]) -> tuple[str, tuple[int | str, ...]]:
+    """The message said at the list element it is about, when the value is a YAML list whose
+    elements are its ':'-separated fields one for one: `[Rusia, infantry]` is said at `Rusia`, with
+    no 'field 1' (the place says it), as the same slip after a count is."""
+    field = _FIELD.match(message)
+    skipped = 0  # `{value: [...], count: N}`: the count is written first, as the value's first field
+    if isinstance(item, dict) and isinstance(item.get("value"), list):
+        skipped = 0 if item.get("count") is None else 1
+        item, inside = item["value"], (*inside, "value")
+    if field is None or not isinstance(item, list) or not all(isinstance(v, bool | int | float | str) for v in item):
+        return message, inside
+    texts = [xml_value(v) for v in item]
+    at = int(field.group(2)) - 1 - skipped
+    if any(":" in text for text in texts) or not 0 <= at < len(texts):
+        return message, inside
+    if field.group(3) is not None and field.group(3) != repr(texts[at]):
+        return message, inside  # fields of another separator: not the list's elements
+    return message[field.end() :], (*inside, at)
 
 
 _UNKNOWN = re.compile(r"unknown (\w+) '([^']*)'")
@@ -166,7 +196,9 @@ def _reworded(error: str, names: dict[str, set[str]]) -> str:
     syntax = detail.rpartition("syntax ")[2].removesuffix(")") if detail else ""
     unknown = _UNKNOWN.search(message)
     if unknown and unknown.group(1) in names:
-        message += did_you_mean(unknown.group(2), names[unknown.group(1)])
+        # A name not known is one mistake wherever it stands: said alike in any option, without
+        # the option's syntax (the value has its shape; only the name is wrong).
+        return message + did_you_mean(unknown.group(2), names[unknown.group(1)])
     if syntax and syntax not in _SIMPLE_SYNTAX:
         message += f" (syntax: {syntax})"
     return message
