@@ -10,9 +10,12 @@ import click
 
 from generator.cli.group import RULES_OPTION, _display, _report, cli
 from generator.cli.release import EngineUnusable
-from generator.diagnostics import Diagnostic
+from generator.diagnostics import Diagnostic, did_you_mean
 
 if TYPE_CHECKING:
+    from rich.console import Console
+
+    from generator.checks.variant import CheckedVariant
     from generator.emit.coverage import Coverage
     from generator.engine.sweep import SweepResult
     from generator.spec.model import Spec
@@ -46,13 +49,34 @@ if TYPE_CHECKING:
     is_flag=True,
     help="Only print the variants whose recorded sweep is missing or stale, one a line (CI sweeps those).",
 )
+@click.option(
+    "--by-rule",
+    is_flag=True,
+    help="Also list each rule of a variant with a ledger as a variant without one is listed: its place, "
+    "its gates, what check saw it do.",
+)
 @RULES_OPTION
 def coverage(
-    variants: tuple[str, ...], fmt: str, mutation_results: Path, mutate: bool, list_stale: bool, rules_dir: Path
+    variants: tuple[str, ...],
+    fmt: str,
+    mutation_results: Path,
+    mutate: bool,
+    list_stale: bool,
+    by_rule: bool,
+    rules_dir: Path,
 ) -> None:
-    """Count each variant's rule ledger by fidelity grade and section, for TripleA 1.9 and 2.x.
+    """Each rule a variant writes, and what of it is enforced, shown in the engine and seen in play.
 
-    Without VARIANTS, every variant in rules/ that has a rule ledger. The 2.x grade is the rule's
+    A variant without a rule ledger (any mod) lists each rule it writes (a pattern use, a trigger,
+    a national objective, a user or political action): its place in the YAML, its gates (every one
+    open, or the one that keeps it inert, as validate says it) and what the last `check` of the
+    variant saw it do (fired, offered, taken: in how many games, from which round). That evidence
+    is of the game check played: a variant edited since says its evidence is of an earlier build.
+    A variant triplea-forge ships can be named from any folder.
+
+    A variant with a rule ledger counts it by fidelity grade and section, for TripleA 1.9 and 2.x
+    (--by-rule lists its rules too). Without VARIANTS, every variant in rules/ that has a rule
+    ledger; in a folder where none has one, every variant. The 2.x grade is the rule's
     `fidelity_2x` where it has one, else its 1.9 grade. The proof column counts the enforced rules
     an engine scenario shows, those only pinned by dump facts, and those without a proof; the
     mutation line gives the sweep's recorded score, marked stale when the variant changed since.
@@ -67,31 +91,43 @@ def coverage(
 
     from generator.checks.variant import check_variant
     from generator.emit.coverage import coverage as ledger_coverage
-    from generator.emit.coverage import render_markdown, render_table
     from generator.spec.resolve import Rules
 
     rules = Rules(rules_dir, _display(rules_dir))
     known = rules.variants()
     for name in variants:
-        if name not in known:
-            raise click.BadParameter(f"no variant '{name}' in {_display(rules_dir)}/", param_hint="VARIANTS")
+        if not rules.exists(name):  # the folder's own, or one triplea-forge ships (a mod's base)
+            raise click.BadParameter(
+                f"no variant '{name}' in {_display(rules_dir)}/ or among the variants triplea-forge ships"
+                + did_you_mean(name, rules.known()),
+                param_hint="VARIANTS",
+            )
+    ledger_only = mutate or list_stale  # the sweep mutates what a ledger enforces
     problems: list[Diagnostic] = []
     reports: list[Coverage] = []
     specs: dict[str, Spec] = {}
+    unledgered: dict[str, CheckedVariant] = {}
+    listed: dict[str, CheckedVariant] = {}  # by rule, in the order shown
     for name in variants or tuple(known):
         loaded, found = check_variant(rules, name)
         problems += found
         if loaded is None:
             continue
         if not loaded.spec.rule_ledger:
-            if variants:
+            if variants and ledger_only:
                 raise click.ClickException(f"variant '{name}' has no rule ledger (rule_ledger: in its spec)")
+            unledgered[name] = loaded
             continue
         specs[name] = loaded.spec
         reports.append(ledger_coverage(name, loaded.spec, mutation_results))
+        if by_rule:
+            listed[name] = loaded
     _report(problems)
-    if not reports:
-        raise click.ClickException(f"no variant in {_display(rules_dir)}/ has a rule ledger")
+    if ledger_only or (not variants and reports):
+        unledgered = {}  # without VARIANTS, a folder with ledgers shows those (the project's own rules/)
+    if not reports and (ledger_only or not unledgered):
+        what = " has a rule ledger" if ledger_only else " (start one: triplea-forge new NAME)"
+        raise click.ClickException(f"no variant in {_display(rules_dir)}/{what}")
     if mutate:
         _sweep_all(rules, specs)
         return
@@ -101,13 +137,49 @@ def coverage(
             if specs[report.variant].game.target != "2.x" and (report.mutation is None or report.mutation.stale):
                 click.echo(report.variant)
         return
-    if fmt == "markdown":
-        click.echo(render_markdown(reports), nl=False)
-    else:
-        console = Console()
-        if not console.is_terminal:
-            console.width = max(console.width, 120)
-        render_table(reports, console)
+    listed.update(unledgered)
+    order = [n for n in variants or tuple(known) if n in listed or n in specs]
+    console = Console()
+    if fmt == "table" and not console.is_terminal:
+        console.width = max(console.width, 120)
+    _show(order, reports, listed, rules_dir, fmt, console)
+
+
+def _show(
+    order: list[str],
+    reports: list[Coverage],
+    listed: dict[str, CheckedVariant],
+    rules_dir: Path,
+    fmt: str,
+    console: Console,
+) -> None:
+    """Each variant in order: its ledger's counts, then its rules one by one (those listed)."""
+    from generator.emit.coverage import render_markdown, render_table
+    from generator.emit.rule_coverage import render_rules_markdown, render_rules_table, rule_report
+
+    ledgers = {r.variant: r for r in reports}
+    parts: list[str] = []
+    for name in order:
+        ledger = ledgers.get(name)
+        if ledger is not None:
+            if fmt == "markdown":
+                parts.append(render_markdown([ledger]))
+            else:
+                render_table([ledger], console)
+        if name in listed:
+            by_rule = rule_report(listed[name], _check_command(rules_dir, name))
+            if fmt == "markdown":
+                parts.append(render_rules_markdown(by_rule))
+            else:
+                render_rules_table(by_rule, console)
+    if parts:
+        click.echo("\n".join(parts), nl=False)
+
+
+def _check_command(rules_dir: Path, name: str) -> str:
+    """What plays the variant's game (a shipped one too, as check finds it by name)."""
+    folder = "" if rules_dir == Path("rules") else f" --rules {_display(rules_dir)}"
+    return f"triplea-forge check {name}{folder}"
 
 
 def _mark_stale(rules: Rules, reports: list[Coverage]) -> None:

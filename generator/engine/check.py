@@ -13,6 +13,7 @@ from pathlib import Path
 
 from rich.console import Console
 
+from generator.emit.check_record import game_digests, save_records
 from generator.engine.batches import play_through
 from generator.engine.check_output import GameProgress, render_table, write_report
 from generator.engine.harness import Engine, JsonDict, PlayEvent, find_engine, processors_per_jvm
@@ -186,6 +187,7 @@ def run(
             )  # fmt: skip
     if not out.is_terminal:  # logs and pipes: do not squeeze the table into 80 columns
         out.width = max(out.width, 120)
+    played = game_digests(targets)  # the bytes the engine reads, whatever a build writes meanwhile
     shown = GameProgress(targets, rounds)
     with shown.progress:
         outcomes = run_games(
@@ -202,6 +204,8 @@ def run(
             reproducible=reproducible,
         )
     at_work = tally(outcomes, rules or {}, rounds=rounds, actions=actions, expect_fire=expect_fire)
+    # What each rule did, kept for `coverage` (emit/check_record.py), whether the games passed or not.
+    save_records(outcomes, played, rounds=rounds, ai=ai, seed=seed, actions=actions)
     render_table(out, outcomes, rounds, games, at_work, actions)
     if report_path is not None:
         options = {"rounds": rounds, "ai": ai, "seed": seed, "actions": actions, "games": games,
