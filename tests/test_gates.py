@@ -62,6 +62,11 @@ POLITICS = (
     "      politicalActionAttachmentRedsTruce: {conditions: [conditionAttachmentRedsAlways], "
     "relationshipChange: [Reds, Blues, Truce], text: Truce, costPU: 0, attemptsPerTurn: 1}\n" + ALWAYS
 )
+VICTORY = (
+    "players:\n  Reds:\n    attachments:\n"
+    "      triggerAttachmentRedsWin: {conditions: [conditionAttachmentRedsAlways], victory: RedsWin, players: [Reds]}\n"
+    + ALWAYS
+)
 NO_COMBAT_MOVE = "sequence:\n  redsCombatMove: {properties: {combatMove: false}}\n"
 MARKER = "units:\n  marker: {movement: 0, attack: 0, defense: 0, image: {from: infantry, mark: M}}\n"
 PLACE_NO_WHEN = (
@@ -149,6 +154,38 @@ GATES: dict[str, tuple[str, str, str]] = {
         "politics step, and Reds has no step of PoliticsDelegate (fix: add a step of PoliticsDelegate for Reds to "
         "sequence)",
     ),
+    "objective-name": (
+        _objective("National Objectives: true").replace(
+            "objectiveAttachmentRedsHoldAlpha", "conditionAttachmentRedsPay"
+        ),
+        _objective("National Objectives: true"),
+        "rules/shut/game.yaml:6:7: players.Reds.attachments.conditionAttachmentRedsPay: this national objective never "
+        "pays in TripleA 1.9 and 2.x (silently ignored): the engine finds a national objective by its name, which must "
+        "start with objectiveAttachment (fix: rename it objectiveAttachment...)",
+    ),
+    "attempts-zero": (
+        TOKENS + USER_ACTION.replace("attemptsPerTurn: 1", "attemptsPerTurn: 0") + USER_ACTION_STEP,
+        TOKENS + USER_ACTION + USER_ACTION_STEP,
+        "rules/shut/game.yaml:6:208: players.Reds.attachments.userActionAttachmentRedsMuster.attemptsPerTurn: this "
+        "user action is never offered in TripleA 1.9 and 2.x (silently ignored): attemptsPerTurn is 0: an action is "
+        "offered only with attempts left (attemptsLeftThisTurn > 0), which setting attemptsPerTurn and each turn's "
+        "reset set to attemptsPerTurn (fix: change attemptsPerTurn)",
+    ),
+    "chance-zero": (
+        TOKENS + TRIGGERS_ON + _trigger("when: after:redsPlace, uses: -1, chance: '0:6'"),
+        TOKENS + TRIGGERS_ON + _trigger("when: after:redsPlace, uses: -1, chance: '6:6'"),
+        "rules/shut/game.yaml:7:159: players.Reds.attachments.triggerAttachmentRedsTokens.chance: this trigger never "
+        "fires in TripleA 1.9 and 2.x (silently ignored): chance is 0:6: testChance fails whenever the hit number is 0 "
+        "and the dice have sides (0:N), without a roll; only chanceIncrementOnFailure raises it, or an activateTrigger "
+        "whose testChance is false (fix: change chance)",
+    ),
+    "triggered-victory": (
+        VICTORY,
+        VICTORY + "properties: {Triggered Victory: true}\n",
+        "rules/shut/game.yaml:5:7: players.Reds.attachments.triggerAttachmentRedsWin: this trigger never fires in "
+        "TripleA 1.9 and 2.x (silently ignored): the game property 'Triggered Victory' is off, and a trigger without "
+        "when gives no victory then (fix: properties: {Triggered Victory: true})",
+    ),
 }
 
 
@@ -221,6 +258,7 @@ def _reds(report: dict[str, Any]) -> dict[str, Any]:
         "most PUs": max(spend, default=0),
         "offered": offered,
         "markers": markers,
+        "over": report["gameOver"],
     }
 
 
@@ -236,6 +274,10 @@ ACTS = {
     "placement-without-when": lambda r: r["markers"] >= 1,
     "politics-property": lambda r: "politicalActionAttachmentRedsTruce" in r["offered"],
     "politics-step": lambda r: "politicalActionAttachmentRedsTruce" in r["offered"],
+    "objective-name": lambda r: r["most PUs"] >= 100,
+    "attempts-zero": lambda r: "userActionAttachmentRedsMuster" in r["offered"],
+    "chance-zero": lambda r: r["tokens"] >= 5,
+    "triggered-victory": lambda r: r["over"],
 }
 
 

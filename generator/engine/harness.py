@@ -30,6 +30,7 @@ from pathlib import Path
 from generator.engine.errors import EngineError, EngineNotFound, HarnessError, JsonDict
 from generator.engine.javac import compiled_classes
 from generator.engine.sandbox import JVM_XML_FENCES, WentQuiet, engine_input, kill_group, run_group
+from generator.installed_map import default_maps_folder
 
 __all__ = [
     "DEFAULT_JAR",
@@ -324,6 +325,8 @@ class Engine:
             "-Djava.util.prefs.PreferencesFactory=forge.MemPrefs$Factory",
             # Autosaves, downloadedMaps and prefs would otherwise land in the real home.
             f"-Duser.home={work}",
+            # The installed maps, for a game's texts (notifications, victory messages): PlayRun.
+            f"-Dforge.maps={default_maps_folder()}",
             "-Dfile.encoding=UTF-8",
             *JVM_XML_FENCES,
             "-cp",

@@ -97,6 +97,11 @@ final class PlayRun {
       return report.render(null);
     }
     report.describeGame(data);
+    try {
+      useMapResources(data);
+    } catch (final ReflectiveOperationException e) {
+      ErrorCapture.record("exception", "cannot read the map's texts: " + ForgeHarness.describe(e), e);
+    }
     if (rounds <= 0) {
       return report.render(data);
     }
@@ -268,11 +273,53 @@ final class PlayRun {
    * working folder gives them "no text set" instead of a NullPointerException.
    */
   private static void installEmptyMapResources() throws ReflectiveOperationException {
+    installResources(new File(".").getAbsolutePath());
+  }
+
+  /**
+   * The texts a game shows (notifications, victory messages, action texts) come from its map's
+   * folder, as in the client: where the map is installed (the folder the tool gives as forge.maps),
+   * that folder, else the empty working folder. A triggered victory ends the game only when the map
+   * has its message, so without the map's texts a check never saw one. The engine caches the texts
+   * of the last map read (NotificationMessages, PoliticsText, UserActionText): each game reads anew.
+   */
+  private static void useMapResources(final GameData data) throws ReflectiveOperationException {
+    final String maps = System.getProperty("forge.maps");
+    final Object name = data.getProperties().get("mapName");
+    String folder = new File(".").getAbsolutePath();
+    if (maps != null && name != null && !name.toString().isEmpty()) {
+      for (final File candidate : new File[] {new File(new File(maps, name.toString()), "map"),
+          new File(maps, name.toString())}) {
+        if (candidate.isDirectory()) {
+          folder = candidate.getAbsolutePath();
+          break;
+        }
+      }
+    }
+    installResources(folder);
+    for (final String cached : new String[] {"games.strategy.triplea.ui.NotificationMessages",
+        "games.strategy.triplea.ui.PoliticsText", "games.strategy.triplea.ui.UserActionText"}) {
+      final Class<?> type;
+      try {
+        type = Class.forName(cached);
+      } catch (final ClassNotFoundException e) {
+        continue;
+      }
+      for (final Field f : type.getDeclaredFields()) {
+        if (java.lang.reflect.Modifier.isStatic(f.getModifiers()) && f.getType() == type) {
+          f.setAccessible(true);
+          f.set(null, null);
+        }
+      }
+    }
+  }
+
+  private static void installResources(final String folder) throws ReflectiveOperationException {
     final Constructor<ResourceLoader> make = ResourceLoader.class.getDeclaredConstructor(String.class, String[].class);
     make.setAccessible(true);
     final Field loader = AbstractUIContext.class.getDeclaredField("resourceLoader");
     loader.setAccessible(true);
-    loader.set(null, make.newInstance("forge-check", new String[] {new File(".").getAbsolutePath()}));
+    loader.set(null, make.newInstance("forge-check", new String[] {folder}));
   }
 
   private static Method method(final String name, final Class<?>... params) throws NoSuchMethodException {
