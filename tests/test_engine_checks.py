@@ -69,8 +69,10 @@ def _catalog_lacks(found: list[dict[str, Any]], engine: str, delegates: list[str
 @pytest.mark.engine
 def test_the_19_jar_has_no_check_the_catalog_lacks() -> None:
     found = _extractor().extract_19(str(ENGINE_JAR))
-    digest = _extractor().digest(found, "", [])
+    digest = _extractor().digest(found, "", [], [])
     _catalog_lacks(digest["checks"], "1.9", _extractor().delegates_19(str(ENGINE_JAR)))
+    reached = importlib.import_module("extract_reached")  # beside the extractor, on its path now
+    assert load_checks("1.9")["builtinTechs"] == reached.builtin_techs_19(str(ENGINE_JAR))
     assert _per_class(digest["checks"])["UnitAttachment"] == 71
 
 
@@ -78,6 +80,7 @@ def test_the_2x_source_digest_has_no_check_the_catalog_lacks() -> None:
     digest = json.loads(DIGEST_2X.read_text(encoding="utf-8"))
     _catalog_lacks(digest["checks"], "2.x", digest["delegates"])
     assert load_checks("2.x")["source"] == digest["source"]
+    assert load_checks("2.x")["builtinTechs"] == digest["builtinTechs"]
     assert _per_class(digest["checks"])["UnitAttachment"] == 41
 
 
@@ -321,7 +324,9 @@ def test_2x_probes_are_refused_at_the_option_with_the_2x_message(tmp_path: Path)
         assert errors[name], (name, check["message"])
     for name, (check, _, line, key) in syntax.items():
         if check is None:
-            assert not errors[name], (name, errors[name])
+            # The probes' canal is on one territory of the tiny board: 2.x refuses a canal on other
+            # than two (proved by that check's own probe), the one error its holder may have.
+            assert all("Wrong number of sea zones" in e for e in errors[name]), (name, errors[name])
         elif check["status"] != "not_checked":
             assert _probe_refused(check, "2.x", errors[name], name, line, key), (name, key, errors[name])
     for name, (probe, refused, lines) in sorted(variants.items()):

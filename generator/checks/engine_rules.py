@@ -14,7 +14,7 @@ a unitAttachment, `max_run_count` below 1, a delegate class the engine lacks).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
@@ -22,10 +22,11 @@ from typing import Any
 from generator.catalog import load_catalog, resolve_option
 from generator.catalog.checks import Condition, load_checks, rule_checks, shortcuts
 from generator.checks.options import TARGET_ENGINES, attachments_of
-from generator.diagnostics import Diagnostic, Severity, did_you_mean, key_path
-from generator.spec.kinds import ATTACHMENT_PACKAGE, KIND_OF_TYPE
+from generator.checks.parser_rules import PARSER_CHECKS
+from generator.diagnostics import Diagnostic, Severity, key_path
+from generator.spec.kinds import KIND_OF_TYPE
 from generator.spec.locate import locate
-from generator.spec.model import DELEGATE_PACKAGE, Property, Spec
+from generator.spec.model import Property, Spec
 from generator.spec.option_values import option_writes
 
 _INT = re.compile(r"[+-]?[0-9]+")
@@ -82,7 +83,10 @@ def typed(spec: Mapping[str, Any], text: str) -> Any:
     return text
 
 
-def _read(engine: str, cls: str, name: str, options: dict[str, Any], properties: dict[str, Any]) -> Attachment:
+def read_attachment(
+    engine: str, cls: str, name: str, options: dict[str, Any], properties: dict[str, Any]
+) -> Attachment:
+    """An attachment's options as `engine` ends up with them (starting values, shortcuts applied)."""
     found = Attachment(engine, cls, name, {}, {}, properties)
     for key, raw in options.items():
         resolved = _resolved(engine, cls, str(key))
@@ -193,47 +197,14 @@ def engine_text(message: str) -> str:
     return message.replace("{}", "…")
 
 
-def _run_counts(spec: Spec, _: dict[str, Any]) -> Iterator[tuple[Path, str]]:
-    for name, step in spec.sequence.items():
-        if step.max_run_count is not None and step.max_run_count <= 0:
-            yield ("sequence", name, "max_run_count"), "max_run_count must be 1 or more (leave it out for no limit)"
-
-
-def _units_without_attachment(spec: Spec, _: dict[str, Any]) -> Iterator[tuple[Path, str]]:
-    for name, unit in spec.units.items():
-        attached = any(a.java_class(n) == ATTACHMENT_PACKAGE + "UnitAttachment" for n, a in unit.attachments.items())
-        if not unit.options and not attached:
-            says = f"{name} has no options, so no unitAttachment: every unit type needs one (give it at least movement)"
-            yield ("units", name), says
-
-
-def _unknown_delegates(spec: Spec, data: dict[str, Any]) -> Iterator[tuple[Path, str]]:
-    """Delegate classes the engine cannot make (data["delegates"]: 1.9 qualified, 2.x short names)."""
-    known = set(data["delegates"])
-    for name, delegate in spec.delegates.items():
-        java = delegate.java_class
-        if java not in known and java.removeprefix(DELEGATE_PACKAGE) not in known:
-            short = sorted({k.removeprefix(DELEGATE_PACKAGE) for k in known})
-            says = f"no delegate class '{delegate.class_}' in the engine{did_you_mean(delegate.class_, short)}"
-            yield ("delegates", name, "class"), says
-
-
-# The parser's own checks (`spec_check` entries of GameParser) that validate makes here: words of
-# the engine's message -> what in the spec fails it.
-PARSER_CHECKS: dict[str, Callable[[Spec, dict[str, Any]], Iterator[tuple[Path, str]]]] = {
-    "maxRunCount must be positive": _run_counts,
-    "does not have unit attachments": _units_without_attachment,
-    "is not a delegate": _unknown_delegates,
-}
-
-
 def _parser_checks(spec: Spec, engine: str) -> Iterator[tuple[Path, str, str]]:
     data = load_checks(engine)
     for check in data["checks"]:
-        if check["class"] != "GameParser" or check["status"] != "spec_check":
+        if check["status"] != "spec_check":
             continue
         for words, find in PARSER_CHECKS.items():
-            if words in check["message"]:
+            cls, _, words = words.rpartition(": ")
+            if words in check["message"] and cls in ("", check["class"]):
                 said = engine_text(check.get("engineSays", check["message"]))
                 source = check.get("engineSaysIn", f"{check['class']}.{check['method']}")
                 for path, says in find(spec, data):
@@ -252,7 +223,7 @@ def check_engine_rules(spec: Spec, tree: Any, target: str) -> list[Diagnostic]:
             if not checks:
                 continue
             name = str(path[-1]) if path[-2:-1] == ("attachments",) else str(KIND_OF_TYPE[kind].main)
-            attachment = _read(engine, cls, name, options, properties)
+            attachment = read_attachment(engine, cls, name, options, properties)
             for check in checks:
                 blamed = failing(check["rule"], attachment)
                 if blamed is None:

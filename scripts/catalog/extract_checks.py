@@ -63,7 +63,7 @@ def tidy(message: str) -> str:
 
 # --- 1.9: bytecode ---------------------------------------------------------------------------
 
-_METHOD = re.compile(r"^  (?:[\w.$<>\[\], ]+ )?([\w$<>]+)\((.*)\)( throws [\w.$, ]+)?;$")
+_METHOD = re.compile(r"^  (?:[\w.$<>\[\], ]+ )?([\w$<>.]+)\((.*)\)( throws [\w.$, ]+)?;$")
 _INSN = re.compile(r"^\s+\d+: (\w+)\s+(?:#\d+(?:, *\d+)?\s+)?(?://\s*(.*))?$")
 
 
@@ -73,13 +73,16 @@ def _unescaped(constant: str) -> str:
 
 
 def _enclosing(method: str) -> str:
-    """`lambda$setFoo$3` -> `setFoo`: a lambda's check belongs to the method that wrote it."""
+    """`lambda$setFoo$3` -> `setFoo`: a lambda's check belongs to the method that wrote it; a
+    constructor (javap names it by its qualified class) is named by its class."""
+    method = method.rsplit(".", 1)[-1]
     found = re.fullmatch(r"lambda\$(\w+)\$\d+", method)
     return found.group(1) if found else method
 
 
-def checks_in_bytecode(listing: str, cls: str) -> list[dict[str, Any]]:
-    """Every exception of EXCEPTIONS_19 a `javap -c -p` listing builds, with its message constants."""
+def checks_in_bytecode(listing: str, cls: str, any_exception: bool = False) -> list[dict[str, Any]]:
+    """Every exception of EXCEPTIONS_19 (with `any_exception`, of any class) a `javap -c -p`
+    listing builds, with its message constants."""
     found: list[dict[str, Any]] = []
     method = ""
     open_: list[tuple[str, list[str]]] = []  # exceptions being built: class, message pieces
@@ -96,7 +99,8 @@ def checks_in_bytecode(listing: str, cls: str) -> list[dict[str, Any]]:
         consumed = op.startswith("invoke") and "StringBuilder" not in comment and "<init>" not in comment
         if open_ and last in ("ldc", "ldc_w") and consumed and open_[-1][1]:
             open_[-1][1].pop()  # a constant passed to a call (`getAttribute("name")`), not message text
-        if op == "new" and any(comment == f"class {e}" for e in EXCEPTIONS_19):
+        built = comment.removeprefix("class ")
+        if op == "new" and (built in EXCEPTIONS_19 or (any_exception and built.endswith(("Exception", "Error")))):
             open_.append((comment.removeprefix("class "), []))
         elif open_ and op in ("ldc", "ldc_w") and comment.startswith("String "):
             open_[-1][1].append(_unescaped(comment.removeprefix("String ")))
@@ -128,7 +132,9 @@ def extract_19(jar: str) -> list[dict[str, Any]]:
     found: list[dict[str, Any]] = []
     for name, text in zip(names, listings, strict=True):
         found += checks_in_bytecode(text, name.rsplit(".", 1)[-1])
-    return found
+    from extract_reached import extract_reached_19  # a script beside this one
+
+    return found + extract_reached_19(jar, listings[-1])
 
 
 _HEADER = re.compile(
@@ -244,17 +250,22 @@ def checks_in_source(src: str, cls: str) -> list[dict[str, Any]]:
     return found
 
 
+def _show(repo: str, rev: str, path: str) -> str:
+    shown = subprocess.run(["git", "-C", repo, "show", f"{rev}:{path}"], check=True, capture_output=True, text=True)
+    return shown.stdout
+
+
 def extract_2x(repo: str, rev: str) -> list[dict[str, Any]]:
     def show(path: str) -> str:
-        return subprocess.run(
-            ["git", "-C", repo, "show", f"{rev}:{path}"], check=True, capture_output=True, text=True
-        ).stdout
+        return _show(repo, rev, path)
 
     found: list[dict[str, Any]] = []
     for cls in CLASSES:
         found += checks_in_source(show(f"{SOURCE_2X}triplea/attachments/{cls}.java"), cls)
     found += checks_in_source(show(PARSER_2X), "GameParser")
-    return found
+    from extract_reached import extract_reached_2x  # a script beside this one
+
+    return found + extract_reached_2x(show)
 
 
 def delegates_2x(repo: str, rev: str) -> list[str]:
@@ -273,12 +284,13 @@ def delegates_2x(repo: str, rev: str) -> list[str]:
     return sorted(set(re.findall(r'\.put\(\s*"([\w.]+)",\s*[\w.]+::new\)', tables)))
 
 
-def digest(found: list[dict[str, Any]], source: str, delegates: list[str]) -> dict[str, Any]:
-    """Distinct checks (class, method, exception, message) with how often each is built."""
+def digest(found: list[dict[str, Any]], source: str, delegates: list[str], techs: list[str]) -> dict[str, Any]:
+    """Distinct checks (class, method, exception, message) with how often each is built, the
+    delegates the parser makes and the built-in advances a technology may name (`tech=`)."""
     counts = Counter(json.dumps(f, sort_keys=True) for f in found)
     checks = [{**json.loads(key), "occurrences": n} for key, n in counts.items()]
     checks.sort(key=lambda c: (c["class"], c["method"], c["message"], c["exception"]))
-    return {"source": source, "checks": checks, "delegates": delegates}
+    return {"source": source, "checks": checks, "delegates": delegates, "builtinTechs": techs}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -290,7 +302,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--rev", default="HEAD")
     args = ap.parse_args(argv)
     if args.engine == "1.9":
-        result = digest(extract_19(args.jar), f"{Path(args.jar).name} (javap -c -p)", delegates_19(args.jar))
+        from extract_reached import builtin_techs_19
+
+        source = f"{Path(args.jar).name} (javap -c -p)"
+        result = digest(extract_19(args.jar), source, delegates_19(args.jar), builtin_techs_19(args.jar))
     else:
         if not args.repo:
             ap.error("--engine 2.x needs --repo")
@@ -298,7 +313,10 @@ def main(argv: list[str] | None = None) -> int:
             ["git", "-C", args.repo, "rev-parse", args.rev], check=True, capture_output=True, text=True
         ).stdout.strip()
         found = extract_2x(args.repo, args.rev)
-        result = digest(found, f"triplea-game/triplea@{commit}", delegates_2x(args.repo, args.rev))
+        from extract_reached import builtin_techs_2x
+
+        techs = builtin_techs_2x(lambda path: _show(args.repo, args.rev, path))
+        result = digest(found, f"triplea-game/triplea@{commit}", delegates_2x(args.repo, args.rev), techs)
     print(json.dumps(result, indent=1, sort_keys=True, ensure_ascii=False))
     return 0
 
