@@ -80,6 +80,8 @@ def _meeting(condition: list[Any], kind: str | None) -> Any:
         return next((v for v in operand if v not in (None, "")), REMOVE)
     if op == "notIn":
         return "probe"
+    if op == "writtenBefore":
+        return True  # the option first (_apply orders them)
     step = {"<": -1, "<=": 0, ">": 1, ">=": 0}[op]
     return (2 if isinstance(operand, dict) else operand) + step
 
@@ -102,12 +104,21 @@ def _breaking(condition: list[Any]) -> Any:
         return "probe"
     if op == "notIn":
         return next((v for v in operand if v is not None), REMOVE)
+    if op == "writtenBefore":
+        return False  # the other option first
     step = {"<": 0, "<=": 1, ">": 0, ">=": -1}[op]
     return (1 if isinstance(operand, dict) else operand) + step
 
 
 def _apply(options: dict[str, Any], properties: dict[str, Any], condition: list[Any], value: Any) -> None:
     name = condition[0]
+    if condition[1] == "writtenBefore":  # both written, in the order asked: the later one moved last
+        other = condition[2]["option"]
+        for option in (name, other):
+            options.setdefault(option, SET_VALUES.get(option, "1"))
+        later = other if value else name
+        options[later] = options.pop(later)
+        return
     if len(condition) > 2 and isinstance(condition[2], dict):
         options[condition[2]["option"]] = 1  # `a > b`: b at 1, a meets or breaks it around that
     if name.startswith("property:"):

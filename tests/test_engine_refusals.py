@@ -99,3 +99,48 @@ def test_every_parser_check_answers_a_catalog_entry() -> None:
     for words in PARSER_CHECKS:
         cls, _, text = words.rpartition(": ")
         assert any(text in m and cls in ("", c) for c, m in messages), words
+
+
+def _errors_of(tmp_path: Path, child: str, *args: str) -> list[str]:
+    shutil.copytree(TINY, tmp_path / "rules" / "tiny")
+    write_tree(tmp_path, {"rules/child/game.yaml": "extends: tiny\n" + child})
+    result = run_cli("validate", *args, "child", cwd=tmp_path)
+    return [line for line in result.err.splitlines() if line.startswith("rules/child")]
+
+
+CAN_NOT_TARGET = (
+    "canNotTarget cannot go with isSub or isSuicide: 2.x refuses canNotTarget written after them; replace isSub "
+    "with the individual sub options (isFirstStrike, canEvade, canNotBeTargetedBy, canMoveThroughEnemies, "
+    "canBeMovedThroughByEnemies...) or isSuicide with isSuicideOnAttack/isSuicideOnDefense; TripleA 2.x refuses the "
+    "game: \"Can't use canNotTarget with isSub/isSuicide, replace isSub with individual sub properties or isSuicide "
+    'with isSuicideOnAttack/isSuicideOnDefense" (UnitAttachment.setCanNotTarget)'
+)
+
+
+def test_can_not_target_before_is_sub_is_dropped_not_refused(tmp_path: Path) -> None:
+    # 2.x's setIsSub resets canNotTarget: written first, it loads and is dropped (a warning);
+    # written after isSub, setCanNotTarget refuses the game.
+    child = "units:\n  infantry: {canNotTarget: [infantry], isSub: true}\n  tank: {movement: 2, isSub: true, "
+    child += "canNotTarget: [infantry]}\n"
+    said = [line for line in _errors_of(tmp_path, child, "--target", "2.x") if ".canNotTarget: " in line]
+    assert said == [
+        "rules/child/game.yaml:3:14: warning: units.infantry.canNotTarget: canNotTarget is written before isSub, "
+        "whose setter resets it: the unit keeps the default targets; write canNotTarget after isSub (with isSub "
+        "false), or replace isSub with the individual sub options; TripleA 2.x silently ignores it "
+        "(UnitAttachment.setIsSub resets canNotTarget)",
+        f"rules/child/game.yaml:4:36: units.tank.canNotTarget: {CAN_NOT_TARGET}",
+    ]
+
+
+def test_a_trigger_naming_an_unknown_property_fails_when_it_fires(tmp_path: Path) -> None:
+    # The parser does not look inside a property change: the game loads, and fails in play.
+    child = (
+        "players:\n  Reds:\n    attachments:\n      triggerAttachmentRock:\n"
+        "        {unitType: infantry, unitProperty: 'true:isInfantry', when: 'before:redsPurchase'}\n"
+    )
+    assert _errors_of(tmp_path, child, "--target", "2.x") == [
+        "rules/child/game.yaml:6:30: players.Reds.attachments.triggerAttachmentRock.unitProperty: 'isInfantry' is "
+        "not an option of UnitAttachment/UnitSupportAttachment (syntax: [-clear-|-reset-]newValue:<option of "
+        "UnitAttachment|UnitSupportAttachment>); TripleA 2.x loads the game and fails when triggerAttachmentRock "
+        "fires: \"unknown property named '…'\" (DynamicallyModifiable.getPropertyOrThrow, from ChangeAttachmentChange)"
+    ]

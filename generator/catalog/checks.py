@@ -15,8 +15,11 @@ A condition is `[option, op, operand]`, op one of `== != < <= > >= in notIn set 
 the operand a JSON scalar, a list (`in`/`notIn`) or `{"option": name}`; `null` stands for an option
 that is not set and has no starting value. `property:<name>` reads a game property instead of an
 option, `@name` the attachment's name, `option#i` field i of the option's value split at ':'
-(`option~i`: at '-'; an option written several times is checked write by write). A rule's
-`except` lists concrete classes it does not apply to (one that overrides the check).
+(`option~i`: at '-'; an option written several times is checked write by write);
+`writtenBefore` (operand `{"option": name}`) holds when both options are written, this one first
+(the engine runs the setters in the order written). A rule's `except` lists concrete classes it
+does not apply to (one that overrides the check); its `ignored` lists cases where the engine loads
+the game but drops an option (each with `says`, `by` and `alternatives`): a warning, not a refusal.
 """
 
 from __future__ import annotations
@@ -29,7 +32,9 @@ from generator.catalog import engine_json, load_catalog
 __all__ = ["Condition", "load_checks", "rule_checks", "shortcuts"]
 
 Condition = list[Any]
-OPERATORS = frozenset({"==", "!=", "<", "<=", ">", ">=", "in", "notIn", "set", "blank", "notStartsWith"})
+OPERATORS = frozenset(
+    {"==", "!=", "<", "<=", ">", ">=", "in", "notIn", "set", "blank", "notStartsWith", "writtenBefore"}
+)
 STATUSES = frozenset({"rule", "option_syntax", "spec_check", "not_checked"})
 
 

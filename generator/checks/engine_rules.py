@@ -47,6 +47,7 @@ class Attachment:
     direct: set[str] = field(default_factory=set)  # options written themselves, not by a shortcut
     writes: dict[str, list[str]] = field(default_factory=dict)  # every text each option was given
     current: dict[str, str] = field(default_factory=dict)  # the write of a repeated option being checked
+    order: dict[str, int] = field(default_factory=dict)  # where each option was (last) written: setters run in order
 
     def value(self, name: str) -> Any:
         if name.startswith("property:"):
@@ -88,7 +89,7 @@ def read_attachment(
 ) -> Attachment:
     """An attachment's options as `engine` ends up with them (starting values, shortcuts applied)."""
     found = Attachment(engine, cls, name, {}, {}, properties)
-    for key, raw in options.items():
+    for position, (key, raw) in enumerate(options.items()):
         resolved = _resolved(engine, cls, str(key))
         writes = option_writes(raw)
         if resolved is None or not writes:
@@ -96,6 +97,7 @@ def read_attachment(
         option, spec = resolved
         texts = [f"{count}:{value}" if count else value for value, count in writes]
         found.writes[option] = texts
+        found.order[option] = position
         text = texts[-1]
         found.values[option], found.set_by[option] = typed(spec, text), str(key)
         found.direct.add(option)
@@ -111,6 +113,11 @@ def _holds(condition: Condition, attachment: Attachment) -> bool:
     value = attachment.value(name)
     if op == "set":
         return name in attachment.values
+    if op == "writtenBefore":  # both written, this one first: the later setter sees (or resets) it
+        other = str(condition[2]["option"])
+        return (
+            name in attachment.order and other in attachment.order and attachment.order[name] < attachment.order[other]
+        )
     if op == "blank":  # not set, or only blanks
         return value is None or (isinstance(value, str) and not value.strip())
     if op == "notStartsWith":
@@ -214,6 +221,7 @@ def _parser_checks(spec: Spec, engine: str) -> Iterator[tuple[Path, str, str]]:
 def check_engine_rules(spec: Spec, tree: Any, target: str) -> list[Diagnostic]:
     """Every engine check of the `target` engines that the spec's attachments fail."""
     found: dict[tuple[Path, str, str], list[str]] = {}
+    ignored: dict[tuple[Path, str, str], list[str]] = {}
     for engine in TARGET_ENGINES[target]:
         for path, says, quoted in _parser_checks(spec, engine):
             found.setdefault((path, says, quoted), []).append(engine)
@@ -226,17 +234,31 @@ def check_engine_rules(spec: Spec, tree: Any, target: str) -> list[Diagnostic]:
             attachment = read_attachment(engine, cls, name, options, properties)
             for check in checks:
                 blamed = failing(check["rule"], attachment)
-                if blamed is None:
-                    continue
-                where = (*path, blamed) if blamed else path
-                says = check["rule"]["says"].format(option=blamed or "this attachment")
                 quoted = f'"{engine_text(check["message"])}" ({check["class"]}.{check["method"]})'
-                found.setdefault((where, says, quoted), []).append(engine)
+                if blamed is not None:
+                    where = (*path, blamed) if blamed else path
+                    says = check["rule"]["says"].format(option=blamed or "this attachment")
+                    found.setdefault((where, says, quoted), []).append(engine)
+                    continue
+                for dropped in check["rule"].get("ignored", []):  # loads, but the option does nothing
+                    blamed = failing(dropped, attachment)
+                    if blamed is not None:
+                        where = (*path, blamed) if blamed else path
+                        ignored.setdefault((where, dropped["says"], dropped["by"]), []).append(engine)
+    return _said(found, tree, "refuse{s} the game: {why}", Severity.ERROR) + _said(
+        ignored, tree, "silently ignore{s} it ({why})", Severity.WARNING
+    )
+
+
+def _said(
+    found: dict[tuple[Path, str, str], list[str]], tree: Any, verdict: str, severity: Severity
+) -> list[Diagnostic]:
+    """Each finding at its place with the engines' verdict: refused when loading, or ignored."""
     problems = []
-    for (where, says, quoted), engines in found.items():
-        refuse = f"TripleA {' and '.join(engines)} refuse{'s' if len(engines) == 1 else ''} the game"
+    for (where, says, why), engines in found.items():
+        said = f"TripleA {' and '.join(engines)} " + verdict.format(s="s" if len(engines) == 1 else "", why=why)
         mark = locate(tree, where, key=where[-1] not in ("max_run_count", "class"))
-        problems.append(Diagnostic(f"{says}; {refuse}: {quoted}", mark, key_path(where)))
+        problems.append(Diagnostic(f"{says}; {said}", mark, key_path(where), severity))
     return problems
 
 

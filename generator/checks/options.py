@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from generator.catalog import check_value, load_catalog, resolve_option
+from generator.checks.in_play import fails_in_play
 from generator.diagnostics import Diagnostic, did_you_mean, key_path
 from generator.spec.kinds import KINDS
 from generator.spec.locate import locate
@@ -86,6 +87,8 @@ def check_options(spec: Spec, tree: Any, target: str) -> list[Diagnostic]:
     for path, cls, _, options in attachments_of(spec):
         for option, raw in options.items():
             for message, inside in _option_problems(engines, cls, option, raw, names, memo):
+                # a property change's value is only checked in play (checks/in_play.py)
+                message = fails_in_play(engines, cls, option, str(path[-1]), message) or message
                 where = (*path, option, *inside)
                 found.append(Diagnostic(message, locate(tree, where, key=not inside), key_path(where)))
     return found
