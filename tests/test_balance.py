@@ -258,7 +258,7 @@ def _without_timing(game: dict[str, Any]) -> dict[str, Any]:
 def test_an_unknown_variant_is_a_usage_error(tmp_path: Path) -> None:
     result, _ = _study(tmp_path, "lhtr", "lhrt", "--games", "1", "--rounds", "1")
     assert result.code == 2
-    assert "no variant lhrt in rules" in result.err
+    assert "no variant 'lhrt' in rules/ (did you mean 'lhtr'?)" in result.err
 
 
 def test_a_study_without_the_balance_extra_says_how_to_add_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

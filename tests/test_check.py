@@ -203,7 +203,7 @@ def test_a_game_that_times_out_fails_alone_and_the_rest_go_on(tmp_path: Path) ->
 def test_unknown_variant_is_a_usage_error() -> None:
     result = run_cli("check", "atlantis", cwd=ROOT)
     assert result.code == 2
-    assert "unknown variant 'atlantis'" in result.err
+    assert "no variant 'atlantis' in rules/ (variants: " in result.err
 
 
 def test_missing_engine_exits_2(tmp_path: Path) -> None:

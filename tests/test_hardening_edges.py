@@ -201,7 +201,7 @@ def test_every_seed_a_study_would_play_is_a_java_long_or_refused(seed: int, game
     result = CliRunner().invoke(cli, ["balance", "nosuch", "--seed", str(seed), "-n", str(games)])
     assert result.exit_code == 2, result.output
     in_range = seed >= -(1 << 63) and seed + games - 1 <= JAVA_LONG_MAX
-    assert ("no variant nosuch" in result.output) == in_range  # else the seed was refused first
+    assert ("no variant 'nosuch'" in result.output) == in_range  # else the seed was refused first
 
 
 # ------------------------------------------------------------------------------------ records

@@ -48,6 +48,11 @@ def build(
     touch files whose content changed; a second build changes no byte. Where the map is known, its
     territories and unit pictures are checked too (see --base-map).
     """
+    if variants:  # the output folder holds the rules folder's own variants, never a shipped one
+        from generator.cli.targets import refuse_shipped
+        from generator.spec.resolve import Rules
+
+        refuse_shipped(variants, Rules(rules_dir, _display(rules_dir)), "build", _display(output_dir))
     build_variants(variants, check, strict, target, rules_dir, output_dir, base_map, jobs)
 
 

@@ -138,8 +138,10 @@ def balance(
     from generator.balance.summary import prices, summarize
     from generator.cli.authoring import build_variants
     from generator.cli.outputs import foreign_file_problem, study_kind
+    from generator.cli.targets import find_variants, shipped_games, unknown_variant
     from generator.engine.harness import EngineError, find_engine
-    from generator.paths import UnwritableFile, open_output, output_file_problem, output_folder_problem, variant_folders
+    from generator.paths import UnwritableFile, open_output, output_file_problem, output_folder_problem
+    from generator.spec.resolve import Rules
 
     missing = missing_libraries()
     if missing:
@@ -151,11 +153,11 @@ def balance(
         )
     # Every seed played is a Java long, as the harness reads it: said before a game is built.
     check_seeds(seed, (-(-(max_games or 5 * games) // games) if until else 1) * games)
-    known = {folder.name for folder in variant_folders(rules_dir)}
-    unknown = [v for v in variants if v not in known]
-    if unknown:
-        names = ", ".join(sorted(known))
-        raise click.UsageError(f"no variant {', '.join(unknown)} in {_display(rules_dir)} (known: {names})")
+    # A name is the rules folder's own variant, else one triplea-forge ships (cli.targets).
+    specs = Rules(rules_dir, _display(rules_dir))
+    found = find_variants(variants, specs)
+    if found.neither:
+        raise click.UsageError("; ".join(unknown_variant(name, specs) for name in found.neither))
     # What the study writes is checked before a game is played: hours of play are not lost to a
     # file in the way, and a FIFO named games.jsonl is refused rather than waited on.
     # A file of the user's there (a report.md of their own) is never replaced without --force.
@@ -168,11 +170,14 @@ def balance(
         unwritable += [foreign] if foreign else []
     if unwritable:
         raise ForgeError([Diagnostic(message) for message in unwritable])
-    # Never play a stale game: the variants are built first, as `check` does.
-    build_variants(tuple(dict.fromkeys(variants)), False, False, "portable", rules_dir, output_dir)
+    # Never play a stale game: the variants are built first, as `check` does; a shipped one into a
+    # temporary folder that lives as long as the study (never into the mod's own output/).
+    if found.own:
+        build_variants(found.own, False, False, "portable", rules_dir, output_dir)
+    shipped = click.get_current_context().with_resource(shipped_games(found.shipped, specs))
     policy = action_policy(actions, choice_rate)
     chosen: list[tuple[str, Path, str | None]] = [
-        (v, output_dir / "games" / f"{v}.xml", None) for v in dict.fromkeys(variants)
+        (v, shipped.get(v, output_dir / "games" / f"{v}.xml"), None) for v in dict.fromkeys(variants)
     ]
     rules_of: dict[str, RuleActions] = {}
     if forbidden or value_of_actions:

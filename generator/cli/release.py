@@ -98,9 +98,10 @@ def check(
 ) -> None:
     """Prove TARGETS in the real TripleA engine: parse, then all-AI play for some rounds.
 
-    A TARGET is a variant name (OUTPUT/games/<name>.xml) or the path of any TripleA game XML;
-    without TARGETS every variant is checked. The variants are built first, as `build` builds
-    them, so a game is never played stale. Exit 1 when a game fails: a parse or DTD error, an
+    A TARGET is a variant name or the path of any TripleA game XML; without TARGETS every variant
+    is checked. The variants are built first, as `build` builds them, so a game is never played
+    stale: the rules folder's own into OUTPUT/games/, one triplea-forge ships (lhtr...) into a
+    temporary folder. Exit 1 when a game fails: a parse or DTD error, an
     engine error (a purchase, move or placement the engine refuses included; a purchase the AI
     planned before a price change is re-planned first and shown as a note), rounds not reached, a
     player who never buys, no battle, units bought but never placed.
@@ -111,11 +112,11 @@ def check(
     never), and with --expect-fire when it acts on its own and never did.
     """
     from generator.cli.authoring import build_variants
+    from generator.cli.targets import find_variants, shipped_games, unknown_variant
     from generator.emit.write import settle
     from generator.engine.check import CheckUsageError, run
     from generator.engine.harness import EngineError
     from generator.engine.rule_activity import variant_rules
-    from generator.paths import variant_folders
     from generator.spec.resolve import Rules
 
     check_seeds(seed, games)  # every seed played is a Java long, as the harness reads it
@@ -125,19 +126,28 @@ def check(
         check_file_target(report_path, CHECK_REPORT, force, "--report")
     if output_dir.is_dir():
         settle(output_dir)  # a build killed while switching its files is finished first
-    # Never play a stale game: the variants named (or all of them) are built first.
-    known = {folder.name for folder in variant_folders(rules_dir)}
-    named = tuple(t for t in targets if t in known)  # anything else is a file, or a usage error below
-    if known and (named or not targets):
-        build_variants(named, False, False, "portable", rules_dir, output_dir)
+    # A name is the rules folder's own variant, else a shipped one (cli.targets), else a game file.
+    specs = Rules(rules_dir, _display(rules_dir))
+    found = find_variants(targets, specs)
+    known = set(specs.variants())
     games_dir = output_dir / "games"
+    for name in found.neither:  # a game XML by its path, one built before, or a mistake said here
+        if not (name.endswith(".xml") or "/" in name or Path(name).is_file() or (games_dir / f"{name}.xml").is_file()):
+            raise click.UsageError(unknown_variant(name, specs))
+    # Never play a stale game: the variants named (or all of them) are built first.
+    if known and (found.own or not targets):
+        build_variants(found.own, False, False, "portable", rules_dir, output_dir)
     # The variants played, a game named by its path included: their rules are said at their lines.
-    paths = {Path(t).resolve() for t in targets if t not in known}
-    played = [v for v in sorted(known) if not targets or v in named or (games_dir / f"{v}.xml").resolve() in paths]
-    rules = variant_rules(Rules(rules_dir, _display(rules_dir)), played, games_dir) if rounds > 0 else {}
+    paths = {Path(t).resolve() for t in found.neither}
+    played = [v for v in sorted(known) if not targets or v in found.own or (games_dir / f"{v}.xml").resolve() in paths]
+    # A shipped variant is built into a temporary folder that lives as long as the command.
+    shipped = click.get_current_context().with_resource(shipped_games(found.shipped, specs))
+    rules = variant_rules(specs, played, games_dir) if rounds > 0 else {}
+    for name, game in shipped.items() if rounds > 0 else ():
+        rules.update(variant_rules(specs, [name], game.parent))
     try:
         ok = run(
-            targets,
+            [str(shipped.get(t, t)) for t in targets],  # a shipped variant's game by its path
             games_dir,
             rounds=rounds,
             ai=ai,

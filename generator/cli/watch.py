@@ -162,6 +162,10 @@ def watch(
 
     refuse_spec_output(output_dir, rules_dir)
     watcher = Watcher(rules_dir, output_dir, target, variants, base_map)
+    if variants:  # a shipped variant's files never change, and output/ holds the folder's own
+        from generator.cli.targets import refuse_shipped
+
+        refuse_shipped(variants, watcher.rules, "watch", _display(output_dir))
 
     def say(text: str) -> None:
         click.echo(text)
