@@ -314,7 +314,8 @@ def new(name: str, base: str, folder: Path | None, install_spec: str | None, rul
     try:
         notes: list[str] = []
         if folder is None:
-            written = [new_variant(rules_dir, name, base)]
+            made, note = new_variant(rules_dir, name, base)
+            written, notes = [made], [note] if note else []
         else:
             written, notes = scaffold_repository(folder, name, base, install_spec)
     except (ScaffoldError, CiUsageError) as exc:
@@ -323,4 +324,5 @@ def new(name: str, base: str, folder: Path | None, install_spec: str | None, rul
         click.echo(f"wrote {_display(path)}")
     for note in notes:
         click.echo(f"note: {note}", err=True)
-    click.echo(f"next: {next_steps(name, None if folder is None else _display(folder), base)}")
+    rules_shown = None if folder is not None or rules_dir == Path("rules") else _display(rules_dir)
+    click.echo(f"next: {next_steps(name, None if folder is None else _display(folder), base, rules_shown)}")

@@ -74,8 +74,8 @@ def extra_install_line(extra: str) -> str:
     return f"{shlex.quote(sys.executable)} -m pip install {wanted}"
 
 
-def variant_text(name: str, base: str, own_map: bool) -> str:
-    game = f'{{name: {name}, version: "0.1"' + (f", map: {name}" if own_map else "") + "}"
+def variant_text(name: str, base: str, game_map: str | None) -> str:
+    game = f'{{name: {name}, version: "0.1"' + (f", map: {game_map}" if game_map else "") + "}"
     return (
         f"{SCHEMA_COMMENT}\n# {name}: what it changes in {base}; everything else is {base}'s.\n"
         f"extends: {base}\ngame: {game}\n"
@@ -96,11 +96,36 @@ def check_extends(rules: Rules, name: str, base: str) -> None:
     )
 
 
-def new_variant(rules_dir: Path, name: str, base: str) -> Path:
+def _own_map(rules: Rules, base: str) -> tuple[str | None, str | None]:
+    """The map a new variant of this rules folder is played on when its base would give it another:
+    the one map the folder's own variants name (a mod repository's: its package is one map), and a
+    note when they name several (the base's is kept)."""
+    named: dict[str, list[str]] = {}
+    for variant in rules.variants():
+        resolved, _ = resolve(rules, variant)
+        game = resolved.tree.get("game") if resolved is not None else None
+        if isinstance(game, dict) and isinstance(game.get("map"), str):
+            named.setdefault(game["map"], []).append(variant)
+    resolved, _ = resolve(rules, base)
+    game = resolved.tree.get("game") if resolved is not None else None
+    inherited = game.get("map") if isinstance(game, dict) else None
+    if len(named) == 1:
+        (only,) = named
+        return (only if only != inherited else None), None
+    if len(named) > 1:
+        maps = "; ".join(f"{', '.join(v)} on map '{m}'" for m, v in sorted(named.items()))
+        return None, f"the variants here are on several maps ({maps}): the new one is on {base}'s; set its game.map"
+    return None, None
+
+
+def new_variant(rules_dir: Path, name: str, base: str) -> tuple[Path, str | None]:
+    """`rules_dir`/NAME/game.yaml, extending `base` on the folder's map; and a note for the user."""
     problem = plain_name_problem(name, "variant name")
     if problem:
         raise ScaffoldError(problem)
-    check_extends(Rules(rules_dir, str(rules_dir)), name, base)
+    rules = Rules(rules_dir, str(rules_dir))
+    check_extends(rules, name, base)
+    game_map, note = _own_map(rules, base)
     folder = rules_dir / name
     if folder.exists() or folder.is_symlink():
         raise ScaffoldError(f"{folder} exists already")
@@ -111,13 +136,13 @@ def new_variant(rules_dir: Path, name: str, base: str) -> Path:
     try:
         folder.mkdir(parents=True)
         try:
-            path.write_text(variant_text(name, base, own_map=False), encoding="utf-8")
+            path.write_text(variant_text(name, base, game_map), encoding="utf-8")
         except OSError:
             shutil.rmtree(folder, ignore_errors=True)  # nothing half-made is left
             raise
     except OSError as exc:
         raise ScaffoldError(f"cannot write {exc.filename or path}: {exc.strerror or exc}") from exc
-    return path
+    return path, note
 
 
 def base_map_of(base: str) -> str:
@@ -170,7 +195,7 @@ def scaffold_repository(folder: Path, name: str, base: str, install: str | None)
         raise ScaffoldError(f"{folder} exists and is not an empty folder; give a new one")
     pin, note = (install, None) if install else default_pin()
     files = {
-        f"rules/{name}/game.yaml": variant_text(name, base, own_map=True),
+        f"rules/{name}/game.yaml": variant_text(name, base, name),
         PIN_FILE: f"# The triplea-forge this mod is built with; its CI installs exactly this.\n{pin}\n",
         ".gitignore": GITIGNORE,
         "README.md": _readme(name, base, base_map_of(base)),
@@ -207,14 +232,30 @@ def _remove_made(folder: Path, made: Path | None) -> None:
             child.unlink(missing_ok=True)
 
 
-def next_steps(name: str, shown_folder: str | None, base: str) -> str:
+def next_steps(name: str, shown_folder: str | None, base: str, rules: str | None = None) -> str:
     """The commands to run next, as they work when pasted: a mod repository installs its own pin
-    into its own venv and gets its base map; a variant here is built by the triplea-forge running now."""
+    into its own venv and gets its base map; a variant here is built by the triplea-forge running
+    now (`rules`: the rules folder it was made in, when not the default)."""
     if shown_folder is not None:
         return (
             f"cd {shlex.quote(shown_folder)} && python3 -m venv .venv && .venv/bin/pip install -r {PIN_FILE} "
             f"&& .venv/bin/triplea-forge map get {shlex.quote(base_map_of(base))} && .venv/bin/triplea-forge build"
         )
-    # On PATH, or else as this very interpreter runs it (a venv not activated).
-    program = "triplea-forge" if shutil.which("triplea-forge") else f"{shlex.quote(sys.executable)} -m generator"
-    return f"{program} build {shlex.quote(name)}"
+    return f"{program()} build {shlex.quote(name)}" + (f" --rules {shlex.quote(rules)}" if rules else "")
+
+
+def program() -> str:
+    """This very triplea-forge as the user's shell runs it: `triplea-forge` when that is the one on
+    PATH, else its script by path (a venv not activated: `.venv/bin/triplea-forge`), else this
+    interpreter running the package (no script: a checkout run as `python -m generator`)."""
+    script = Path(sys.executable).parent / "triplea-forge"  # where pip puts it beside the venv's python
+    if not script.is_file():
+        return f"{shlex.quote(sys.executable)} -m generator"
+    found = shutil.which("triplea-forge")
+    if found is not None and Path(found).resolve() == script.resolve():
+        return "triplea-forge"
+    try:  # relative when below the working folder: it has a '/', so the shell runs it as a path
+        shown = str(script.relative_to(Path.cwd()))
+    except ValueError:
+        shown = str(script)
+    return shlex.quote(shown)
