@@ -86,9 +86,9 @@ def check_options(spec: Spec, tree: Any, target: str) -> list[Diagnostic]:
     memo = _memo_for(names)
     for path, cls, _, options in attachments_of(spec):
         for option, raw in options.items():
-            for message, inside in _option_problems(engines, cls, option, raw, names, memo):
+            for message, inside, refusing in _option_problems(engines, cls, option, raw, names, memo):
                 # a property change's value is only checked in play (checks/in_play.py)
-                message = fails_in_play(engines, cls, option, str(path[-1]), message) or message
+                message = fails_in_play(refusing, cls, option, str(path[-1]), message) or message
                 where = (*path, option, *inside)
                 found.append(Diagnostic(message, locate(tree, where, key=not inside), key_path(where)))
     return found
@@ -128,9 +128,10 @@ def engine_meant(spec: Spec, tree: Any) -> str | None:
 
 def _option_problems(
     engines: tuple[str, ...], cls: str, option: str, raw: Any, names: dict[str, set[str]], memo: Memo
-) -> list[tuple[str, tuple[int | str, ...]]]:
+) -> list[tuple[str, tuple[int | str, ...], tuple[str, ...]]]:
     """What is wrong with one option, each with where inside its value (its key path below the
-    option): the option's name, or its value (each item of a repeated option is a mistake of its own)."""
+    option) and the engines it is wrong for: the option's name, or its value (each item of a
+    repeated option is a mistake of its own)."""
     writes = option_writes(raw)
     if writes is None:
         return []  # the shape check in validate reports it
@@ -147,19 +148,22 @@ def _option_problems(
         else:
             known = load_catalog(missing[0])["attachments"].get(cls, {}).get("options", {})
             said = f"unknown option '{option}' for {cls}{did_you_mean(option, known)}"
-        return [(said, ())]
+        return [(said, (), tuple(missing))]
     # As option_writes reads it: a list of lists (or of mappings) is the option repeated.
     repeated = isinstance(raw, list) and bool(raw) and all(isinstance(v, list | dict) for v in raw)
     found = []
     for index, (value, count) in enumerate(writes):
+        errors: dict[str, str] = {}
         for engine in engines:
             key = (engine, cls, option, value, count)
             if key not in memo:  # big maps repeat the same values thousands of times
                 memo[key] = check_value(engine, cls, option, value, count=count, names=names)
-            error = memo[key]
-            if error is not None:  # said for the first engine that refuses it
-                found.append(_placed(_reworded(error, names), raw[index] if repeated else raw, (index,) * repeated))
-                break
+            if (said := memo[key]) is not None:
+                errors[engine] = said
+        if errors:  # said in the words of the first engine that refuses it
+            error = next(iter(errors.values()))
+            message, inside = _placed(_reworded(error, names), raw[index] if repeated else raw, (index,) * repeated)
+            found.append((message, inside, tuple(errors)))
     return found
 
 

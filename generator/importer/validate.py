@@ -23,6 +23,7 @@ from generator.checks.xsd import attachment_spans, check_xml_against_xsd
 from generator.diagnostics import Diagnostic, Mark, Severity
 from generator.importer.convert import MAX_XML_BYTES, import_located, read_game
 from generator.importer.variant_files import plain
+from generator.importer.xml_target import infer_target, only_19_as_notes
 from generator.installed_map import MapLookup
 from generator.paths import read_regular_file
 from generator.spec.expand import expand_templates
@@ -53,16 +54,16 @@ def validate_xml_file(
             return problems
         spec, found = validate_spec(tree)
         problems += found
-    if target is None:
-        meant = engine_meant(spec, tree) if spec is not None else None
-        target = meant or "portable"
-        if meant:
-            note = f"checked for TripleA {meant} alone: the game uses options only that engine takes"
-            problems.append(Diagnostic(note, Mark(display, 1, 1), severity=Severity.WARNING))
+    judged = None
+    if target is None:  # read from the file: which engine it is for, said on its first line
+        target, note = infer_target(spec, tree, data)
+        judged = Diagnostic(note, Mark(display, 1, 1), severity=Severity.WARNING)
+        if target != "portable":
+            problems.append(judged)
     if "1.9" in TARGET_ENGINES[target]:
         problems += check_xml_against_dtd(data, display)
         if any(p.message.startswith("XML is not well-formed") for p in problems):
-            return problems
+            return only_19_as_notes(problems, judged) if judged and target == "portable" else problems
     # The schema sees the XML as written; with 2.x variables the options only mean something once
     # expanded, and the option checks below see them expanded.
     schema_findings = [] if b"<variableList" in data else check_xml_against_xsd(data, display, target)
@@ -78,7 +79,8 @@ def validate_xml_file(
             problems += check_territories(spec, tree, installed)
             # An XML names no drawn pictures of its own: nothing to read beside it.
             problems += plan_unit_art(spec, tree, installed, maps.stock, lambda _: None, path.parent, True).problems
-    return problems + _not_said_yet(schema_findings, problems, attachment_spans(data))
+    problems += _not_said_yet(schema_findings, problems, attachment_spans(data))
+    return only_19_as_notes(problems, judged) if judged and target == "portable" else problems
 
 
 def import_checked(path: Path, display: str) -> tuple[dict[str, Any] | None, list[Diagnostic]]:
