@@ -15,6 +15,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
+import pytest
 import yaml
 
 from tests.conftest import BASE_MAP, TINY_MAP, USER_PIP_CACHE, run_cli
@@ -33,8 +34,11 @@ def _git(folder: Path, *args: str) -> None:
     subprocess.run(["git", "-C", str(folder), *args], check=True, capture_output=True)
 
 
-def _run_check_job(mod: Path, tmp_path: Path, index: str) -> tuple[list[str], subprocess.CompletedProcess[str]]:
-    """The check job's run: steps in order until UNTIL or a failure; the steps run and the last result."""
+def _run_check_job(
+    mod: Path, tmp_path: Path, index: str, until: str | None = UNTIL
+) -> tuple[list[str], subprocess.CompletedProcess[str]]:
+    """The check job's run: steps in order until `until` (None: all) or a failure; the steps run
+    and the last result."""
     workflow = yaml.safe_load((mod / ".github" / "workflows" / "triplea-forge.yml").read_text(encoding="utf-8"))
     runner = tmp_path / "runner"
     runner.mkdir(exist_ok=True)
@@ -58,7 +62,7 @@ def _run_check_job(mod: Path, tmp_path: Path, index: str) -> tuple[list[str], su
             env={**env, **step_env, "PATH": os.pathsep.join([*reversed(path), os.environ["PATH"]])},
         )  # fmt: skip
         ran.append(step.get("name", step["run"]))
-        if proc.returncode != 0 or ran[-1] == UNTIL:
+        if proc.returncode != 0 or ran[-1] == until:
             break
     return ran, proc
 
@@ -98,4 +102,54 @@ def test_the_check_job_gets_the_base_map_and_fails_on_a_missing_picture(tmp_path
         "is in neither the map 'world_war_ii_revised' nor the engine's stock art; add `image: {from: fighter, "
         "mark: Z}` to units.zeppelin (derived from each player's fighter) or `image: zeppelin.png` (drawn)",
         "1 error found.",
+    ]
+
+
+@pytest.mark.engine
+def test_the_first_push_of_a_new_mod_passes_its_ci(tmp_path: Path) -> None:
+    """The quick start (README, docs/getting-started.md) followed from `new --in` to the push,
+    without a step of one's own: the commands that need no display leave nothing to commit
+    (`new` committed the built output/), and every step of the check job passes on a fresh clone
+    of what `new` committed, the games played in the engine included."""
+    assert run_cli("new", "mymod", "--in", "mymod", cwd=tmp_path).code == 0
+    mod = tmp_path / "mymod"
+    with serving_maps({"World War II Revised": BASE_MAP}) as index:
+        env = {"TRIPLEA_MAP_INDEX": index, "TRIPLEA_MAPS": str(tmp_path / "maps")}
+        for step in (("map", "get", "world_war_ii_revised"), ("build",), ("validate",), ("package",)):
+            done = run_cli(*step, cwd=mod, env=env)
+            assert done.code == 0, f"{' '.join(step)}: {done.out}{done.err}"
+        status = subprocess.run(["git", "-C", str(mod), "status", "--porcelain"], capture_output=True, text=True)
+        assert status.stdout == ""  # dist/ is ignored; output/ is as `new` committed it
+        clone = tmp_path / "pushed"  # what GitHub's runner checks out
+        subprocess.run(["git", "clone", "-q", str(mod), str(clone)], check=True)
+        ran, proc = _run_check_job(clone, tmp_path, index, until=None)
+    assert proc.returncode == 0, f"{ran[-1]}:\n{proc.stdout}\n{proc.stderr}"
+    assert ran[-4:] == ["Base map, so territories and unit pictures are checked on every push",
+                        "Committed output is current", UNTIL, "Games play in the real engine"]  # fmt: skip
+
+
+def test_build_check_says_an_output_never_committed_is_not_committed(tmp_path: Path) -> None:
+    """A clone of a mod whose output/ was never committed (as its CI checks it out): not "stale"."""
+    assert run_cli("new", "mymod", "--in", "mymod", cwd=tmp_path).code == 0
+    mod = tmp_path / "mymod"
+    _git(mod, "rm", "-r", "-q", "output")
+    _git(mod, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "-m", "no output")
+    whole = run_cli("build", "--check", cwd=mod)
+    assert whole.code == 1
+    assert whole.err.splitlines()[-1] == (
+        "not committed: output/ (run `triplea-forge build`, then commit output/ with the specs)"
+    )
+    # A second variant never built: its files alone are said, each with the command that makes it.
+    assert run_cli("build", cwd=mod).code == 0
+    _git(mod, "add", "output")
+    _git(mod, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "-m", "output")
+    assert run_cli("new", "second", cwd=mod).code == 0
+    (mod / "output" / "games" / "mymod.xml").unlink()
+    one = run_cli("build", "--check", cwd=mod)
+    assert one.code == 1
+    assert [line for line in one.err.splitlines() if not line.startswith("rules/")] == [
+        "missing: output/games/mymod.xml (run `triplea-forge build mymod`: deleted since the last commit)",
+        "not committed: output/games/second.notes.html (run `triplea-forge build second`, then commit it)",
+        "not committed: output/games/second.xml (run `triplea-forge build second`, then commit it)",
+        "stale: output/map.yml (run `triplea-forge build`)",
     ]

@@ -49,8 +49,8 @@ def test_new_makes_a_git_repository_with_a_first_commit(tmp_path: Path) -> None:
     )
     assert _git(mod, "status", "--porcelain") == ""  # every file written is in the commit
     assert sorted(_git(mod, "ls-files").split()) == [
-        ".github/workflows/triplea-forge.yml", ".gitignore", "README.md", "requirements.txt",
-        "rules/mymod/game.yaml", "spec.schema.json",
+        ".github/workflows/triplea-forge.yml", ".gitignore", "README.md", "output/games/mymod.notes.html",
+        "output/games/mymod.xml", "output/map.yml", "requirements.txt", "rules/mymod/game.yaml", "spec.schema.json",
     ]  # fmt: skip
 
 

@@ -43,8 +43,8 @@ def mod(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_new_makes_a_repository_that_builds_checks_and_packages_on_its_own(mod: Path) -> None:
     names = sorted(p.relative_to(mod).as_posix() for p in mod.rglob("*") if p.is_file() and ".git" not in p.parts)
     assert names == [
-        ".github/workflows/triplea-forge.yml", ".gitignore", "README.md", "requirements.txt",
-        "rules/mymod/game.yaml", "spec.schema.json",
+        ".github/workflows/triplea-forge.yml", ".gitignore", "README.md", "output/games/mymod.notes.html",
+        "output/games/mymod.xml", "output/map.yml", "requirements.txt", "rules/mymod/game.yaml", "spec.schema.json",
     ]  # fmt: skip
     spec = (mod / "rules" / "mymod" / "game.yaml").read_text(encoding="utf-8")
     assert "extends: lhtr\n" in spec and "map: mymod" in spec
@@ -61,9 +61,8 @@ def test_new_makes_a_repository_that_builds_checks_and_packages_on_its_own(mod: 
 
 def test_the_workflow_runs_in_a_fresh_clone(mod: Path, tmp_path: Path) -> None:
     assert run_cli("build", cwd=mod).code == 0
-    _git(mod, "branch", "-M", "main")  # `new` made the repository and its first commit
-    _git(mod, "add", "-A")
-    _git(mod, "commit", "-q", "-m", "mymod")
+    _git(mod, "branch", "-M", "main")  # `new` made the repository and its first commit, output/ built
+    assert subprocess.run(["git", "-C", str(mod), "status", "--porcelain"], capture_output=True, text=True).stdout == ""
     clone = tmp_path / "clone"
     subprocess.run(["git", "clone", "-q", str(mod), str(clone)], check=True)
     # The pull request: seven production rules repriced, committed with its output on a branch.

@@ -117,7 +117,10 @@ def build_variants(
             raise ForgeError(foreign)
         stale = stale_files(output_dir, files)
         leftovers = orphans(output_dir, keep) if keep is not None else []
-        for rel in stale:
+        absent = [rel for rel in stale if not (output_dir / rel).exists()]
+        for line in _absent_lines(output_dir, out, absent, len(absent) == len(files)):
+            click.echo(line, err=True)
+        for rel in (rel for rel in stale if rel not in absent):
             click.echo(f"stale: {out}/{rel}{_why_stale(rules, output_dir, rel, files[rel])}", err=True)
         for rel in leftovers:
             click.echo(f"stale: {out}/{rel} (no variant makes it; a build removes it)", err=True)
@@ -147,6 +150,29 @@ def refuse_spec_output(output_dir: Path, rules_dir: Path) -> None:
             "would be read as a spec; choose a folder outside the rules folder (the default is output/)"
         )
         raise ForgeError([Diagnostic(message)])
+
+
+def _absent_lines(output_dir: Path, out: str, absent: list[str], every: bool) -> list[str]:
+    """What `build --check` says of the files a build would make that are not there: never
+    committed (a clone of a repository whose output/ was not committed, as its CI has), or missing
+    (deleted since, or no git here). Not stale: there is nothing older to be stale."""
+    from generator.emit.ownership import variant_of
+    from generator.release.mod_repo import tracked
+
+    held = tracked([output_dir / rel for rel in absent])
+    never = [rel for rel in absent if held is not None and output_dir / rel not in held]
+    lines = []
+    if every and never == absent and absent:  # the whole output: one thing to do
+        return [f"not committed: {out}/ (run `triplea-forge build`, then commit {out}/ with the specs)"]
+    for rel in absent:
+        name = variant_of(rel)
+        build = f"triplea-forge build{f' {name}' if rel != 'map.yml' else ''}"
+        if rel in never:
+            lines.append(f"not committed: {out}/{rel} (run `{build}`, then commit it)")
+        else:
+            since = ": deleted since the last commit" if held is not None else ""
+            lines.append(f"missing: {out}/{rel} (run `{build}`{since})")
+    return lines
 
 
 def _why_stale(rules: Any, output_dir: Path, rel: str, made: bytes) -> str:

@@ -5,7 +5,8 @@ The pin (`requirements.txt`) must be a line Debian's pip 23 installs: `git+ssh:/
 (what a CI machine can clone without keys) and a checkout without one by `triplea-forge @
 file:///path?rev=...`, which pip builds from the folder as it is (the query: see _revision). The
 folder becomes a git repository with a first commit, because `diff --from` and the CI's pull
-request summary read its history.
+request summary read its history. `tracked` asks git which files it holds: `build --check` tells
+an output file never committed from a stale one.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import hashlib
 import json
 import re
 import subprocess
+from collections.abc import Sequence
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -117,3 +119,24 @@ def installed_pin(direct_url: str | None, version: str) -> tuple[str, str | None
         note = f"requirements.txt installs triplea-forge from {url}, which only this machine can reach"
         return f"triplea-forge @ {url}", note
     return f"triplea-forge @ {url}", None
+
+
+def tracked(paths: Sequence[Path]) -> set[Path] | None:
+    """Which of `paths` (absolute, in one work tree) git tracks; None when they are in no git work
+    tree, or git is not installed. A path is asked of the work tree holding its nearest folder
+    that exists, so a file of a folder never committed (output/ in a fresh clone) is asked too."""
+    if not paths:
+        return set()
+    where = next((p for p in paths[0].parents if p.is_dir()), None)
+    try:
+        top = _git(where, "rev-parse", "--show-toplevel") if where is not None else None
+    except FileNotFoundError:
+        return None
+    if top is None or top.returncode != 0:
+        return None
+    root = Path(top.stdout.strip()).resolve()
+    wanted = {p.resolve(): p for p in paths}
+    listed = _git(root, "ls-files", "-z", "--full-name", "--", *(str(p) for p in wanted))
+    if listed.returncode != 0:
+        return None  # a path outside the work tree: nothing can be said of it
+    return {wanted[root / name] for name in listed.stdout.split("\0") if name and root / name in wanted}

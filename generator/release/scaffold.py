@@ -15,6 +15,7 @@ from importlib import metadata
 from pathlib import Path
 
 from generator.checks.board import map_names
+from generator.diagnostics import Severity
 from generator.paths import base_rules_dir, output_folder_problem, plain_name_problem
 from generator.release.mod_repo import checkout_pin, first_commit, installed_pin
 from generator.release.workflow import write_workflow
@@ -165,19 +166,23 @@ A TripleA mod: a variant of `{base}`, written as YAML specs and built with tripl
 ```sh
 python3 -m venv .venv && .venv/bin/pip install -r {PIN_FILE}
 .venv/bin/triplea-forge map get {base_map}   # the base map, into ~/triplea/downloadedMaps
-.venv/bin/triplea-forge build          # rules/ -> output/ (commit output/ too)
+.venv/bin/triplea-forge build          # rules/ -> output/: commit both, CI checks they agree
 .venv/bin/triplea-forge validate       # every territory and unit picture against the map
 .venv/bin/triplea-forge check          # every game played by the engine's AIs
 .venv/bin/triplea-forge watch          # rebuild and re-check on every save
 .venv/bin/triplea-forge play {name} --ai   # play it in TripleA
 .venv/bin/triplea-forge package        # dist/{name}-master.zip, for players' downloadedMaps
+git add -A && git commit -m "what changed" && git push   # CI checks every push
+git tag v1.0 && git push origin v1.0   # a release: the package on the GitHub release v1.0
 ```
 
 `rules/{name}/game.yaml` holds what this mod changes; `extends: {base}` brings the rest from the
 variants triplea-forge ships. Until the mod is released under its own map name (`{name}`), it is
-checked and played on `{base_map}`. `{PIN_FILE}` pins the triplea-forge CI builds it with. The
-workflow in `.github/workflows/` checks every push against the base map and publishes the package
-on every tag.
+checked and played on `{base_map}`. `{PIN_FILE}` pins the triplea-forge CI builds it with.
+`output/` is the built game, committed beside the specs that make it (`triplea-forge new`
+committed the first build): a pull request shows the game that changed, and CI's `build --check`
+fails when the two disagree. The workflow in `.github/workflows/` checks every push against the
+base map and publishes the package on every tag.
 """
 
 
@@ -210,13 +215,29 @@ def scaffold_repository(folder: Path, name: str, base: str, install: str | None)
             path.write_text(text, encoding="utf-8")
             written.append(path)
         written.append(write_workflow(folder, folder / "rules", None, force=False))
+        built, unbuilt = _first_build(folder)
+        written += built
     except BaseException as exc:
         _remove_made(folder, made)
         if isinstance(exc, OSError):
             raise ScaffoldError(f"cannot write {exc.filename or folder}: {exc.strerror or exc}") from exc
         raise
     committed = first_commit(folder, f"{name}: a new mod extending {base} (triplea-forge new)")
-    return written, [n for n in (note, committed) if n]
+    return written, [n for n in (note, unbuilt, committed) if n]
+
+
+def _first_build(folder: Path) -> tuple[list[Path], str | None]:
+    """output/ built as `build` builds it, so the first commit holds it and the CI's `build
+    --check` passes on the first push (output/ is committed: docs/how-to/ci-and-releases.md). The
+    bytes do not depend on the board, which is not checked here (no map may be installed yet)."""
+    from generator.emit.outputs import build_outputs
+    from generator.emit.ownership import write_outputs
+
+    files, problems = build_outputs(Rules(folder / "rules", "rules"), [], "portable", None, jobs=1)
+    if any(p.severity is Severity.ERROR for p in problems) or "map.yml" not in files:
+        return [], "output/ is not built (the variant has errors): run triplea-forge build, then commit output/"
+    written, _ = write_outputs(folder / "output", files, None, "output")
+    return [folder / "output" / rel for rel in written], None
 
 
 def _remove_made(folder: Path, made: Path | None) -> None:
