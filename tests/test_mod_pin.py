@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from generator.release.mod_repo import https_url, installed_pin
+from generator.release.mod_repo import checkout_pin, https_url, installed_pin
 from tests.conftest import BASE_MAP, ROOT, USER_PIP_CACHE, run_cli
 from tests.map_server import serving_maps
 
@@ -199,3 +199,35 @@ def test_the_next_line_works_as_printed_with_the_venv_pip(tmp_path: Path) -> Non
 )
 def test_an_installed_package_is_pinned_where_pip_got_it(direct_url: str | None, expected: str) -> None:
     assert installed_pin(direct_url, "0.1.0")[0] == expected
+
+
+def _clone_with_remote(folder: Path, tag: str | None) -> str:
+    """A git checkout whose origin is an https URL, at a commit (tagged or not); its commit."""
+    folder.mkdir()
+    for args in (("init", "-q"), ("remote", "add", "origin", "https://example.org/me/tf.git")):
+        _git(folder, *args)
+    (folder / "pyproject.toml").write_text("[project]\nname = 'triplea-forge'\n")
+    identity = ("-c", "user.name=t", "-c", "user.email=t@t")
+    for args in (("add", "-A"), (*identity, "commit", "-q", "-m", "one"), *([("tag", tag)] if tag else [])):
+        _git(folder, *args)
+    return _git(folder, "rev-parse", "HEAD").strip()
+
+
+@pytest.mark.parametrize("tag", ["v1.2", None])
+def test_a_clone_with_a_remote_is_pinned_by_its_url_at_the_tag_or_commit(tmp_path: Path, tag: str | None) -> None:
+    """Installed from a clone, as an editable checkout or from its folder (pip's dir_info)."""
+    commit = _clone_with_remote(tmp_path / "tf", tag)
+    pinned = f"triplea-forge @ git+https://example.org/me/tf.git@{tag or commit}"
+    unpushed = f"commit {commit[:12]} of {tmp_path / 'tf'} is not on origin yet: push it before the mod's CI runs"
+    assert checkout_pin(tmp_path / "tf") == (pinned, unpushed)
+    recorded = f'{{"url": "{(tmp_path / "tf").as_uri()}", "dir_info": {{}}}}'
+    assert installed_pin(recorded, "0.1.0") == (pinned, unpushed)
+
+
+def test_a_folder_without_a_remote_is_pinned_by_its_path(tmp_path: Path) -> None:
+    (tmp_path / "tf").mkdir()
+    recorded = f'{{"url": "{(tmp_path / "tf").as_uri()}", "dir_info": {{}}}}'
+    assert installed_pin(recorded, "0.1.0") == (
+        f"triplea-forge @ {(tmp_path / 'tf').as_uri()}",
+        f"requirements.txt installs triplea-forge from {(tmp_path / 'tf').as_uri()}, which only this machine can reach",
+    )

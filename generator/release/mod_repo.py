@@ -18,6 +18,7 @@ import subprocess
 from collections.abc import Sequence
 from pathlib import Path
 from urllib.parse import urlsplit
+from urllib.request import url2pathname
 
 FALLBACK_IDENTITY = ("triplea-forge", "triplea-forge@localhost")
 # `user@host:path` (scp-like syntax git takes for ssh), the host without a scheme.
@@ -49,7 +50,9 @@ def checkout_pin(checkout: Path) -> tuple[str, str | None]:
     origin = _git(checkout, "remote", "get-url", "origin").stdout.strip()
     url = https_url(origin) if origin else None
     if url is not None:
-        pin = f"triplea-forge @ git+{url}" + (f"@{commit}" if commit else "")
+        # A release is pinned by its tag (a line people read), anything else by its commit.
+        tag = _git(checkout, "describe", "--tags", "--exact-match", "HEAD").stdout.strip() if commit else ""
+        pin = f"triplea-forge @ git+{url}" + (f"@{tag or commit}" if commit else "")
         pushed = commit and _git(checkout, "branch", "-r", "--contains", commit).stdout.strip()
         if commit and not pushed:
             return pin, f"commit {commit[:12]} of {checkout} is not on origin yet: push it before the mod's CI runs"
@@ -103,7 +106,9 @@ def first_commit(folder: Path, message: str) -> str | None:
 
 def installed_pin(direct_url: str | None, version: str) -> tuple[str, str | None]:
     """The pin of a triplea-forge installed as a package: the source pip recorded it was installed
-    from (PEP 610 `direct_url.json`: a git URL at its commit, or a folder), else its version."""
+    from (PEP 610 `direct_url.json`: a git URL at its commit; a folder, by its git remote at its
+    tag or commit when it is a clone that has one, else by path), else (no record: installed from
+    an index) its version."""
     try:
         recorded = json.loads(direct_url) if direct_url else None
     except ValueError:
@@ -111,6 +116,14 @@ def installed_pin(direct_url: str | None, version: str) -> tuple[str, str | None
     url = recorded.get("url") if isinstance(recorded, dict) else None
     if not isinstance(url, str) or not url:
         return f"triplea-forge=={version}", None
+    if url.startswith("file:") and isinstance(recorded, dict) and "dir_info" in recorded:
+        folder = Path(url2pathname(urlsplit(url).path))
+        try:
+            origin = _git(folder, "remote", "get-url", "origin").stdout.strip() if (folder / ".git").exists() else ""
+            if origin and https_url(origin) is not None:
+                return checkout_pin(folder)
+        except FileNotFoundError:
+            pass  # no git here: pinned by the folder, as pip recorded it
     vcs = recorded.get("vcs_info") if isinstance(recorded, dict) else None
     if isinstance(vcs, dict) and vcs.get("vcs") == "git":
         commit = vcs.get("commit_id")
