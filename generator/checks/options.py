@@ -158,8 +158,8 @@ def _option_problems(
             key = (engine, cls, option, value, count)
             if key not in memo:  # big maps repeat the same values thousands of times
                 memo[key] = check_value(engine, cls, option, value, count=count, names=names)
-            if (said := memo[key]) is not None:
-                errors[engine] = said
+            if (refused := memo[key]) is not None:
+                errors[engine] = refused
         if errors:  # said in the words of the first engine that refuses it
             error = next(iter(errors.values()))
             message, inside = _placed(_reworded(error, names), raw[index] if repeated else raw, (index,) * repeated)

@@ -5,13 +5,18 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
+from dataclasses import replace
+from functools import cache
 from pathlib import Path
 from typing import Any
 
+from generator.catalog import ENGINES
+from generator.catalog.checks import rule_checks, shortcuts
 from generator.checks.references import check_spec
 from generator.diagnostics import Diagnostic, Severity
-from generator.emit.view import GameView, build_view
+from generator.emit.view import AttachmentView, GameView, build_view
 from generator.importer.convert import FILE_LAYOUT, Tree
+from generator.importer.step_order import step_moves
 from generator.paths import file_kind, output_folder_problem, plain_name_problem
 from generator.spec.dump import dump_yaml
 from generator.spec.expand import expand_templates
@@ -64,13 +69,16 @@ def write_variant(
         # Nor are its steps' `after:`/`before:` moves: the child inherits them, and restates only
         # the moves that make its own order (from the order the parent plays).
         base = {key: value for key, value in plain(resolved.tree).items() if key != "extends"}
-        parent_order = _play_order(base.get("sequence", {}))
+        sequence = base.get("sequence")
+        inherited: dict[str, Any] = sequence if isinstance(sequence, dict) else {}
+        parent_order = _play_order(inherited)
         if isinstance(base.get("sequence"), dict):
             base["sequence"] = {name: _without_moves(step) for name, step in base["sequence"].items()}
         content = {"extends": parent, **overlay(base, tree)}
-        hints = order_hints(parent_order, list(tree.get("sequence", {})))
-        for step, anchor in hints.items():
-            content.setdefault("sequence", {}).setdefault(step, {})["after"] = anchor
+        child_order = list(tree.get("sequence", {}))
+        hints = order_hints(parent_order, child_order)
+        for step, move in step_moves(inherited, child_order, hints).items():
+            content.setdefault("sequence", {}).setdefault(step, {}).update(move)
     files = {}
     for file_name, keys in FILE_LAYOUT.items():
         part = {k: content[k] for k in keys if k in content}
@@ -142,12 +150,46 @@ def _verify(rules_dir: Path, display_root: str, name: str, staging: Path, tree: 
 
 
 def canonical_view(view: GameView) -> dict[str, Any]:
-    """The view with order ignored where a child spec cannot (and the engine need not) keep it."""
+    """The view with order ignored where a child spec cannot (and the engine need not) keep it.
+
+    A border is one whichever side lists it; an inherited attachment keeps its parent's option
+    order (the merge cannot reorder keys), which the engine does not mind unless an option's setter
+    sets or resets another written beside it (`ordered_pairs`), where the order is kept."""
     out: dict[str, Any] = {}
     for name, value in vars(view).items():
         ordered = name == "steps"  # play order is meaning; other orders are presentation
+        if name == "connections":
+            value = [tuple(sorted(pair)) for pair in value]
+        elif name == "attachments":
+            value = [_options_unordered(a) for a in value]
         out[name] = sorted(value, key=repr) if isinstance(value, list) and not ordered else value
     return out
+
+
+def _options_unordered(attachment: AttachmentView) -> AttachmentView:
+    names = {option.name for option in attachment.options}
+    if any(pair <= names for pair in ordered_pairs(attachment.java_class.rsplit(".", 1)[-1])):
+        return attachment
+    # sorted by name only: an option written several times keeps the order of its writes
+    return replace(attachment, options=sorted(attachment.options, key=lambda option: option.name))
+
+
+@cache
+def ordered_pairs(cls: str) -> frozenset[frozenset[str]]:
+    """Pairs of options of `cls` whose order the engines read: a shortcut and an option it sets
+    (`isFactory` and `isConstruction`), or two a rule compares by the order written (engine-checks'
+    `writtenBefore`: `isSub` resets `canNotTarget`)."""
+    found: set[frozenset[str]] = set()
+    for engine in ENGINES:
+        for option, values in shortcuts(engine, cls).items():
+            found |= {frozenset((option, other)) for sets in values.values() for other in sets if other != option}
+        for check in rule_checks(engine, cls):
+            cases = [check["rule"], *check["rule"].get("ignored", [])]
+            for alternative in (a for case in cases for a in case["alternatives"]):
+                for condition in alternative.get("all", []) + alternative.get("any", []):
+                    if condition[1] == "writtenBefore":
+                        found.add(frozenset((condition[0], condition[2]["option"])))
+    return frozenset(found)
 
 
 def overlay(parent: Tree, child: Tree) -> Tree:
