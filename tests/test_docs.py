@@ -136,9 +136,18 @@ def test_the_reference_covers_every_command_option_key_pattern_and_catalog_entry
         page = _page(f"docs/variants/{variant}.md")
         for rule_id in variant_spec(variant).rule_ledger:
             count("ledger rules", f"\n| `{rule_id}` |" in page)
+        # Its units (with their pictures) and frontiers: a mod restates a frontier from its page.
+        units, frontiers = _section(page, "## Units"), _section(page, "## Production frontiers")
+        for unit in variant_spec(variant).units:
+            count("variant units", f"\n| `{unit}` |" in units)
+        count("unit sheets", re.search(r"\n!\[[^\]]*every unit's picture[^\]]*\]\([^)]+\.png\)\n", units) is not None)
+        for frontier, rules in variant_spec(variant).production_frontiers.items():
+            listed = re.findall(r"\n\| `(\w+)` \|", _section(frontiers, f"### {frontier}"))
+            count("frontiers in order", listed == rules)
     print({what: f"{done} of {total}" for what, (done, total) in counts.items()})
     assert {what: done for what, (done, _) in counts.items()} == {what: total for what, (_, total) in counts.items()}
     assert counts["commands"][1] >= 18 and counts["catalog options"][1] > 600 and counts["ledger rules"][1] > 300
+    assert counts["variant units"][1] > 100 and counts["frontiers in order"][1] > 20
 
 
 def _pictures(markdown: Path) -> Iterator[Path]:

@@ -54,26 +54,48 @@ def preview(variant: str, out: Path, force: bool, base_map: Path | None, rules_d
 
 
 @cli.command()
-@click.argument("variant")
+@click.argument("variant", required=False)
 @click.option("--ai", is_flag=True, help="Every player but one is computer-controlled (TripleA's Fast AI).")
 @click.option("--player", default=None, help="With --ai, the player you play (default: the first to move).")
+@click.option(
+    "--zip",
+    "release",
+    default=None,
+    type=click.Path(exists=True, path_type=Path),
+    help="Open a release as players get it instead of building VARIANT: its zip (dist/<map>-master.zip, a "
+    "GitHub release's asset) or an installed map folder; VARIANT then names one of its games (default: its only one).",
+)
 @BOARD_OPTION
 @TARGET_OPTION
 @RULES_OPTION
-def play(variant: str, ai: bool, player: str | None, base_map: Path | None, target: str, rules_dir: Path) -> None:
+def play(
+    variant: str | None,
+    ai: bool,
+    player: str | None,
+    release: Path | None,
+    base_map: Path | None,
+    target: str,
+    rules_dir: Path,
+) -> None:
     """Build VARIANT, package it and start the real TripleA client on it: a playtest in one command.
 
     The package goes into a throw-away TripleA home (nothing of yours is changed; the base map is
     --base-map or your installed copy) and the client opens the game, ready to play; the command
-    ends when you close it. Without --ai every
-    player is human (hot-seat). Needs TripleA (apt-get install triplea) and a display.
+    ends when you close it. With --zip, a release goes into that home as it is, as a player
+    installs it, and nothing is built. Without --ai every player is human (hot-seat). Needs
+    TripleA (apt-get install triplea) and a display.
     """
     from generator.installed_map import MapLookup
     from generator.release import play as playtest
+    from generator.release.play_release import prepare_release
     from generator.spec.resolve import Rules
 
     if player is not None and not ai:
         raise click.UsageError("--player says whom you play against the computer: give --ai too")
+    if release is None and variant is None:
+        raise click.UsageError("give the VARIANT to build and play, or --zip RELEASE to open a release")
+    if release is not None and base_map is not None:
+        raise click.UsageError("--base-map: a release carries its map's art; give --zip or --base-map, not both")
     try:
         playtest.check_display()
         driver = playtest.find_client()
@@ -81,14 +103,20 @@ def play(variant: str, ai: bool, player: str | None, base_map: Path | None, targ
         raise click.ClickException(str(exc)) from exc
     work = playtest.temporary_folder()
     try:
-        rules = Rules(rules_dir, _display(rules_dir))
-        maps = MapLookup(base_map=base_map)
-        prepared, problems = playtest.prepare(rules, variant, target, maps, work, ai, player)
-        _report(problems)
-        assert prepared is not None
-        for line in maps.board_lines():
-            click.echo(line)
-        click.echo(f"packaged {variant} into a TripleA home at {work / 'home'}")
+        if release is not None:
+            prepared = prepare_release(release, variant, work, ai, player)
+            click.echo(f"installed {_display(release)} into a TripleA home at {work / 'home'}")
+        else:
+            assert variant is not None
+            rules = Rules(rules_dir, _display(rules_dir))
+            maps = MapLookup(base_map=base_map)
+            built, problems = playtest.prepare(rules, variant, target, maps, work, ai, player)
+            _report(problems)
+            assert built is not None
+            prepared = built
+            for line in maps.board_lines():
+                click.echo(line)
+            click.echo(f"packaged {variant} into a TripleA home at {work / 'home'}")
         code = playtest.run(prepared, work, click.echo, driver)
     except playtest.PlayError as exc:
         raise click.ClickException(str(exc)) from exc

@@ -1,7 +1,8 @@
 """The site's pictures, made by the same code as the package and `diff --picture`: byte-identical each run.
 
 Each shipped variant's starting board (as `preview` and the package draw it), one `diff --picture`,
-and a sheet per variant of the unit pictures its new units get (as the package makes them).
+a sheet per variant of the unit pictures its new units get (as the package makes them), and one of
+every unit's pictures.
 """
 
 from __future__ import annotations
@@ -11,8 +12,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from generator.diagnostics import Diagnostic, Severity
+from generator.docs.variant_units import UNITS_SHEETS
 from generator.emit.build import Compiled
-from generator.installed_map import InstalledMap, MapLookup
+from generator.installed_map import InstalledMap, MapLookup, stock_units_folder
 from generator.release.diff_picture import diff_picture
 from generator.release.package import compiled_by_name
 from generator.release.package_art import previews, shared_unit_pictures
@@ -36,6 +38,7 @@ class Made:
     installed: InstalledMap
     files: dict[str, bytes] = field(default_factory=dict)  # repository path -> bytes
     new_units: dict[str, list[str]] = field(default_factory=dict)  # variant -> units shown on its sheet
+    unit_sheets: dict[str, str] = field(default_factory=dict)  # variant -> the sheet of all its units
 
 
 def new_units(compiled: Mapping[str, Compiled]) -> dict[str, list[str]]:
@@ -51,6 +54,15 @@ def new_units(compiled: Mapping[str, Compiled]) -> dict[str, list[str]]:
         ]
         if units:
             found[name] = units
+    return found
+
+
+def _picture(rel: str, pictures: Mapping[str, bytes], board: InstalledMap) -> bytes | None:
+    """A unit picture as the client finds it: the package's, the map's, else the engine's stock art."""
+    found = pictures.get(rel) or board.read(rel)
+    stock = stock_units_folder()
+    if found is None and stock is not None and (stock / rel.removeprefix("units/")).is_file():
+        found = (stock / rel.removeprefix("units/")).read_bytes()
     return found
 
 
@@ -73,7 +85,7 @@ def _sheet(item: Compiled, units: list[str], pictures: Mapping[str, bytes], stoc
         top = header + row * CELL
         draw_text(sheet, (8, top + CELL // 2 - 10), unit, (20, 20, 20), scale=2)
         for column, player in enumerate(players):
-            data = pictures.get(f"units/{player}/{unit}.png") or stock.read(f"units/{player}/{unit}.png")
+            data = _picture(f"units/{player}/{unit}.png", pictures, stock)
             if data is None:
                 continue
             with Image.open(BytesIO(data)) as picture:
@@ -107,6 +119,16 @@ def make_pictures(rules: Rules, base_map: Path) -> Made:
     made.new_units = new_units(compiled)
     for variant, units in made.new_units.items():
         made.files[f"{IMAGES}/units/{variant}.png"] = _sheet(compiled[variant], units, pictures, installed)
+    # Every unit, for the variant's page (docs.variant_units); ancestors first, so a variant whose
+    # units look as its parent's shows the parent's sheet (lhtr's is revised's) rather than a copy.
+    for variant, item in sorted(compiled.items(), key=lambda pair: (len(pair[1].resolved.chain), pair[0])):
+        sheet = _sheet(item, list(item.spec.units), pictures, installed)
+        parent = made.unit_sheets.get(item.spec.extends or "")
+        if parent is not None and made.files[parent] == sheet:
+            made.unit_sheets[variant] = parent
+            continue
+        made.unit_sheets[variant] = f"{IMAGES}/{UNITS_SHEETS}/{variant}.png"
+        made.files[made.unit_sheets[variant]] = sheet
     return made
 
 

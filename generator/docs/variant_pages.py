@@ -1,4 +1,4 @@
-"""A page per shipped variant: what it is, its board, its new units, its coverage and its whole rule ledger.
+"""A page per shipped variant: what it is, its board, its units and frontiers, its coverage and its whole rule ledger.
 
 The ledger is the variant's own (`rule_ledger`, resolved through `extends`), the counts are
 `triplea-forge coverage`'s (the same code, with the mutation sweep's recorded results).
@@ -10,6 +10,7 @@ from pathlib import Path
 
 from generator.docs.markdown import GENERATED, cell, prose, table
 from generator.docs.pictures import DIFF_SIDES, IMAGES, Made
+from generator.docs.variant_units import frontiers_section, units_section
 from generator.emit.build import Compiled
 from generator.emit.coverage import coverage, grade_for, proof_kind, render_markdown
 from generator.spec.ledger import LedgerEntry
@@ -79,6 +80,8 @@ def variant_page(item: Compiled, made: Made, mutation_results: Path) -> str:
             f"The unit types {name} adds or draws anew ({', '.join(units)}), as the package draws them for each "
             "player who can own one (a blank: nobody of that nation ever owns it)."), "",
             f"![{name}: unit pictures](../images/generated/units/{name}.png)", ""]  # fmt: skip
+    lines += units_section(item, "../" + made.unit_sheets[name].removeprefix("docs/"))
+    lines += frontiers_section(item)
     if name == DIFF_SIDES[1]:
         lines += [f"See [Review a change with diff](../how-to/review-a-change.md) for this variant against "
                   f"`{DIFF_SIDES[0]}` on the board.", ""]  # fmt: skip
@@ -105,8 +108,9 @@ def variants_index(made: Made, mutation_results: Path) -> str:
         parent = f"`{spec.extends}`" if spec.extends else ""
         rows.append([f"[`{name}`]({name}.md)", prose(spec.game.name), parent, counts, proven])
     lines = [GENERATED, "", "# Shipped variants", "",
-             "The variants in `rules/`, each with a page of its own: its board, new units, coverage and rule "
-             "ledger. Counts are for TripleA 1.9 (`triplea-forge coverage`).", "",
+             "The variants in `rules/`, each with a page of its own: its board, units (with their pictures), "
+             "production frontiers, coverage and rule ledger. Counts are for TripleA 1.9 (`triplea-forge coverage`).",
+             "",
              *table(["variant", "game", "extends", "exact / approximate / notes-only", "proven in the engine"], rows),
              "", f"Pictures are in `{IMAGES}/`."]  # fmt: skip
     return "\n".join(lines).rstrip("\n") + "\n"
