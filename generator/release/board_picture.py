@@ -30,6 +30,9 @@ BACKGROUND = (120, 150, 185)
 HIGHLIGHT = (230, 0, 180)
 PALETTE = [(200, 60, 60), (60, 120, 200), (90, 160, 70), (200, 150, 40), (140, 80, 170), (60, 160, 160)]
 WHITE, BLACK = (255, 255, 255), (0, 0, 0)
+# The title's band above the board: the map's point (x, y) is drawn at (x * scale, y * scale + TOP),
+# which the site's pages read to lay the territories' shapes over the picture.
+TOP = 44
 
 
 @dataclass
@@ -104,6 +107,12 @@ def _board_size(installed: InstalledMap) -> tuple[int, int]:
     return width, height
 
 
+def board_scale(installed: InstalledMap) -> float:
+    """The factor the map is drawn at: scaled down to fit MAX_SIZE, never up."""
+    width, height = _board_size(installed)
+    return min(1.0, MAX_SIZE[0] / width, MAX_SIZE[1] / height)
+
+
 def _star(canvas: _Canvas, centre: tuple[int, int]) -> None:
     import math
 
@@ -140,7 +149,7 @@ def draw_board(
     from PIL import Image, ImageDraw
 
     width, height = _board_size(installed)
-    factor = min(1.0, MAX_SIZE[0] / width, MAX_SIZE[1] / height)
+    factor = board_scale(installed)
     board = Image.new("RGB", (max(1, round(width * factor)), max(1, round(height * factor))), BACKGROUND)
     canvas = _Canvas(board, factor, installed.board)
     colours = player_colours(spec, installed)
@@ -218,7 +227,7 @@ def _framed(
     room = (board.width // columns - 36) // text_size("x", 2)[0]
     rows = [wrapped for row in _legend_rows(spec, highlights) for wrapped in _wrap(row, room)]
     line = 26
-    top = 44
+    top = TOP
     per_column = (len(rows) + columns - 1) // columns
     image = Image.new("RGB", (board.width, top + board.height + 16 + per_column * line + 10), WHITE)
     draw_text(image, (12, 10), title, BLACK, 2)
