@@ -228,7 +228,7 @@ def test_init_ci_writes_a_workflow(project: Path) -> None:
     workflow = project / ".github" / "workflows" / "triplea-forge.yml"
     text = workflow.read_text()
     flow = yaml.safe_load(text)
-    assert set(flow["jobs"]) == {"check", "release"}
+    assert set(flow["jobs"]) == {"check", "release", "pages"}
     runs = "\n".join(step.get("run", "") for job in flow["jobs"].values() for step in job["steps"])
     for command in ("build --check", "validate", "triplea-forge check", "triplea-forge diff", "package --base-map"):
         assert command in runs, command

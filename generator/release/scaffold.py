@@ -26,11 +26,12 @@ from generator.spec.schema import schema_text
 PIN_FILE = "requirements.txt"
 GITIGNORE = """\
 # triplea-forge: staging folders of interrupted writes, the local virtual environment, packages,
-# balance studies
+# balance studies, the variants' pages (`triplea-forge site`)
 .forge-*
 .venv/
 /dist/
 /balance/
+/site/
 __pycache__/
 """
 
