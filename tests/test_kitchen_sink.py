@@ -87,6 +87,7 @@ def test_engine_reads_every_feature(built: Path) -> None:
     assert game["properties"]["Low Luck"] is True
     assert "neutralCharge" not in game["properties"]
     assert parent["properties"]["neutralCharge"] == 3
+    assert parent["properties"]["Max Rounds"] == 10  # the option is read, not the constant (12) kept beside it
 
 
 @pytest.mark.engine

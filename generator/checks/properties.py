@@ -7,7 +7,7 @@ reads that property while it is played (real games carry such values), so this i
 an error with --strict. A property no engine reads does nothing at all: a
 name no engine reads (other than the names older TripleA versions read, which real maps carry)
 and no condition asks about (`RulesAttachment.gameProperty`) is a warning, with the name it
-probably meant.
+probably meant. A `constant` goes beside an editable property only (an error elsewhere).
 """
 
 from __future__ import annotations
@@ -75,6 +75,20 @@ def _range(prop: Scalar | Property, tree: Any, where: tuple[str, ...]) -> list[D
     return []
 
 
+def _constant(prop: Scalar | Property, tree: Any, path: tuple[str, ...]) -> list[Diagnostic]:
+    """A constant beside a fixed property: both would be constants, and the engine keeps the last
+    written (the constant), so `value` would do nothing. Beside an editable one nothing reads it
+    while the game is played (the editable value is read first), so its type is not checked."""
+    if not isinstance(prop, Property) or prop.constant is None or prop.editable:
+        return []
+    where = (*path, "constant")
+    message = (
+        "a constant is kept beside an editable property only; this one is not editable, so the engine "
+        "would read the constant and ignore value (write editable: true, or the value alone)"
+    )
+    return [Diagnostic(message, locate(tree, where, key=True), key_path(where))]
+
+
 def check_properties(spec: Spec, tree: Any, target: str) -> list[Diagnostic]:
     """Each property's name and value against the catalogs of the `target` engines."""
     players = list(spec.players)
@@ -89,7 +103,7 @@ def check_properties(spec: Spec, tree: Any, target: str) -> list[Diagnostic]:
         path: tuple[str, ...] = ("properties", name)
         value = prop.value if isinstance(prop, Property) else prop
         where = (*path, "value") if isinstance(prop, Property) else path
-        found += _range(prop, tree, where)
+        found += _range(prop, tree, where) + _constant(prop, tree, path)
         readers = {engine: catalogs[engine][names[name]] for engine, names in read_by.items() if name in names}
         if not readers:
             same = [known for known in sorted(everything) if known.lower() == name.lower()]

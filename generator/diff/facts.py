@@ -168,6 +168,8 @@ def _property(prop: Scalar | Property) -> Entity:
         # Written as a <number> with these bounds (the renderer's defaults), which the engine checks.
         out["min"] = str(prop.min if prop.min is not None else 0)
         out["max"] = str(prop.max if prop.max is not None else max(prop.value, 0))
+    if prop.constant is not None:
+        out["constant"] = xml_value(prop.constant)
     return out
 
 

@@ -213,7 +213,11 @@ def build_view(spec: Spec, notes: str | None = None) -> GameView:
         for other, relation in player.relationships.items():
             kind, started = (relation, 0) if isinstance(relation, str) else (relation.type, relation.round)
             g.relationships.append((name, other, kind, started))
-    g.properties = [_property(name, prop) for name, prop in spec.properties.items()]
+    for name, prop in spec.properties.items():
+        g.properties.append(_property(name, prop))
+        # Its own <property> element: the engine keeps both and reads the editable one, whichever comes first.
+        if isinstance(prop, Property) and prop.constant is not None:
+            g.properties.append(_property(name, prop.constant))
     # Text stays text: a map name the engine would read as a number is marked as a string.
     g.properties.append(PropertyView("mapName", spec.game.map, False, "string" if java_int(spec.game.map) else None))
     notes = spec.notes if notes is None else notes

@@ -166,32 +166,37 @@ class SetupReader(XmlReader):
 
     def _properties(self, game: Tree) -> None:
         props: Tree = {}
+        beside: Tree = {}
         elements = self.children(self.root.find("propertyList"), "property")
-        kept = _read_by_engine(elements)
+        kept = _kept_by_engine(elements)
         for element in elements:
             name = att(element, "name")
-            text = att(element, "value")
-            if not text:
-                value_el = element.find("value")
-                text = (value_el.text or "") if value_el is not None else ""
+            text = _text(element)
             if name == "mapName":
                 game["map"] = text
             elif name == "notes":
                 self.spec["notes"] = clean_notes(text)
-            elif kept[name] is not element:
-                self._shadowed(element, kept[name])
-            else:
+            elif not any(element is k for k in kept[name]):
+                self._replaced(element, kept[name])
+            elif element is kept[name][0]:
                 props[name] = self._property(element, text)
                 self.at(element, "properties", name)
+            else:  # the constant kept beside the editable one (kept[name][0]), which it may precede
+                read = self._property(element, text)
+                beside[name] = read["value"] if isinstance(read, dict) else read
+                self.at(element, "properties", name, "constant")
+        for name, constant in beside.items():
+            props[name]["constant"] = constant
         self.spec["properties"] = props
 
-    def _shadowed(self, element: etree._Element, kept: etree._Element) -> None:
-        """A second definition of a property that the engine does not read: left out, with a warning."""
-        line = kept.sourceline
-        hides = _editable(kept) and not _editable(element)
-        why = "an editable property hides a constant of the same name" if hides else "the last one counts"
-        self.normalised(element, f"property '{att(element, 'name')}' is also defined at line {line}; the engine "
-                        f"reads that one ({why}) and ignores this one, so import leaves it out")  # fmt: skip
+    def _replaced(self, element: etree._Element, kept: list[etree._Element]) -> None:
+        """A definition a later one of its kind (editable or constant) replaced: left out, with a warning."""
+        later = next(k for k in kept if _editable(k) == _editable(element))
+        self.normalised(
+            element,
+            f"property '{att(element, 'name')}' is defined again at line {later.sourceline}; the engine keeps that "
+            "one (the last one counts) and drops this one, so import leaves it out",
+        )
 
     def _property(self, element: etree._Element, text: str) -> Any:
         if element.get("player"):
@@ -221,18 +226,30 @@ def _editable(element: etree._Element) -> bool:
     return (element.get("editable") or "").lower() == "true"  # as the engine compares it
 
 
-def _read_by_engine(elements: list[etree._Element]) -> dict[str, etree._Element]:
-    """The definition of each property name the engine reads (measured with engine 1.9's dump).
+def _text(element: etree._Element) -> str:
+    """A property's value: its value attribute, else its <value> element's text (as the engines read it)."""
+    text = att(element, "value")
+    if not text:
+        value_el = element.find("value")
+        text = (value_el.text or "") if value_el is not None else ""
+    return text
 
-    The engine keeps constants and editable properties apart, later ones of a kind replacing
-    earlier ones, and reads an editable property before a constant of the same name: two real
-    maps define "Total Victory" editable, then again as a constant, and players get the option.
+
+def _kept_by_engine(elements: list[etree._Element]) -> dict[str, list[etree._Element]]:
+    """The definitions of each property name the engine keeps: the one it reads first, then the
+    constant it keeps beside an editable one (measured with engine 1.9; 2.7 reads them alike).
+
+    The engine keeps constants and editable properties apart, a later one of a kind replacing an
+    earlier one, and reads an editable property before a constant of the same name: two real maps
+    define "Total Victory" editable, then again as a constant; players get the option, and the
+    engine's own export of the game writes both.
     """
-    kept: dict[str, etree._Element] = {}
+    last: dict[tuple[str, bool], etree._Element] = {}
     for element in elements:
-        name = att(element, "name")
-        if name not in kept or _editable(element) or not _editable(kept[name]):
-            kept[name] = element
+        last[att(element, "name"), _editable(element)] = element
+    kept: dict[str, list[etree._Element]] = {}
+    for (name, _), element in sorted(last.items(), key=lambda item: not item[0][1]):  # editable first
+        kept.setdefault(name, []).append(element)
     return kept
 
 

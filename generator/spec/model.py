@@ -232,6 +232,9 @@ class Property(Strict):
     max: EngineInt | None = None
     # The values players may choose from (an editable text).
     choices: list[str] | None = None
+    # A constant of the same name the engine keeps beside this editable property (as a game XML
+    # defining it twice does): the game reads the editable value, the engine's own export writes both.
+    constant: Scalar | None = None
 
 
 class AttachmentTemplate(Strict):
@@ -290,7 +293,7 @@ class Spec(Strict):
     delegates: dict[str, Delegate] = {}
     # The steps of a round, in play order.
     sequence: dict[str, Step] = {}
-    # The game properties: a value, or {value, editable, min, max, choices}.
+    # The game properties: a value, or {value, editable, min, max, choices, constant}.
     properties: dict[str, Scalar | Property] = {}
     # Contents of the map's .properties files, by file name without '.properties'
     # (map, objectives, notifications, politicstext, actionstext, tooltips, production_tabs...).
