@@ -50,7 +50,7 @@ from typing import Any
 import yaml
 
 HERE = Path(__file__).resolve().parent
-ROOT = HERE.parent.parent
+ROOT = HERE.parents[1]  # the repository: the option catalogs it reads are ours, in generator/catalog
 DEFAULT_JAR = "/usr/share/games/triplea/bin/triplea.jar"
 GATES_YAML = HERE / "gates.yaml"
 SCHEMA_VERSION = 1
