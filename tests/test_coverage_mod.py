@@ -17,7 +17,7 @@ from typing import Any, cast
 
 import pytest
 
-from generator.emit.check_record import evidence, game_digests, save_records
+from generator.engine.check_record import evidence, game_digests, save_records
 from generator.engine.harness_report import GameReport
 from generator.engine.judge import Target, Verdict
 from tests.conftest import ROOT, Result, run_cli, write_tree

@@ -155,7 +155,7 @@ def _show(
 ) -> None:
     """Each variant in order: its ledger's counts, then its rules one by one (those listed)."""
     from generator.emit.coverage import render_markdown, render_table
-    from generator.emit.rule_coverage import render_rules_markdown, render_rules_table, rule_report
+    from generator.engine.rule_coverage import render_rules_markdown, render_rules_table, rule_report
 
     ledgers = {r.variant: r for r in reports}
     parts: list[str] = []

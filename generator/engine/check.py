@@ -13,9 +13,9 @@ from pathlib import Path
 
 from rich.console import Console
 
-from generator.emit.check_record import game_digests, save_records
 from generator.engine.batches import play_through
 from generator.engine.check_output import GameProgress, render_table, write_report
+from generator.engine.check_record import game_digests, save_records
 from generator.engine.harness import Engine, JsonDict, PlayEvent, find_engine, processors_per_jvm
 from generator.engine.harness_report import UnreadableReport, game_report
 from generator.engine.judge import Target, Verdict, action_notes, evaluate
@@ -204,7 +204,7 @@ def run(
             reproducible=reproducible,
         )
     at_work = tally(outcomes, rules or {}, rounds=rounds, actions=actions, expect_fire=expect_fire)
-    # What each rule did, kept for `coverage` (emit/check_record.py), whether the games passed or not.
+    # What each rule did, kept for `coverage` (engine/check_record.py), whether the games passed or not.
     save_records(outcomes, played, rounds=rounds, ai=ai, seed=seed, actions=actions)
     render_table(out, outcomes, rounds, games, at_work, actions)
     if report_path is not None:

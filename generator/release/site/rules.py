@@ -2,7 +2,7 @@
 
 A rule is what `coverage` lists (checks.mod_rules: a pattern use, or a trigger, national objective
 or action written by hand), with the gates and the evidence of the last `check` it shows
-(emit.rule_coverage); a rule says what it is in the pattern's words and its parameters as `diff`
+(engine.rule_coverage); a rule says what it is in the pattern's words and its parameters as `diff`
 names them (diff.pattern_facts), and what the rule ledger says of the rules it claims. The ledger
 shows every rule of the document with its grade, its proof and what `check` saw its rules do.
 """
@@ -19,7 +19,7 @@ from generator.checks.variant import CheckedVariant
 from generator.diff.pattern_facts import use_entity
 from generator.emit.coverage import coverage, grade_for, mutation_line, proof_kind, proven_line
 from generator.emit.notes import GRADE_WORDS
-from generator.emit.rule_coverage import RuleEntry, rule_report
+from generator.engine.rule_coverage import RuleEntry, rule_report
 from generator.spec.ledger import LedgerEntry
 from generator.spec.model import Spec
 from generator.spec.patterns import PATTERNS, Pattern

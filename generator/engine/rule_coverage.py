@@ -4,7 +4,7 @@ and what the last `check` of the variant saw it do.
 A rule is what a mod maker means as one (checks.mod_rules: a pattern use, or a trigger, national
 objective or action written by hand). Its static verdict is the gates' (checks.gates: every gate
 open, or each one shut, in the words `validate` says it in); its evidence comes from the record
-`check` leaves of the game it played (emit.check_record): in how many games it fired, was offered
+`check` leaves of the game it played (engine.check_record): in how many games it fired, was offered
 or taken, from which round. The record is of a game's bytes: when the variant builds another game
 today, the evidence is shown as that of an earlier build. A ledger's rule-document view is
 emit.coverage; this one needs no ledger. Rendered as a rich table or as Markdown.
@@ -23,8 +23,8 @@ from generator.checks.gates import check_gates
 from generator.checks.mod_rules import ModRule, mod_rules
 from generator.checks.variant import CheckedVariant
 from generator.diagnostics import key_path
-from generator.emit.check_record import ACTS, CheckRecord, evidence
 from generator.emit.render import render_game_xml
+from generator.engine.check_record import ACTS, CheckRecord, evidence
 from generator.spec.locate import locate
 
 OPEN = "every gate open"
