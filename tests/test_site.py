@@ -217,8 +217,9 @@ def test_serve_shows_a_save_within_a_second_and_a_mistake_at_its_line(tmp_path: 
     process, url = _serving(spec.parent.parent, tmp_path)
     production = "document.querySelector('section.territory[data-name=Alpha] .production')?.innerText"
     try:
-        browser.open(url + "tiny/index.html", settle=0.1)
+        browser.open(url + "tiny/index.html", settle=0.1)  # before the first build, it reloads after it
         _until(browser, production, "2")
+        assert browser.open(url + "tiny/index.html", settle=0.3).problems == []  # no request fails (a favicon)
         time.sleep(0.3)  # past the first build's version
         edited = text.replace("production: 2\n    capital: Reds", "production: 7\n    capital: Reds")
         spec.write_text(edited, encoding="utf-8")
