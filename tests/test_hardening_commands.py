@@ -49,11 +49,11 @@ def test_a_package_written_inside_its_base_map_never_holds_itself(project: Path)
     for _ in range(3):
         result = run_cli("package", "tiny", "--base-map", "base", "--out", "base/map/dist", cwd=project)
         assert result.code == 0, result.err
-        assert result.out.splitlines()[0] == "wrote base/map/dist/tiny_map/ (13 files)"
+        assert result.out.splitlines()[0] == "wrote base/map/dist/tiny_map/ (14 files)"
     with zipfile.ZipFile(base / "map" / "dist" / "tiny_map-master.zip") as archive:
         names = archive.namelist()
     assert not [n for n in names if "dist" in n]
-    assert sum(1 for p in (base / "map" / "dist").rglob("*") if p.is_file()) == 14  # 13 files and the zip
+    assert sum(1 for p in (base / "map" / "dist").rglob("*") if p.is_file()) == 15  # 14 files and the zip
 
 
 def test_an_earlier_package_inside_the_base_map_is_left_out_with_a_warning(project: Path) -> None:
@@ -67,7 +67,7 @@ def test_an_earlier_package_inside_the_base_map_is_left_out_with_a_warning(proje
         "warning: base/map/old-master.zip: an earlier package inside the base map's art; left out of this one",
         "warning: base/map/old: an earlier package inside the base map's art; left out of this one",
     ]
-    assert result.out.splitlines()[0] == "wrote dist/tiny_map/ (13 files)"
+    assert result.out.splitlines()[0] == "wrote dist/tiny_map/ (14 files)"
 
 
 @pytest.mark.parametrize(
