@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from generator.checks.variant import CheckedVariant
 from generator.installed_map import InstalledMap, Point
-from generator.release.board_picture import TOP, board_scale, player_colours
+from generator.release.board_picture import TOP, _number, board_scale, player_colours
 from generator.release.site.art import UnitArt
 from generator.spec.load import SpecMap
 from generator.spec.locate import node_at
@@ -72,6 +72,7 @@ class BoardView:
 
     id: str  # the board's id on its page
     picture: str  # the picture's file, beside the page
+    title: str  # the picture's own title, its text for those who cannot see it
     width: int
     height: int
     areas: list[Area]
@@ -88,14 +89,6 @@ def _said(value: Any) -> str:
     if isinstance(value, list | tuple):
         return ", ".join(_said(v) for v in value)
     return str(value)
-
-
-def _number(value: Any) -> int:
-    if isinstance(value, bool):
-        return 0
-    if isinstance(value, int):
-        return value
-    return int(value) if isinstance(value, str) and value.isdigit() else 0
 
 
 def written_at(tree: Any, path: Sequence[str]) -> tuple[str, ...]:
@@ -202,10 +195,15 @@ def outline(shapes: Iterable[list[Point]], scale: float) -> str:
 
 
 def board_view(
-    board_id: str, picture: str, image: Image.Image, installed: InstalledMap, facts: Mapping[str, TerritoryFacts]
+    board_id: str,
+    picture: tuple[str, str],
+    image: Image.Image,
+    installed: InstalledMap,
+    facts: Mapping[str, TerritoryFacts],
 ) -> BoardView:
-    """The picture `image` (drawn by release.board_picture on `installed`) with the shapes of `facts`."""
+    """The picture `image` (drawn by release.board_picture on `installed`; `picture`: its file and its
+    title) with the shapes of `facts`."""
     scale = board_scale(installed)
     polygons = installed.board.polygons
     areas = [Area(f.id, f.name, outline(polygons[name], scale)) for name, f in facts.items() if name in polygons]
-    return BoardView(board_id, picture, image.width, image.height, areas, list(facts.values()))
+    return BoardView(board_id, *picture, image.width, image.height, areas, list(facts.values()))

@@ -110,8 +110,9 @@ class SiteBuilder:
         spec = checked.spec
         art = UnitArt(checked, self.rules, installed, maps)
         problems += art.problems
-        image = draw_board(spec, installed, preview_title(spec))
-        board = board_view("board", BOARD, image, installed, territory_facts(checked, art, installed, "t"))
+        title = preview_title(spec)
+        image = draw_board(spec, installed, title)
+        board = board_view("board", (BOARD, title), image, installed, territory_facts(checked, art, installed, "t"))
         files = {BOARD: png_bytes(image)}
         changes = None
         if spec.extends:
@@ -119,15 +120,15 @@ class SiteBuilder:
             if base is not None and not _errors(found):
                 changes, files[CHANGES_PICTURE] = changes_view(base, checked, art, installed)
         studies, charts = studies_of(name, study_folders(self.settings.studies))
-        title = f"{spec.game.name} {spec.game.version or ''}".strip()
+        game = f"{spec.game.name} {spec.game.version or ''}".strip()
         units = nations(checked, art, installed)  # the last to ask for pictures: art.used is whole after it
         pages = VariantPages(
-            name, title, _facts(checked), Markup(spec.notes), board, units,
+            name, game, _facts(checked), Markup(spec.notes), board, units,
             rules_view(checked, self.settings.mutation_results), changes, studies, {**files, **charts, **art.used},
         )  # fmt: skip
         summary = f"{len(spec.players)} players, {len(spec.territories)} territories, {len(spec.units)} unit types"
         entry = IndexEntry(
-            name, title, spec.extends or "", summary, changes.summary if changes else "", f"{name}/{BOARD}"
+            name, game, spec.extends or "", summary, changes.summary if changes else "", f"{name}/{BOARD}"
         )
         return Built(name, list(checked.resolved.chain), variant_files(pages), entry), problems
 

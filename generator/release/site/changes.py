@@ -63,5 +63,5 @@ def changes_view(
     facts = territory_facts(checked, art, installed, "c")
     words = {h.territory: tuple(h.words) for h in territory_changes(base.spec, checked.spec)}
     changed = {name: replace(f, changes=words[name]) for name, f in facts.items() if name in words}
-    board = board_view("changes", PICTURE, image, installed, changed)
+    board = board_view("changes", (PICTURE, title), image, installed, changed)
     return ChangesView(base.name, summary(diff), domains, board), png_bytes(image)

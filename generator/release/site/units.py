@@ -28,8 +28,7 @@ class UnitFacts:
     numbers: tuple[int, int, int]  # attack, defence, movement
     cost: str  # "3 PUs" (its nation's frontier), "" when it cannot buy it
     at_start: int
-    abilities: tuple[str, ...]  # the options set to true, as the spec names them
-    other: tuple[str, ...]  # the other options, "transportCost 2"
+    options: tuple[str, ...]  # the options set to true as the spec names them, then the others: "transportCost 2"
     written: tuple[str, ...]
 
 
@@ -98,13 +97,12 @@ def nations(checked: CheckedVariant, art: UnitArt, installed: InstalledMap) -> l
         for name in mine:
             options = spec.units[name].options
             attack, defense, movement = (_amount(options.get(n, 0)) for n in NUMBERS)
+            flags = [o for o, v in options.items() if v is True]
+            others = [f"{o} {_said(v)}" for o, v in options.items() if not (o in NUMBERS or isinstance(v, bool))]
             units.append(
                 UnitFacts(
-                    name, art.url(player, name), (attack, defense, movement),
-                    costs.get(name, ""), held.get(name, 0),
-                    tuple(o for o, v in options.items() if v is True),
-                    tuple(f"{o} {_said(v)}" for o, v in options.items() if not (o in NUMBERS or isinstance(v, bool))),
-                    written_at(tree, ["units", name]),
+                    name, art.url(player, name), (attack, defense, movement), costs.get(name, ""),
+                    held.get(name, 0), (*flags, *others), written_at(tree, ["units", name]),
                 )
             )  # fmt: skip
         own = [t for t in spec.territories.values() if t.owner == player and not t.sea]
