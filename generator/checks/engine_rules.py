@@ -22,6 +22,7 @@ from typing import Any
 from generator.catalog import load_catalog, resolve_option
 from generator.catalog.checks import Condition, load_checks, rule_checks, shortcuts
 from generator.checks.options import TARGET_ENGINES, attachments_of
+from generator.checks.in_play_rules import IN_PLAY_CHECKS
 from generator.checks.parser_rules import PARSER_CHECKS
 from generator.diagnostics import Diagnostic, Severity, key_path
 from generator.spec.kinds import KIND_OF_TYPE
@@ -204,27 +205,53 @@ def engine_text(message: str) -> str:
     return message.replace("{}", "…")
 
 
+def _quoted(check: dict[str, Any]) -> str:
+    said = engine_text(check.get("engineSays", check["message"]))
+    where = check.get("engineSaysIn") or f"{check['class']}.{check['method']}"
+    return f'"{said}" ({where})'
+
+
+def _matching(check: dict[str, Any], table: dict[str, Any]) -> Iterator[Any]:
+    """The finders of `table` whose words are in the check's message (after "Class: ", of that class)."""
+    for words, find in table.items():
+        cls, _, words = words.rpartition(": ")
+        if words in check["message"] and cls in ("", check["class"]):
+            yield find
+
+
 def _parser_checks(spec: Spec, engine: str) -> Iterator[tuple[Path, str, str]]:
     data = load_checks(engine)
     for check in data["checks"]:
-        if check["status"] != "spec_check":
-            continue
-        for words, find in PARSER_CHECKS.items():
-            cls, _, words = words.rpartition(": ")
-            if words in check["message"] and cls in ("", check["class"]):
-                said = engine_text(check.get("engineSays", check["message"]))
-                source = check.get("engineSaysIn", f"{check['class']}.{check['method']}")
+        if check["status"] == "spec_check":
+            for find in _matching(check, PARSER_CHECKS):
                 for path, says in find(spec, data):
-                    yield path, says, f'"{said}" ({source})'
+                    yield path, says, _quoted(check)
+
+
+def _in_play_checks(spec: Spec, engine: str) -> Iterator[tuple[Path, str, str, str]]:
+    """(where, what is wrong, when the engine fails, its words) of each in-play failure, once: two
+    places raising the same message for the same case (the capital lookups) are one finding."""
+    data = load_checks(engine)
+    seen: set[tuple[Path, str, str]] = set()
+    for check in data["checks"]:
+        if check["status"] == "in_play":
+            for find in _matching(check, IN_PLAY_CHECKS):
+                for path, says, when in find(spec, data):
+                    if (path, says, when) not in seen:
+                        seen.add((path, says, when))
+                        yield path, says, when, _quoted(check)
 
 
 def check_engine_rules(spec: Spec, tree: Any, target: str) -> list[Diagnostic]:
     """Every engine check of the `target` engines that the spec's attachments fail."""
     found: dict[tuple[Path, str, str], list[str]] = {}
     ignored: dict[tuple[Path, str, str], list[str]] = {}
+    in_play: dict[tuple[Path, str, str], list[str]] = {}
     for engine in TARGET_ENGINES[target]:
         for path, says, quoted in _parser_checks(spec, engine):
             found.setdefault((path, says, quoted), []).append(engine)
+        for path, says, when, quoted in _in_play_checks(spec, engine):
+            in_play.setdefault((path, says, f"{when}: {quoted}"), []).append(engine)
         properties = game_properties(spec, engine)
         for path, cls, kind, options in attachments_of(spec):
             checks = rule_checks(engine, cls)
@@ -245,20 +272,34 @@ def check_engine_rules(spec: Spec, tree: Any, target: str) -> list[Diagnostic]:
                     if blamed is not None:
                         where = (*path, blamed) if blamed else path
                         ignored.setdefault((where, dropped["says"], dropped["by"]), []).append(engine)
-    return _said(found, tree, "refuse{s} the game: {why}", Severity.ERROR) + _said(
-        ignored, tree, "silently ignore{s} it ({why})", Severity.WARNING
+    errors = _verdicts(found, "refuse{s} the game: {why}") + _verdicts(in_play, "load{s} the game and fail{s} when {why}")
+    return _said(errors, tree, Severity.ERROR) + _said(
+        _verdicts(ignored, "silently ignore{s} it ({why})"), tree, Severity.WARNING
     )
 
 
-def _said(
-    found: dict[tuple[Path, str, str], list[str]], tree: Any, verdict: str, severity: Severity
-) -> list[Diagnostic]:
-    """Each finding at its place with the engines' verdict: refused when loading, or ignored."""
-    problems = []
+Verdicts = list[tuple[Path, str, str]]
+
+
+def _verdicts(found: dict[tuple[Path, str, str], list[str]], verdict: str) -> Verdicts:
+    """(where, what is wrong, the engines' verdict) of each finding."""
+    out = []
     for (where, says, why), engines in found.items():
         said = f"TripleA {' and '.join(engines)} " + verdict.format(s="s" if len(engines) == 1 else "", why=why)
+        out.append((where, says, said))
+    return out
+
+
+def _said(verdicts: Verdicts, tree: Any, severity: Severity) -> list[Diagnostic]:
+    """Each finding at its place, once, with every verdict on it: an engine refusing the game when
+    it loads and another failing in play on the same mistake are one problem, said with both."""
+    merged: dict[tuple[Path, str], list[str]] = {}
+    for where, says, said in verdicts:
+        merged.setdefault((where, says), []).append(said)
+    problems = []
+    for (where, says), saids in merged.items():
         mark = locate(tree, where, key=where[-1] not in ("max_run_count", "class"))
-        problems.append(Diagnostic(f"{says}; {said}", mark, key_path(where), severity))
+        problems.append(Diagnostic("; ".join([says, *saids]), mark, key_path(where), severity))
     return problems
 
 
