@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import re
+import subprocess
 from pathlib import Path
+
+import pytest
 
 from tests.conftest import ROOT
 
@@ -58,3 +61,15 @@ def test_the_repository_stands_alone() -> None:
     assert offenders == []
     for needed in ("tests/data/world_war_ii_revised/map/polygons.txt", "tests/data/xml/ww2v2.xml", "LICENSE"):
         assert (ROOT / needed).is_file(), needed
+
+
+def test_every_module_reads_in_the_system_python() -> None:
+    """A mod's CI installs triplea-forge into Debian's own Python (3.11): syntax newer than that
+    (an f-string nested in quotes of its own kind, 3.12) fails there on import."""
+    system = Path("/usr/bin/python3")
+    if not system.is_file():
+        pytest.skip("no system Python at /usr/bin/python3")
+    files = [str(p) for folder in ("generator", "bench", "scripts") for p in sorted((ROOT / folder).rglob("*.py"))]
+    script = "import ast, sys\nfor f in sys.argv[1:]:\n    ast.parse(open(f, encoding='utf-8').read(), f)\n"
+    done = subprocess.run([str(system), "-c", script, *files], capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
