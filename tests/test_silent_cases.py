@@ -40,8 +40,9 @@ SPEC_CASES = {
     ),
     "missing_capital": (
         "territories:\n  Beta: {capital: !delete }\n",
-        "rules/tiny/game.yaml:7:10: players.Blues: no territory is the capital of Blues (capital: Blues); "
-        "the engine stops at their first technology or income step",
+        "rules/tiny/game.yaml:7:3: players.Blues: no territory is the capital of Blues (capital: Blues) and Blues is "
+        'not optional; TripleA 1.9 loads the game and fails when bluesPurchase runs: "Capital not found for:" '
+        "(TerritoryAttachment.getAllCapitals)",
     ),
     "step_unknown_player": (
         "sequence:\n  bluesPurchase: {player: Blue}\n",

@@ -4,7 +4,11 @@ Each entry is one place where an engine refuses a game (class, method, exception
 `scripts/catalog/extract_checks.py` finds them) with what `validate` does about it: a `rule` in the
 small vocabulary below, `option_syntax` (the option catalog's value syntax covers it),
 `spec_check` (validate's checks of the spec find it: references, option names, or one made in
-checks/engine_rules.py; `probeSpecs` are games that fail it) or `not_checked` with the reason.
+checks/engine_rules.py; `probeSpecs` are games that fail it), `in_play` (1.9 loads the game and
+raises it while the game is played: checks/in_play_rules.py finds what sets it off; `probeSpecs`
+are games the engine loads and fails with it in play) or `not_checked` with the reason (`callSites`:
+the engine methods that call the raising one, read from the jar; `firstRefusedBy`: the refusal
+when loading that comes first, with games that show it).
 A rule is one or more alternatives; the check fails (the engine refuses) when, for an
 alternative, every condition of `all` holds and, if it has `any`, one of those:
 
@@ -35,7 +39,7 @@ Condition = list[Any]
 OPERATORS = frozenset(
     {"==", "!=", "<", "<=", ">", ">=", "in", "notIn", "set", "blank", "notStartsWith", "writtenBefore"}
 )
-STATUSES = frozenset({"rule", "option_syntax", "spec_check", "not_checked"})
+STATUSES = frozenset({"rule", "option_syntax", "spec_check", "in_play", "not_checked"})
 
 
 @cache

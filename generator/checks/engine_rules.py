@@ -21,8 +21,8 @@ from typing import Any
 
 from generator.catalog import load_catalog, resolve_option
 from generator.catalog.checks import Condition, load_checks, rule_checks, shortcuts
-from generator.checks.options import TARGET_ENGINES, attachments_of
 from generator.checks.in_play_rules import IN_PLAY_CHECKS
+from generator.checks.options import TARGET_ENGINES, attachments_of
 from generator.checks.parser_rules import PARSER_CHECKS
 from generator.diagnostics import Diagnostic, Severity, key_path
 from generator.spec.kinds import KIND_OF_TYPE
@@ -272,7 +272,9 @@ def check_engine_rules(spec: Spec, tree: Any, target: str) -> list[Diagnostic]:
                     if blamed is not None:
                         where = (*path, blamed) if blamed else path
                         ignored.setdefault((where, dropped["says"], dropped["by"]), []).append(engine)
-    errors = _verdicts(found, "refuse{s} the game: {why}") + _verdicts(in_play, "load{s} the game and fail{s} when {why}")
+    errors = _verdicts(found, "refuse{s} the game: {why}") + _verdicts(
+        in_play, "load{s} the game and fail{s} when {why}"
+    )
     return _said(errors, tree, Severity.ERROR) + _said(
         _verdicts(ignored, "silently ignore{s} it ({why})"), tree, Severity.WARNING
     )

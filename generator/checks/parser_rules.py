@@ -123,8 +123,8 @@ def _empty(spec: Spec, part: str, collections: tuple[str, ...]) -> Found:
                 yield (collection, name, part), f"rule {name} {what}: give it at least one {part}"
 
 
-def _canals(spec: Spec, _: dict[str, Any]) -> Found:
-    # CanalAttachment.validate counts the territories carrying a canal of each name: exactly two.
+def canal_carriers(spec: Spec) -> dict[str, list[Path]]:
+    """Each canal's name -> the canalName of every territory that carries it (the engines count them)."""
     carriers: dict[str, list[Path]] = {}
     for territory, entry in spec.territories.items():
         for name, attachment in entry.attachments.items():
@@ -133,7 +133,12 @@ def _canals(spec: Spec, _: dict[str, Any]) -> Found:
             writes = option_writes(attachment.options.get("canalName")) or []
             for canal, _count in writes[-1:]:
                 carriers.setdefault(canal, []).append(("territories", territory, "attachments", name, "canalName"))
-    for canal, places in carriers.items():
+    return carriers
+
+
+def _canals(spec: Spec, _: dict[str, Any]) -> Found:
+    # CanalAttachment.validate counts the territories carrying a canal of each name: exactly two.
+    for canal, places in canal_carriers(spec).items():
         if len(places) != 2:
             where = f"{len(places)} territor{'y' if len(places) == 1 else 'ies'}"
             says = f"canal '{canal}' is on {where}: a canal joins exactly two sea zones"

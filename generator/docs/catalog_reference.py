@@ -17,6 +17,7 @@ STATUS_WORDS = {
     "rule": "rule",
     "option_syntax": "option syntax",
     "spec_check": "spec check",
+    "in_play": "fails in play",
     "not_checked": "not checked",
 }
 
@@ -74,7 +75,9 @@ def _checks(engine: str) -> list[str]:
     rows = []
     for check in data["checks"]:
         status = STATUS_WORDS.get(check["status"], check["status"])
-        why = check.get("reason") or ", ".join(check.get("options", []))
+        # what sets an in-play failure off, after the words naming the module that finds it
+        covered = check.get("covers", "").split("): ", 1)[-1] if check["status"] == "in_play" else ""
+        why = check.get("reason") or covered or ", ".join(check.get("options", []))
         rows.append([f"`{check['class']}`", f"`{check['method']}`", cell(check["message"]), status, cell(why)])
     return [*table(["class", "method", "message", "status", "options or reason"], rows), ""]
 
@@ -106,8 +109,9 @@ def catalog_reference(engine: str) -> str:
         "## Load checks",
         "",
         "The refusals of the engine's attachment classes and game parser: a *rule* or an *option syntax* "
-        "check is applied by `validate` at the YAML line, a *spec check* by the spec's own checks; the rest "
-        "are not checked, each with its reason.",
+        "check is applied by `validate` at the YAML line, a *spec check* by the spec's own checks; what the "
+        "engine loads and *fails in play* on is said as such, with what sets it off; the rest are not checked, "
+        "each with its reason.",
         "",
         *_checks(engine),
     ]
