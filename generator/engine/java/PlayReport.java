@@ -45,6 +45,7 @@ import games.strategy.util.IntegerMap;
  *  parse {ms, error, saxErrors}, steps (per round),
  *  players [{name, productionFrontier, frontierRules, purchaseSteps, placeSteps, steps, alliances}],
  *  start {player: SNAPSHOT}, rounds [{round, ms, players {player: SNAPSHOT}}],
+ *  end {round, players {player: SNAPSHOT}} (the board when the game ended inside a round, else null),
  *  purchaseSteps [{round, step, player, pusBefore, pusAfter}], purchases [{round, step, player, units}],
  *  moves [{round, step, player, units, from, to}], placements [{round, step, player, territory, units}],
  *  unplaced [{round, step, player, units}], ownerChanges [{round, step, player, territory, from, to}],
@@ -82,6 +83,7 @@ final class PlayReport {
   private final DeliveryLedger deliveries;
   private final Json.Obj game = new Json.Obj();
   private String start;
+  private String end = Json.NULL;
   private final List<String> roundReports = new ArrayList<>();
   private final List<String> roundMs = new ArrayList<>();
   private final List<String> purchaseSteps = new ArrayList<>();
@@ -194,6 +196,14 @@ final class PlayReport {
     }
   }
 
+  /**
+   * The board when the game ended (a victory inside round R, which `rounds` never reports): a
+   * study carries it forward to the rounds the game did not play, instead of leaving the game out.
+   */
+  void endGame(final GameData data) {
+    end = new Json.Obj().putNum("round", data.getSequence().getRound()).put("players", snapshot(data)).toString();
+  }
+
   void endRound(final GameData data, final long ms) {
     roundMs.add(Json.num(ms));
     roundReports.add(new Json.Obj().putNum("round", roundReports.size() + 1).putNum("ms", ms)
@@ -216,7 +226,7 @@ final class PlayReport {
     if (data == null) {
       return out.toString();
     }
-    return out.put("game", game.toString()).put("start", start).put("rounds", Json.arr(roundReports))
+    return out.put("game", game.toString()).put("start", start).put("rounds", Json.arr(roundReports)).put("end", end)
         .put("purchaseSteps", Json.arr(purchaseSteps)).put("purchases", Json.arr(actions.purchases))
         .put("moves", Json.arr(actions.moves)).put("placements", Json.arr(actions.placements))
         .put("unplaced", Json.arr(unplaced)).put("ownerChanges", Json.arr(ownerChanges))

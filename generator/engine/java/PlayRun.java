@@ -131,7 +131,8 @@ final class PlayRun {
     Determinism.serialOddsCalculator(players);
     final ServerGame game =
         new ServerGame(data, players, new HashMap<>(), new Messengers(new HeadlessServerMessenger()));
-    game.setRandomSource(new SeededDice(seed));
+    // Common dice: a roll's stream is keyed by what it is for, so paired games share a battle's dice.
+    game.setRandomSource(new CommonDice(seed, data));
     // TripleA.startGame does this (an "evil hack" in its words), but it also insists on the
     // map's image folder, which a generated game does not have: replicate its non-UI part.
     if (data.getDelegateList().getDelegate("edit") == null) {
@@ -235,6 +236,9 @@ final class PlayRun {
       }
     }
     report.gameOver = game.isGameOver() || !game.isGameSequenceRunning();
+    if (game.isGameOver()) {
+      report.endGame(data);
+    }
   }
 
   private void progress(final int round, final int index, final int steps, final String step) {
@@ -332,8 +336,10 @@ final class PlayRun {
     return (System.nanoTime() - startNanos) / 1_000_000;
   }
 
-  /** Dice from one seeded generator (the engine's own sources are time-seeded). */
-  /** Dice from a seeded generator: the same seed gives the same rolls (used by the scenarios too). */
+  /**
+   * Dice from one seeded generator, every roll from one stream: the scenarios' dice (their proofs
+   * were made with them). Games play with CommonDice.
+   */
   static final class SeededDice implements IRandomSource {
     private final Random random;
 
