@@ -317,6 +317,12 @@ def test_a_replanned_purchase_is_a_note_not_a_failure() -> None:
         "round 2, Germans: purchase refused (Not enough resources) and re-planned: "
         "asked 5 fighter, 2 infantry, bought 4 fighter, 2 infantry"
     ]
+    # A purchase that would not fit at the prices in force is re-planned before the engine sees it.
+    early = {**replan, "preempted": True, "refused": "Not enough resources: costs 62 PUs, has 52"}
+    assert action_notes(_report(purchaseReplans=[early])) == [
+        "round 2, Germans: purchase re-planned before the engine saw it (Not enough resources: costs 62 PUs, "
+        "has 52): asked 5 fighter, 2 infantry, bought 4 fighter, 2 infantry"
+    ]
 
 
 def test_purchase_step_names_matter_to_the_ai() -> None:

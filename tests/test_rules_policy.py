@@ -34,9 +34,10 @@ def test_deliveries_are_counted_by_fate() -> None:
         "lendLease": {"granted": 4, "delivered": 2, "lost": 1, "waiting": 1},
         "lendLeaseCargo": {"granted": 1, "delivered": 0, "lost": 0, "waiting": 1},
     }
+    report["deliveries"][2]["atSea"] = True  # the lendLease token still waiting is on its way
     assert delivery_line(report) == (
-        "deliveries: lendLease: 4 granted, 2 delivered, 1 lost, 1 waiting; "
-        "lendLeaseCargo: 1 granted, 0 delivered, 0 lost, 1 waiting"
+        "deliveries: lendLease: 4 granted, 2 delivered, 1 lost, 1 waiting (1 at sea); "
+        "lendLeaseCargo: 1 granted, 0 delivered, 0 lost, 1 waiting (0 at sea)"
     )
     assert delivery_line({"deliveries": []}) is None
 

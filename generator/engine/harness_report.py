@@ -155,11 +155,13 @@ class RuleFiring(TypedDict):
 
 @with_config(_KEEP)
 class Replan(TypedDict):
-    """A purchase the engine refused and the harness planned again."""
+    """A purchase the harness planned again: before the engine saw it (preempted: it would not fit at
+    the prices in force) or after the engine refused it."""
 
     round: int
     player: str
     refused: Any
+    preempted: NotRequired[bool]
     asked: NotRequired[Counts | None]
     bought: NotRequired[Counts | None]
 
@@ -187,6 +189,7 @@ class Delivery(TypedDict):
     unit: str
     fate: Fate
     player: NotRequired[str]
+    atSea: NotRequired[bool]  # where it was last seen is a sea zone
 
 
 @with_config(_KEEP)

@@ -127,14 +127,18 @@ def _names(message: str, territory: str) -> bool:
 
 
 def action_notes(report: GameReport | None) -> list[str]:
-    """Purchases the harness re-planned and placements it made elsewhere after the engine refused
-    the AI's (ActionLog): the player bought and placed, so they are not failures, but what it asked
-    for and got is shown."""
+    """Purchases the harness re-planned (before the engine saw one that would not fit at the prices
+    in force, or after the engine refused it) and placements it made elsewhere after the engine
+    refused the AI's (ActionLog): the player bought and placed, so they are not failures, but what
+    it asked for and got is shown."""
     if report is None:
         return []
     purchases = [
-        f"round {r['round']}, {r['player']}: purchase refused ({r['refused']}) and re-planned: "
-        f"asked {_units(r.get('asked') or {})}, bought {_units(r.get('bought') or {})}"
+        f"round {r['round']}, {r['player']}: purchase "
+        + ("re-planned before the engine saw it" if r.get("preempted") else "refused")
+        + f" ({r['refused']})"
+        + ("" if r.get("preempted") else " and re-planned")
+        + f": asked {_units(r.get('asked') or {})}, bought {_units(r.get('bought') or {})}"
         for r in report.get("purchaseReplans", [])
     ]
     placements = [
@@ -323,11 +327,15 @@ def deliveries(report: GameReport) -> dict[str, dict[str, int]]:
 
 
 def delivery_line(report: GameReport | None) -> str | None:
-    """'lendLease: 6 granted, 2 delivered, 1 lost, 3 waiting' for a game with deliveries."""
+    """'lendLease: 6 granted, 2 delivered, 1 lost, 3 waiting (2 at sea)' for a game with deliveries."""
     counts = deliveries(report) if report is not None else {}
     if not counts:
         return None
+    # Of those waiting at the end, how many are at sea (on their way) rather than still ashore.
+    tokens = report.get("deliveries", []) if report is not None else []
+    at_sea = Counter(t["unit"] for t in tokens if t["fate"] == "waiting" and t.get("atSea"))
     parts = [f"{unit}: {c['granted']} granted, " + ", ".join(f"{c[f]} {f}" for f in DELIVERY_FATES)
+             + (f" ({at_sea[unit]} at sea)" if c["waiting"] else "")
              for unit, c in sorted(counts.items())]  # fmt: skip
     return "deliveries: " + "; ".join(parts)
 

@@ -57,6 +57,10 @@ final class ActionLog {
   private Object invoke(final IDelegate called, final Object inner, final Method method, final Object[] args)
       throws Throwable {
     final String delegate = called.getName();
+    final Object[] fitted = fit(called, method.getName(), args);
+    if (fitted != args) {
+      return invoke(called, inner, method, fitted);
+    }
     final Object result;
     try {
       result = method.invoke(inner, args);
@@ -122,6 +126,32 @@ final class ActionLog {
       }
     }
     return null;
+  }
+
+  /**
+   * A purchase that would not fit at the prices in force (PurchaseReplan.problem) is re-planned
+   * before the engine sees it, and logged as a re-plan with what the engine would have said; any
+   * other call (and a purchase that fits) is passed on as it is ({@code args} itself).
+   */
+  @SuppressWarnings("unchecked")
+  private Object[] fit(final IDelegate delegate, final String name, final Object[] args) {
+    if (!name.equals("purchase") || args == null || args.length != 1 || !(args[0] instanceof IntegerMap)
+        || delegate.getBridge() == null || ((IntegerMap<?>) args[0]).keySet().stream()
+            .anyMatch(k -> !(k instanceof ProductionRule))) {
+      return args;
+    }
+    final IntegerMap<ProductionRule> asked = (IntegerMap<ProductionRule>) args[0];
+    final String problem = PurchaseReplan.problem(delegate.getBridge().getData(), delegate.getBridge().getPlayerId(),
+        asked);
+    if (problem == null) {
+      return args;
+    }
+    final IntegerMap<ProductionRule> plan = PurchaseReplan.of(delegate.getBridge().getData(),
+        delegate.getBridge().getPlayerId(), asked);
+    final Object[] fitted = {plan == null ? new IntegerMap<ProductionRule>() : plan};
+    replans.add(here().putStr("refused", problem).putBool("preempted", true).put("asked", units(args))
+        .put("bought", units(fitted)).toString());
+    return fitted;
   }
 
   @SuppressWarnings("unchecked")

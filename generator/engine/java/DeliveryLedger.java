@@ -19,8 +19,9 @@ import games.strategy.engine.data.Unit;
  * The board is looked at when each step starts and after the harness's own deliveries, so the
  * counts hold under every action policy, "none" included.
  *
- * <p>Rendered as the report's "deliveries": [{unit, player, granted, at, fate, round, where,
- * trail}], trail being where it stood each time its owner's non-combat move began.
+ * <p>Rendered as the report's "deliveries": [{unit, player, granted, at, fate, round, where, atSea,
+ * trail}], trail being where it stood each time its owner's non-combat move began, atSea whether
+ * where it was last seen is a sea zone (a token still waiting there is at sea, not ashore).
  */
 final class DeliveryLedger {
   private static final class Token {
@@ -87,6 +88,7 @@ final class DeliveryLedger {
       t.trail.forEach(mark -> trail.add(Json.str(mark)));
       out.add(new Json.Obj().putStr("unit", t.type).putStr("player", t.player).putNum("granted", t.granted)
           .putStr("at", t.at).putStr("fate", t.fate).putNum("round", t.round).putStr("where", t.where.getName())
+          .putBool("atSea", t.where.isWater())
           .put("trail", Json.arr(trail)).toString());
     }
     return Json.arr(out);

@@ -21,6 +21,11 @@ import games.strategy.util.IntegerMap;
  * would do with the same shopping list: a unit from a rule no longer in the frontier comes from
  * the cheapest rule that still makes it, and while the list costs more than the player has, one
  * unit of the dearest rule goes. Null when nothing is left to buy or the list is unchanged.
+ *
+ * <p>ActionLog asks {@link #problem} before the engine sees a purchase and buys the re-plan
+ * instead when there is one, so the engine never refuses a purchase of the harness's AIs and never
+ * sells at a price that is no longer in force; a refusal the re-plan cannot foresee (a unit limit)
+ * is still re-planned after the engine's answer.
  */
 final class PurchaseReplan {
   private PurchaseReplan() {}
@@ -54,6 +59,35 @@ final class PurchaseReplan {
     final IntegerMap<ProductionRule> kept = new IntegerMap<>();
     plan.keySet().stream().filter(r -> plan.getInt(r) > 0).forEach(r -> kept.put(r, plan.getInt(r)));
     return kept.isEmpty() || kept.equals(asked) ? null : kept;
+  }
+
+  /**
+   * Why the engine would refuse {@code asked}, or charge for it prices no longer in force: a rule
+   * the player's frontier no longer offers (the AI planned before a price advantage swapped it: the
+   * engine would sell at the old price) or a cost beyond the player's resources. Null when the
+   * purchase fits as asked. Asked before the engine sees the purchase, so no purchase is refused.
+   */
+  static String problem(final GameData data, final PlayerID player, final IntegerMap<ProductionRule> asked) {
+    final ProductionFrontier frontier = player.getProductionFrontier();
+    if (frontier == null) {
+      return null;
+    }
+    data.acquireReadLock();
+    try {
+      for (final ProductionRule rule : asked.keySet()) {
+        if (asked.getInt(rule) > 0 && !frontier.getRules().contains(rule)) {
+          return rule.getName() + " is no longer offered (its price changed)";
+        }
+      }
+      final IntegerMap<Resource> cost = costs(asked);
+      if (!player.getResources().has(cost)) {
+        return "Not enough resources: costs " + cost.getInt(data.getResourceList().getResource("PUs")) + " PUs, has "
+            + player.getResources().getQuantity("PUs");
+      }
+      return null;
+    } finally {
+      data.releaseReadLock();
+    }
   }
 
   private static ProductionRule cheapestMaking(final ProductionFrontier frontier, final ProductionRule wanted) {
