@@ -14,13 +14,19 @@ compared by the difference of the same means: Welch's t interval (no equal-varia
 Welch-Satterthwaite degrees of freedom) for independent games, a paired t interval on the
 per-seed differences when game i of both variants used the same seed. A study plays a handful of
 games, so the t quantile (t(3) = 3.18 at 95 %, against z = 1.96) is what keeps the interval honest.
+
+Every interval of a difference carries the p-value of its own test of "no difference" (``p``): a t
+interval's from its t statistic; a Wilson or Newcombe interval's by inverting it, the smallest
+two-sided level at which it still leaves out zero (found by bisection on z), so that p < 0.05
+exactly where the 95 % interval is marked. A table's many rows are then adjusted together (multiple.py).
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from functools import lru_cache
 
 CONFIDENCE = 0.95
 Z95 = 1.959963984540054  # two-sided 95 % normal quantile
@@ -33,6 +39,7 @@ class Interval:
     value: float
     low: float
     high: float
+    p: float = math.nan  # the two-sided p-value of "zero", where the interval has a test; nan otherwise
 
     @property
     def significant(self) -> bool:
@@ -56,6 +63,16 @@ def t_quantile(freedom: float, confidence: float = CONFIDENCE) -> float:
     return float(student_t.ppf(0.5 + confidence / 2, freedom))
 
 
+@lru_cache(maxsize=4096)
+def t_beyond(freedom: float, tail: float) -> float:
+    """The t quantile with `tail` above it: t.isf, exact for a tail far below what 1 - tail can hold
+    (a look of a sequential test far from its last asks for tails of 1e-40). Cached: every look of
+    a study with the same pairs asks the same one."""
+    from scipy.stats import t as student_t
+
+    return float(student_t.isf(tail, freedom))
+
+
 def wilson(successes: int, trials: int, z: float = Z95) -> Interval:
     """Proportion successes/trials with its Wilson score interval (0..1 for no trials)."""
     if trials <= 0:
@@ -67,8 +84,33 @@ def wilson(successes: int, trials: int, z: float = Z95) -> Interval:
     return Interval(p, max(0.0, centre - spread), min(1.0, centre + spread))
 
 
+def normal_tail(z: float) -> float:
+    """P(Z > z) for a standard normal Z, without the cancellation of 1 - cdf (exact far out)."""
+    return 0.5 * math.erfc(z / math.sqrt(2))
+
+
+def inverted_p(at: Callable[[float], Interval]) -> float:
+    """The p-value of an interval family at(z) about zero: 2·P(Z > z*), z* the widest z at which
+    the interval still leaves out zero (bisection; the intervals widen with z)."""
+    point = at(0.0)
+    if point.low <= 0 <= point.high:
+        return 1.0
+    low, high = 0.0, 40.0
+    if at(high).significant:
+        return 2 * normal_tail(high)
+    for _ in range(60):
+        middle = (low + high) / 2
+        low, high = (middle, high) if at(middle).significant else (low, middle)
+    return min(1.0, 2 * normal_tail(low))
+
+
 def newcombe(successes_a: int, trials_a: int, successes_b: int, trials_b: int, z: float = Z95) -> Interval:
     """Difference of proportions b - a with Newcombe's hybrid score interval (method 10)."""
+    interval = _newcombe(successes_a, trials_a, successes_b, trials_b, z)
+    return replace(interval, p=inverted_p(lambda at: _newcombe(successes_a, trials_a, successes_b, trials_b, at)))
+
+
+def _newcombe(successes_a: int, trials_a: int, successes_b: int, trials_b: int, z: float) -> Interval:
     a = wilson(successes_a, trials_a, z)
     b = wilson(successes_b, trials_b, z)
     difference = b.value - a.value
@@ -84,6 +126,11 @@ def newcombe_paired(both: int, only_a: int, only_b: int, neither: int, z: float 
     estimates the correlation of the pairs' outcomes from the table (no correction between 0 and
     n/2 of the cross-product, as Newcombe's method prescribes; 0 when a margin is empty).
     """
+    interval = _newcombe_paired(both, only_a, only_b, neither, z)
+    return replace(interval, p=inverted_p(lambda at: _newcombe_paired(both, only_a, only_b, neither, at)))
+
+
+def _newcombe_paired(both: int, only_a: int, only_b: int, neither: int, z: float) -> Interval:
     pairs = both + only_a + only_b + neither
     if pairs <= 0:
         return Interval(0.0, -1.0, 1.0)
@@ -134,8 +181,18 @@ def mean_interval(values: Sequence[float]) -> Interval:
     m = mean(values)
     if len(values) < 2:
         return Interval(m, -math.inf, math.inf)
-    spread = t_quantile(len(values) - 1) * math.sqrt(variance(values) / len(values))
-    return Interval(m, m - spread, m + spread)
+    error = math.sqrt(variance(values) / len(values))
+    spread = t_quantile(len(values) - 1) * error
+    return Interval(m, m - spread, m + spread, t_p(m, error, len(values) - 1))
+
+
+def t_p(estimate: float, error: float, freedom: float) -> float:
+    """Two-sided p-value of a t statistic estimate/error; with no spread, 0 unless the estimate is 0."""
+    if error == 0:
+        return 1.0 if estimate == 0 else 0.0
+    from scipy.stats import t as student_t
+
+    return float(2 * student_t.sf(abs(estimate) / error, freedom))
 
 
 def welch(a: Sequence[float], b: Sequence[float]) -> Interval:
@@ -150,10 +207,10 @@ def welch(a: Sequence[float], b: Sequence[float]) -> Interval:
     share_a, share_b = variance(a) / len(a), variance(b) / len(b)
     error = math.sqrt(share_a + share_b)
     if error == 0:
-        return Interval(difference, difference, difference)
+        return Interval(difference, difference, difference, t_p(difference, 0.0, 1))
     freedom = (share_a + share_b) ** 2 / (share_a**2 / (len(a) - 1) + share_b**2 / (len(b) - 1))
     spread = t_quantile(freedom) * error
-    return Interval(difference, difference - spread, difference + spread)
+    return Interval(difference, difference - spread, difference + spread, t_p(difference, error, freedom))
 
 
 def paired(a: Sequence[float], b: Sequence[float]) -> Interval:

@@ -49,10 +49,10 @@ if TYPE_CHECKING:  # the balance lab (scipy, numpy) is imported when a study run
     "--until",
     type=click.Choice(["significant", "bounded"]),
     default=None,
-    help="Two variants: play batches of GAMES paired games until a group-sequential test (O'Brien-Fleming) "
-    "decides that the difference in the first side's score (1 for a win, 0 for a loss, else its share of all "
-    "unit value on the board) is not zero (significant), or also that it is within --margin (bounded), or "
-    "--max-games is reached.",
+    help="Two variants: play batches of GAMES paired games until a group-sequential test (O'Brien-Fleming-type "
+    "spending by the pairs played) decides that the difference in the first side's score (1 for a win, 0 for a "
+    "loss, else its share of all unit value on the board) is not zero (significant), or also that it is within "
+    "--margin (bounded), or --max-games is reached.",
 )
 @click.option(
     "--without",
@@ -82,7 +82,8 @@ if TYPE_CHECKING:  # the balance lab (scipy, numpy) is imported when a study run
     "--max-games",
     default=None,
     type=GAMES,
-    help="With --until: the cap on games per variant (default 5 batches).",
+    help="With --until: the cap on games per variant, never passed (default 5 batches; the last batch is cut "
+    "to the cap).",
 )
 @click.option("--workers", "-w", default=None, type=WORKERS, help="Local JVMs side by side (default: cores).")
 @click.option(
@@ -152,7 +153,7 @@ def balance(
             f"installed without; add it with: {extra_install_line('balance')}"
         )
     # Every seed played is a Java long, as the harness reads it: said before a game is built.
-    check_seeds(seed, (-(-(max_games or 5 * games) // games) if until else 1) * games)
+    check_seeds(seed, (max_games or 5 * games) if until else games)
     # A name is the rules folder's own variant, else one triplea-forge ships (cli.targets).
     specs = Rules(rules_dir, _display(rules_dir))
     found = find_variants(variants, specs)
@@ -187,7 +188,9 @@ def balance(
             click.echo(f"value of actions: {len(rules_of)} rules of {chosen[0][0]}, each forbidden in turn", err=True)
     if until and len(chosen) != 2:
         raise click.UsageError("--until compares two variants: name exactly two (or one with --without)")
-    looks = -(-(max_games or 5 * games) // games) if until else 1
+    # The cap is never overshot: a --max-games that is not a multiple of --games cuts the last batch.
+    cap = (max_games or 5 * games) if until else games
+    looks = -(-cap // games)
     settings = lab.Settings(rounds=rounds, ai=ai, actions=policy, reproducible=reproducible)
     try:
         stream = io.TextIOWrapper(open_output(out / "games.jsonl"), encoding="utf-8")
@@ -206,6 +209,7 @@ def balance(
 
     played: list[records.Record] = []
     wall, verdicts = 0.0, []
+    fractions: list[float] = []  # the information fraction of each look of the stopping rule
     try:
         with stream:
             engine = None if cluster else find_engine()
@@ -213,14 +217,15 @@ def balance(
             where = f"on the Ray cluster {cluster}" if cluster else f"on {count} local worker{'s' if count > 1 else ''}"
             load_before = os.getloadavg()[0]
             for look in range(1, looks + 1):
-                plan = lab.plan(chosen, games, seed + (look - 1) * games)
+                plan = lab.plan(chosen, min(games, cap - (look - 1) * games), seed + (look - 1) * games)
                 planned += len(plan)
                 batch, seconds, _ = lab.timed(partial(_play, plan, settings, keep, cluster, engine, count))
                 load_after = os.getloadavg()[0]
                 played, wall = played + batch, wall + seconds
                 if until:
-                    verdict, stop = _look(played, chosen[0][0], chosen[1][0], look, looks, until, margin)
-                    verdicts = [verdict]
+                    names = (chosen[0][0], chosen[1][0])
+                    verdict, stop = _look(played, names, (look, looks, cap), until, margin, fractions)
+                    verdicts = [verdict, UNADJUSTED] if stop else [verdict]
                     click.echo(verdict, err=True)
                     if stop:
                         break
@@ -329,22 +334,46 @@ def _play(
     return lab.play_local(engine, plan, settings, count, keep)
 
 
+# Said after every stop of the stopping rule: only its own interval allows for the looks.
+UNADJUSTED = (
+    "the table's intervals are not adjusted for the stopping rule's looks: a study that stops when a "
+    "difference shows leans towards one, so read them as a description of the games played; the stopping "
+    "rule's repeated interval above is the adjusted one"
+)
+
+
 def _look(
-    played: list[dict[str, Any]], base: str, other: str, look: int, looks: int, until: str, margin: float
+    played: list[dict[str, Any]],
+    names: tuple[str, str],
+    at: tuple[int, int, int],
+    until: str,
+    margin: float,
+    fractions: list[float],
 ) -> tuple[str, bool]:
-    """The sequential test after a batch: the sentence the study prints and reports, and whether it stops."""
+    """The sequential test after a batch: the sentence the study prints and reports, and whether it stops.
+
+    ``at`` is (look, looks, cap); ``fractions`` the information fractions of the looks analysed
+    before, to which this one's is added: its pairs over the cap's, so pairs dropped for a failed
+    game are information the study does not have."""
     from generator.balance.sequential import look as sequential_look
     from generator.balance.summary import paired_scores, prices
 
+    (base, other), (look, looks, cap) = names, at
     baseline = [r for r in played if r["variant"] == base]
     side = sorted({s for r in baseline for s in r["sides"].values()})[:1] or ["-"]
     differences = paired_scores(baseline, [r for r in played if r["variant"] == other], side[0], prices(baseline))
-    state = sequential_look(differences, look, looks, until, margin)
+    fraction = len(differences) / cap
+    # A look with no new pair (every game of the batch failed) is no look: it would spend for nothing.
+    analysed = len(differences) >= 2 and (look >= looks or not fractions or fraction > fractions[-1])
+    seen = [*fractions, fraction] if analysed else fractions
+    state = sequential_look(differences if analysed else differences[:1], look, looks, until, margin, seen)
+    if analysed:
+        fractions.append(fraction)
     interval = state.interval
     verdict = f": stop, {state.decision}" if state.decision else ": go on"
     text = (
-        f"stopping rule ({until}, O'Brien-Fleming, at most {looks} look{'s' if looks > 1 else ''}), look {look}: "
-        f"{state.pairs} pairs, "
+        f"stopping rule ({until}, O'Brien-Fleming spending, at most {looks} look{'s' if looks > 1 else ''}), "
+        f"look {look}: {state.pairs} pairs (information {min(1.0, fraction):.2f}), "
         f"{side[0]} score {other} - {base} {interval.value:+.3f} "
         f"(repeated 95 % interval {interval.low:+.3f}..{interval.high:+.3f}){verdict}"
     )
