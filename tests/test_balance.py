@@ -19,9 +19,10 @@ from typing import Any
 import pytest
 
 from generator.balance import render
-from generator.balance.sequential import look, obrien_fleming
+from generator.balance.sequential import boundaries, look
 from generator.balance.stats import mean_interval, newcombe, paired, quartiles, t_quantile, variance, welch, wilson
-from generator.balance.summary import prices, rows, summarize
+from generator.balance.summary import prices, summarize
+from generator.balance.table import rows
 from tests.conftest import ROOT, Result, run_cli, run_process
 
 
@@ -114,7 +115,10 @@ def test_the_report_prices_tuv_once_and_shows_every_error_and_action() -> None:
     assert table["Germans income, round 1"].values == ("31.5 (±6.4)", "32.5 (±6.4)")
     text = render.markdown(summaries)
     assert "- aare: 3 games, 1 rounds, 0 won, 2 unfinished, 1 failed, 2 with errors; 3 s of play" in text
-    assert "| Germans income, round 1 | 31.5 (±6.4) | 32.5 (±6.4) | +1.0 (±0.0) * |" in text
+    # The same difference in both seeds: p 0 (Holm's too), and pairing leaves no variance at all.
+    assert (
+        "| Germans income, round 1 | 31.5 (±6.4) | 32.5 (±6.4) | +1.0 (±0.0) * | <0.0001 (<0.0001) † | 0.00 |" in text
+    )
     refused = "- aare seed 2: delegate purchase refused purchase: Not enough resources"
     assert f"{refused}\n- aare seed 3: the JVM died" in text
     assert "| aare | GermanyBlitz | 2 | 1 | 50% |" in text
@@ -160,17 +164,20 @@ def test_a_study_compares_two_variants_game_by_game(study: tuple[Path, Result, l
     assert all(g["actions"] == "rules" and g["unitCosts"]["Germans"]["infantry"] == 3 for g in games)
     assert "aare - lhtr" in result.out and "Axis win rate" in result.out
     markdown = (out / "report.md").read_text(encoding="utf-8")
-    assert "| Axis win rate | 0% (0%..66%) | 0% (0%..66%) | +0 % (-66..+66 %) |" in markdown
+    assert "| Axis win rate | 0% (0%..66%) | 0% (0%..66%) | +0 % (-66..+66 %) | 1.000 (1.000) | - |" in markdown
     # Every action open in a game, with how often it was open and taken (turns = steps of a player).
     opened = {a["action"] for g in games for a in g["actionsOpen"]}
     assert opened and all(f"| aare | {render.short(a)} | " in markdown for a in opened)
     # The stopping rule's decision after its only look, in the terminal, report.md and report.html.
     verdict = next(line for line in result.err.splitlines() if line.startswith("stopping rule"))
     assert verdict.startswith(
-        "stopping rule (significant, O'Brien-Fleming, at most 1 look), look 1: 2 pairs, Allies score aare - lhtr "
+        "stopping rule (significant, O'Brien-Fleming spending, at most 1 look), look 1: 2 pairs (information 1.00), "
+        "Allies score aare - lhtr "
     )
     assert verdict.endswith(("stop, the difference is not zero", "stop, undecided at the cap")), verdict
     assert verdict in result.out and f"- {verdict}" in markdown
+    # After the stop: the table's other intervals are said to be unadjusted for the looks.
+    assert "- the table's intervals are not adjusted for the stopping rule's looks" in markdown
     assert html.escape(verdict) in (out / "report.html").read_text(encoding="utf-8")
     assert "![income.png](income.png)" in markdown
     for chart in ("income.png", "tuv.png"):
@@ -277,19 +284,17 @@ def test_a_study_without_the_balance_extra_says_how_to_add_it(tmp_path: Path, mo
     assert not (tmp_path / "study").exists()
 
 
-def test_obrien_fleming_constants_match_the_published_table() -> None:
-    # Jennison & Turnbull (2000), table 2.3, two-sided alpha = 0.05: C_B(K) for K = 1..5 and 10.
-    assert [round(obrien_fleming(k), 3) for k in (1, 2, 3, 4, 5, 10)] == [1.96, 1.977, 2.004, 2.024, 2.04, 2.087]
-
-
 def test_the_stopping_rule_widens_early_looks_and_decides() -> None:
+    from scipy.stats import t as student_t
+
     differences = [0.10, 0.12, 0.08, 0.11, 0.09, 0.10]
     first, last = look(differences, 1, 3, "significant", 0.05), look(differences, 3, 3, "significant", 0.05)
-    # The same data: the first of three looks is held to c·sqrt(3) = 3.47, the last to c = 2.004.
+    # The same data: the first of three looks is held to its spending boundary 3.71, the last to 1.99,
+    # each turned into the t quantile (5 df) with the same tail.
     assert first.interval.half_width > last.interval.half_width
-    boundary = obrien_fleming(3) * 3**0.5
-    level = 1 - 2 * (1 - NormalDist().cdf(boundary))
-    assert round(first.interval.half_width, 6) == round(t_quantile(5, level) * (variance(differences) / 6) ** 0.5, 6)
+    assert (first.boundary, last.boundary) == boundaries((1 / 3, 2 / 3, 1.0))[::2]
+    tail = NormalDist().cdf(-first.boundary)
+    assert round(first.interval.half_width, 6) == round(student_t.isf(tail, 5) * (variance(differences) / 6) ** 0.5, 6)
     assert first.decision == "the difference is not zero"
     noise = [0.01, -0.02, 0.015, -0.01, 0.0, 0.005, -0.005, 0.01]
     assert look(noise, 1, 4, "significant", 0.05).decision == ""

@@ -14,7 +14,8 @@ from typing import Any
 import pytest
 
 from generator.balance.stats import newcombe, newcombe_paired, paired_rates, wilson
-from generator.balance.summary import prices, rows, summarize
+from generator.balance.summary import prices, summarize
+from generator.balance.table import rows
 from generator.balance.worth import RuleActions, from_spec, ranked, worth
 from generator.checks.variant import check_variant
 from generator.spec.resolve import Rules
@@ -170,7 +171,8 @@ def test_the_value_of_actions_plays_each_rule_forbidden_and_ranks_them(tmp_path:
     fort = next(line for line in ranked_lines if "BlFort (" in line)
     # The fort's infantry stand in every game as is: the Blues' side holds 3 PUs more of units.
     expected = (
-        r": to West, 2 pairs: score \+\S+ \(\S+\)( \*)?, win rate \+0 % \(-66\.\.\+66 %\), VCs \+0\.0 \(±0\.0\), "
+        r": to West, 2 pairs: score \+\S+ \(\S+\)( \*)?, p \S+ \(BH \S+\)( †)?, win rate \+0 % \(-66\.\.\+66 %\), "
+        r"VCs \+0\.0 \(±0\.0\), "
         r"TUV \+3\.0 \(±0\.0\) \* \(forbids BlFort, BlFortInBeta\)$"
     )
     assert re.search(expected, fort), fort

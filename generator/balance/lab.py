@@ -88,6 +88,8 @@ def failed_record(game: Game, settings: Settings, problem: str) -> Record:
         "unitCosts": {},
         "actionsOpen": [],
         "actionsTaken": [],
+        "replans": [],
+        "deliveries": {},
     }
 
 

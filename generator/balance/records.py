@@ -14,13 +14,20 @@ Layout of a record::
                                          unitTypes {type: n}}}}],
      unitCosts {player: {type: PUs}} (at the start of the game: what TUV is priced with),
      actionsOpen [{round, step, player, action}] (each action open at a step the policy played),
-     actionsTaken [{round, step, player, action, kind, pusSpent, error}]}
+     actionsTaken [{round, step, player, action, kind, pusSpent, error}],
+     replans [{round, step, player, kind (purchase|placement), refused, asked, bought, preempted | placed,
+       units}] (every purchase the harness re-planned, before the engine saw it when preempted, and
+       every placement it made elsewhere, as `check` notes them),
+     deliveries {unit: {granted, delivered, lost, waiting, atSea}} (the units the rules pay for on
+       delivery, lend-lease tokens: paid, sunk, still on their way at the end, of which at sea)}
 
 `seconds` is the game's wall time, `cpuSeconds` the CPU its JVM used (every thread, the JIT and
 the collector too) since the game before it in that JVM reported (the first game of a JVM carries
 its start); null where the engine did not say.
-Round 0 is the start of the game, round r the state after round r. A side is the alliance a
-player is in (alliances joined with "+" where the game puts a player in several).
+Round 0 is the start of the game, round r the state after round r; a game won inside round r has
+its board at the end as round r (the harness's "end"), so its final state is known. Every player is
+in every round (one knocked out holds 0 of everything). A side is the alliance a player is in
+(alliances joined with "+" where the game puts a player in several).
 """
 
 from __future__ import annotations
@@ -34,6 +41,7 @@ from generator.paths import open_output
 
 Record = dict[str, Any]
 
+DELIVERY_COUNTS = ("granted", "delivered", "lost", "waiting", "atSea")
 FIGURES = ("income", "pus", "tuv", "territories", "victoryCities", "units")  # the numbers per player and round
 
 
@@ -64,6 +72,9 @@ def from_report(variant: str, seed: int, actions: str, report: dict[str, Any]) -
     for entry in report.get("rounds", []):
         per_round.append({"round": entry["round"], "players": {n: _figures(s) for n, s in entry["players"].items()}})
     winners = list(report.get("winners", []))
+    end, reported = report.get("end"), per_round[-1]["round"] if per_round else 0
+    if winners and report.get("gameOver") and end and end.get("round", 0) > reported:
+        per_round.append({"round": end["round"], "players": {n: _figures(s) for n, s in end["players"].items()}})
     winning = sorted({sides.get(w, w) for w in winners})
     errors = [e.get("message", "") for e in report.get("errors", [])]
     if report.get("parse", {}).get("error"):
@@ -91,7 +102,40 @@ def from_report(variant: str, seed: int, actions: str, report: dict[str, Any]) -
         "unitCosts": report.get("game", {}).get("unitCosts", {}),
         "actionsOpen": opened,
         "actionsTaken": taken,
+        "replans": replans(report),
+        "deliveries": deliveries(report),
     }
+
+
+def replans(report: dict[str, Any]) -> list[dict[str, Any]]:
+    """Every purchase the harness re-planned and every placement it made elsewhere (ActionLog)."""
+    keep = ("round", "step", "player", "refused", "asked")
+    purchases = [
+        {
+            **{k: r.get(k) for k in keep},
+            "kind": "purchase",
+            "bought": r.get("bought"),
+            "preempted": bool(r.get("preempted")),
+        }
+        for r in report.get("purchaseReplans", [])
+    ]
+    placements = [
+        {**{k: r.get(k) for k in keep}, "kind": "placement", "placed": r.get("placed"), "units": r.get("units")}
+        for r in report.get("placementReplans", [])
+    ]
+    return purchases + placements
+
+
+def deliveries(report: dict[str, Any]) -> dict[str, dict[str, int]]:
+    """Per unit paid for on delivery: granted, and how many were delivered (paid), lost (sunk) or
+    still waiting at the end, and of those how many at sea."""
+    out: dict[str, dict[str, int]] = {}
+    for token in report.get("deliveries", []):
+        counts = out.setdefault(str(token["unit"]), dict.fromkeys(DELIVERY_COUNTS, 0))
+        counts["granted"] += 1
+        counts[token["fate"]] = counts.get(token["fate"], 0) + 1
+        counts["atSea"] += bool(token["fate"] == "waiting" and token.get("atSea"))
+    return out
 
 
 def _cpu_seconds(milliseconds: Any) -> float | None:

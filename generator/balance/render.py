@@ -12,29 +12,38 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
-from generator.balance.summary import Row, VariantSummary, difference, rows
+from generator.balance.render_worth import WORTH_NOTE, worth_chart, worth_lines
+from generator.balance.summary import VariantSummary
+from generator.balance.table import Row, difference, pairing, ratio_text, rows, tested
 from generator.balance.worth import Worth
 from generator.paths import open_output
 
 CHARTS = (("income", "Income (PUs per turn)"), ("tuv", "Total unit value (PUs)"))
 NOTE = (
-    "Rates: share and 95 % interval; a leader is the side with more victory cities or unit value "
-    "after the last round (ties counted apart). Income and TUV after the last round: mean (± half-width "
-    "of its Student t interval) over the games that reached it; TUV is priced with the baseline's unit "
-    "costs for every variant. Intervals are 95 %: Wilson for a rate; for the difference of two win rates "
-    "Newcombe's paired method on the games played with the same seed in both variants (his method 10 for "
-    "independent rates where fewer than two seeds pair up, and for the leaders of unfinished games); "
-    "a difference of income or TUV is the mean of the differences of the games played with the "
-    "same seed in both variants (paired t interval), or Welch's t interval where fewer than two seeds "
-    "pair up; * marks a difference whose interval leaves out zero. The first variant is the baseline. "
-    "Failed games (no report) and games with errors are listed below the table."
+    "Every figure is defined for every game played to its end or to its last round: a game won early counts "
+    "with its final state (the board does not change once the game is over), a player knocked out with 0 "
+    "income and 0 TUV; failed games and games cut short by an engine error are in no figure (both counted "
+    "above). Rates: share and 95 % interval (Wilson); a leader is the side with more victory cities or unit "
+    "value after the last round (ties counted apart). Income and TUV after the last round: mean (± half-width "
+    "of its Student t interval); TUV is priced with the baseline's unit costs for every variant. Differences "
+    "are taken on the games played with the same seed in both variants: Newcombe's paired interval for a "
+    "rate, the paired t interval for income and TUV (his method 10, and Welch's t, where fewer than two seeds "
+    "pair up); * marks a 95 % interval that leaves out zero. p (Holm): the difference's own p-value (a rate's "
+    "by inverting its interval), then in brackets after Holm's adjustment over the table's rows, so that the "
+    "chance of marking any row that truly does not differ stays 5 %; † marks a row that still does. var ratio: "
+    "the variance of the per-seed differences over the sum of the two variants' variances: 1 for independent "
+    "games, lower where a seed's dice pull both games the same way (the dice are common: a roll is keyed by "
+    "what it is for, so a battle that is the same in both games rolls the same dice). The first variant is "
+    "the baseline. Failed games, games with errors and the harness's re-plans are listed below the table."
 )
 
 
 def headline(summary: VariantSummary, workers_note: str = "") -> str:
     return (
         f"{summary.variant}: {summary.games} games, {summary.rounds} rounds, {summary.finished} won, "
-        f"{summary.unfinished} unfinished, {summary.failed} failed, {summary.with_errors} with errors; "
+        f"{summary.unfinished} unfinished, "
+        + (f"{summary.cut_short} cut short, " if summary.cut_short else "")
+        + f"{summary.failed} failed, {summary.with_errors} with errors; "
         f"{summary.seconds:.0f} s of play{workers_note}"
         + (f", {summary.cpu_per_round:.1f} CPU s per game-round" if summary.cpu_per_round is not None else "")
     )
@@ -50,6 +59,12 @@ def problems(summaries: Sequence[VariantSummary]) -> list[str]:
         for (seed, error), n in counted.items():
             out.append(f"{summary.variant} seed {seed}: {error}" + (f" ({n} times)" if n > 1 else ""))
     return out
+
+
+def replan_lines(summaries: Sequence[VariantSummary]) -> list[str]:
+    """'aare seed 4: round 1, Americans: purchase refused (...) and re-planned': what the harness
+    did for the AI (ActionLog), as check notes it: the turn was played, so not an error."""
+    return [f"{s.variant} seed {seed}: {what}" for s in summaries for seed, what in s.replans]
 
 
 def action_rows(summaries: Sequence[VariantSummary]) -> list[tuple[str, str, int, int]]:
@@ -68,61 +83,56 @@ def take_rate(opened: int, taken: int) -> str:
 
 def _header(summaries: Sequence[VariantSummary]) -> list[str]:
     head = ["figure", *[s.variant for s in summaries]]
-    head += [f"{s.variant} - {summaries[0].variant}" for s in summaries[1:]]
+    for s in summaries[1:]:
+        # One comparison: short names; several: each column says whose it is.
+        which = "" if len(summaries) == 2 else f" {s.variant}"
+        head += [f"{s.variant} - {summaries[0].variant}", f"p (Holm){which}", f"var ratio{which}"]
     return head
 
 
 def _cells(row: Row) -> list[str]:
-    return [row.label, *row.values, *[difference(d, row.percent) for d in row.differences]]
+    cells = [row.label, *row.values]
+    for j, interval in enumerate(row.differences):
+        adjusted = row.adjusted[j] if j < len(row.adjusted) else None
+        ratio = row.ratios[j] if j < len(row.ratios) else None
+        cells += [difference(interval, row.percent), tested(interval, adjusted), ratio_text(ratio)]
+    return cells
 
 
-def worth_lines(worths: Sequence[Worth]) -> list[str]:
-    """'aare without RuWinter: Allies, 10 pairs: score +0.012 (-0.031..+0.055), win rate ..., VCs ..., TUV ...'."""
+def comparisons(summaries: Sequence[VariantSummary]) -> list[str]:
+    """'aare - lhtr' per variant after the baseline."""
+    return [f"{s.variant} - {summaries[0].variant}" for s in summaries[1:]]
+
+
+def header_lines(summaries: Sequence[VariantSummary], speed: Sequence[str], verdicts: Sequence[str]) -> list[str]:
+    """The report's header lines: each variant, the study's speed, what pairing bought, the verdicts."""
     return [
-        f"{w.arm}: to {w.side}, {w.pairs} pairs: score "
-        + (
-            f"{w.score.value:+.3f} ({w.score.low:+.3f}..{w.score.high:+.3f}){' *' if w.score.significant else ''}"
-            if math.isfinite(w.score.half_width)
-            else "(too few games)"
-        )
-        + f", win rate {difference(w.win, True)}, VCs {difference(w.vcs, False)}, TUV {difference(w.tuv, False)}"
-        + f" (forbids {w.rule.shown_actions()})"
-        for w in worths
+        *map(headline, summaries),
+        *speed,
+        *pairing(rows(summaries), comparisons(summaries)),
+        *deliveries(summaries),
+        *verdicts,
     ]
 
 
-WORTH_NOTE = (
-    "What a rule is worth to the side that holds it: the side's figures as is minus without the rule's actions, "
-    "on the games played with the same seed both ways. Score: 1 for a win, 0 for a loss, else the side's share "
-    "of all unit value on the board after the last round (mean with its 95 % t interval); win rate: Newcombe's "
-    "paired interval; victory cities and TUV (at the baseline's prices) after the last round: paired t "
-    "intervals. Ranked by the score; * marks an interval that leaves out zero."
-)
+def deliveries(summaries: Sequence[VariantSummary]) -> list[str]:
+    """'aare lendLease per game: 4.0 granted, 2.5 paid, 0.5 lost, 1.0 waiting (0.8 at sea); 40 games'."""
+    out = []
+    for summary in summaries:
+        for unit, games in sorted(summary.deliveries.items()):
+            mean = {k: sum(c.get(k, 0) for _, c in games) / len(games) for k in records_counts()}
+            out.append(
+                f"{summary.variant} {unit} per game: {mean['granted']:.1f} granted, {mean['delivered']:.1f} paid, "
+                f"{mean['lost']:.1f} lost, {mean['waiting']:.1f} waiting ({mean['atSea']:.1f} at sea); "
+                f"{len(games)} games"
+            )
+    return out
 
 
-def worth_chart(worths: Sequence[Worth]) -> bytes:
-    """A ranked chart: one bar per restricted arm, its paired score difference and interval."""
-    import matplotlib
+def records_counts() -> tuple[str, ...]:
+    from generator.balance.records import DELIVERY_COUNTS
 
-    matplotlib.use("Agg")
-    from matplotlib import pyplot
-
-    shown = [w for w in worths if math.isfinite(w.score.half_width)]
-    canvas, axis = pyplot.subplots(figsize=(8, 0.5 * len(shown) + 1.5))
-    ys = list(range(len(shown)))[::-1]
-    axis.barh(ys, [w.score.value for w in shown], color="#7fa7d9")
-    axis.errorbar(
-        [w.score.value for w in shown], ys, xerr=[w.score.half_width for w in shown], fmt="none", ecolor="#222"
-    )
-    axis.set_yticks(ys, [f"{w.arm.split(' without ', 1)[-1]} ({w.side})" for w in shown])
-    axis.axvline(0, color="#888", linewidth=1)
-    axis.set_xlabel("the holder's score: as is - without (95 % interval)")
-    axis.set_title("What each rule is worth")
-    canvas.tight_layout()
-    buffer = io.BytesIO()
-    canvas.savefig(buffer, format="png", dpi=90, metadata={"Software": None})
-    pyplot.close(canvas)
-    return buffer.getvalue()
+    return DELIVERY_COUNTS
 
 
 def terminal(
@@ -140,9 +150,9 @@ def terminal(
         table.add_column(name, no_wrap=True)
     for row in rows(summaries):
         table.add_row(*_cells(row))
-    for line in [*map(headline, summaries), *speed]:  # prose: wrapped at the terminal's width
+    for line in header_lines(summaries, speed, ()):  # prose: wrapped at the terminal's width
         console.print(line, markup=False, highlight=False)
-    for verdict in verdicts:
+    for verdict in verdicts:  # one line each, to be found and copied whole
         console.print(verdict, markup=False, highlight=False, soft_wrap=True)
     if console.measure(table, options=console.options.update_width(10_000)).maximum <= console.width:
         console.print(table)
@@ -156,10 +166,10 @@ def terminal(
     for line in worth_lines(worths):
         console.print(line, markup=False, highlight=False, soft_wrap=True)
     console.print(NOTE, markup=False, highlight=False)
-    errors = problems(summaries)
-    if errors:
-        console.print("Errors:", markup=False)
-        for line in errors:
+    for title, found in (("Errors:", problems(summaries)), ("Re-plans:", replan_lines(summaries))):
+        if found:
+            console.print(title, markup=False)
+        for line in found:
             console.print(f"  {line}", markup=False, highlight=False, soft_wrap=True)
     taken = action_rows(summaries)
     if taken:
@@ -179,8 +189,7 @@ def markdown(
     speed: Sequence[str] = (),
 ) -> str:
     lines = ["# Balance study", ""]
-    lines += [f"- {line}" for line in [*map(headline, summaries), *speed]]
-    lines += [f"- {verdict}" for verdict in verdicts]
+    lines += [f"- {line}" for line in header_lines(summaries, speed, verdicts)]
     if worths:
         lines += ["", "## What each rule is worth", "", *[f"{i}. {w}" for i, w in enumerate(worth_lines(worths), 1)]]
         lines += ["", WORTH_NOTE]
@@ -197,6 +206,9 @@ def _actions_markdown(summaries: Sequence[VariantSummary]) -> list[str]:
     errors = problems(summaries)
     if errors:
         out += ["## Errors", "", *[f"- {line}" for line in errors], ""]
+    replanned = replan_lines(summaries)
+    if replanned:
+        out += ["## Re-plans", "", *[f"- {line}" for line in replanned], ""]
     taken = action_rows(summaries)
     if taken:
         out += ["## Actions: turns open, turns taken", ""]
@@ -266,7 +278,8 @@ def page(
     for row in rows(summaries):
         cells = _cells(row)
         marked = [
-            f'<td class="sig">{html.escape(c)}</td>' if c.endswith("*") else f"<td>{html.escape(c)}</td>" for c in cells
+            f'<td class="sig">{html.escape(c)}</td>' if c.endswith(("*", "†")) else f"<td>{html.escape(c)}</td>"
+            for c in cells
         ]
         body.append("<tr>" + "".join(marked) + "</tr>")
     images = "".join(
@@ -276,6 +289,8 @@ def page(
     )
     errors = "".join(f"<li>{html.escape(line)}</li>" for line in problems(summaries))
     errors_part = f'<h2>Errors</h2><ul id="errors">{errors}</ul>' if errors else ""
+    replanned = "".join(f"<li>{html.escape(line)}</li>" for line in replan_lines(summaries))
+    errors_part += f'<h2>Re-plans</h2><ul id="replans">{replanned}</ul>' if replanned else ""
     action_cells = "".join(
         f"<tr><td>{html.escape(v)}</td><td>{html.escape(a)}</td><td>{o}</td><td>{t}</td><td>{take_rate(o, t)}</td></tr>"
         for v, a, o, t in action_rows(summaries)
@@ -286,7 +301,7 @@ def page(
         if action_cells
         else ""
     )
-    heads = "".join(f"<li>{html.escape(line)}</li>" for line in [*map(headline, summaries), *speed, *verdicts])
+    heads = "".join(f"<li>{html.escape(line)}</li>" for line in header_lines(summaries, speed, verdicts))
     ranked = "".join(f"<li>{html.escape(line)}</li>" for line in worth_lines(worths))
     worth_part = (
         f'<h2>What each rule is worth</h2><ol id="worth">{ranked}</ol><p>{html.escape(WORTH_NOTE)}</p>'

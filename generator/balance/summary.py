@@ -1,6 +1,6 @@
-"""What a study's records say: win rates, leaders at the last round, per-nation curves, differences.
+"""What a study's records say per variant: win rates, leaders at the last round, per-nation curves,
+the games' scores (table.py compares the variants).
 
-The first variant named is the baseline; every other one is compared with it figure by figure.
 Total unit value is priced with one price list for every variant, the baseline's (each player's
 unit costs at the start of the baseline's games): a variant that only makes a unit cheaper does
 not show a smaller army. A unit type the baseline does not have keeps its own variant's price.
@@ -8,14 +8,13 @@ not show a smaller army. A unit type the baseline does not have keeps its own va
 
 from __future__ import annotations
 
-import math
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from generator.balance.records import Record
-from generator.balance.stats import Interval, mean_interval, newcombe, paired, paired_rates, quartiles, welch, wilson
+from generator.balance.stats import Interval, quartiles, wilson
 
 Prices = dict[str, dict[str, int]]  # player -> unit type -> PUs
 
@@ -31,18 +30,26 @@ class VariantSummary:
     nations: list[str]
     finished: int = 0
     failed: int = 0
+    cut_short: int = 0  # stopped before the last round without an end: in no figure
     wins: Counter[str] = field(default_factory=Counter)
-    vc_leader: Counter[str] = field(default_factory=Counter)  # unfinished games, at the last round
-    tuv_leader: Counter[str] = field(default_factory=Counter)
-    # nation -> figure -> per round (index = round) -> values over the games that reached it
+    # seed -> the side with more victory cities / unit value after the last round (a game won early:
+    # at its end), TIE for a tie: every game played to its end or its last round
+    vc_leader: dict[int, str] = field(default_factory=dict)
+    tuv_leader: dict[int, str] = field(default_factory=dict)
+    # nation -> figure -> per round (index = round) -> values over the games (a game won early: its
+    # final state in the rounds after its end)
     curves: dict[str, dict[str, list[list[float]]]] = field(default_factory=dict)
-    # nation -> figure -> seed -> value after the last round (games that reached it)
+    # nation -> figure -> seed -> value after the last round (a game won early: at its end)
     last: dict[str, dict[str, dict[int, float]]] = field(default_factory=dict)
     actions: Counter[str] = field(default_factory=Counter)  # action -> games it was taken in
     actions_open: Counter[str] = field(default_factory=Counter)  # action -> turns it was open
     actions_taken: Counter[str] = field(default_factory=Counter)  # action -> turns it was taken
     problems: list[tuple[int, str]] = field(default_factory=list)  # (seed, error) of every game with errors
-    # seed -> the side that won it ("" for a game played but not won): the games that pair up by seed
+    replans: list[tuple[int, str]] = field(default_factory=list)  # (seed, what the harness re-planned)
+    # unit paid for on delivery -> (seed, {granted, delivered, lost, waiting, atSea}) per game that had one
+    deliveries: dict[str, list[tuple[int, dict[str, int]]]] = field(default_factory=dict)
+    # seed -> the side that won it ("" for a game played to its last round but not won): every game
+    # in the figures, the games that pair up by seed
     outcomes: dict[int, str] = field(default_factory=dict)
     seconds: float = 0.0
     cpu_seconds: float = 0.0  # the JVMs' CPU over the games that report it
@@ -59,10 +66,11 @@ class VariantSummary:
 
     @property
     def unfinished(self) -> int:
-        return self.games - self.failed - self.finished
+        """Games played to their last round without a winner."""
+        return self.games - self.failed - self.cut_short - self.finished
 
     def win_rate(self, side: str) -> Interval:
-        return wilson(self.wins[side], self.games - self.failed)
+        return wilson(self.wins[side], len(self.outcomes))
 
     def at_last_round(self, nation: str, figure: str) -> dict[int, float]:
         """seed -> value after the last round, for the games that reached it."""
@@ -73,17 +81,7 @@ class VariantSummary:
         return [quartiles(values) for values in self.curves.get(nation, {}).get(figure, []) if values]
 
 
-@dataclass(frozen=True)
-class Row:
-    """One figure of the comparison table: a value per variant, the differences with the baseline."""
-
-    label: str
-    values: tuple[str, ...]
-    differences: tuple[Interval | None, ...]  # one per variant after the baseline
-    percent: bool
-
-
-def _leader(totals: dict[str, int]) -> str:
+def _leader(totals: dict[str, float]) -> str:
     best = max(totals.values(), default=0)
     leaders = [side for side, total in totals.items() if total == best]
     return leaders[0] if len(leaders) == 1 else TIE
@@ -103,8 +101,42 @@ def priced(player: str, figures: dict[str, Any], price_list: Prices, own: Prices
     return float(sum(n * ours.get(unit, theirs.get(unit, 0)) for unit, n in types.items()))
 
 
+ZERO: dict[str, Any] = {"income": 0, "pus": 0, "tuv": 0, "territories": 0, "victoryCities": 0, "units": 0,
+                       "unitTypes": {}}  # fmt: skip
+
+
+def cut_short(record: Record) -> bool:
+    """A game that stopped before its last round without being won (an engine error ended it): what
+    it would have been after the last round is unknown, so it is left out of every figure."""
+    requested: int = record.get("rounds") or 0
+    completed: int = record.get("roundsCompleted", requested)
+    return bool(record["perRound"]) and not record["gameOver"] and completed < requested
+
+
+def states(record: Record, rounds: int) -> dict[int, dict[str, dict[str, Any]]]:
+    """round -> every player's figures after it, 0..rounds, for the rounds the game knows: a game won
+    early keeps its final state for the rounds after its end (the board does not change once the
+    game is over); a player missing from a round (knocked out, or not yet in the game) holds 0 of
+    everything. A game cut short has only the rounds it played."""
+    seen = {entry["round"]: entry["players"] for entry in record["perRound"]}
+    out: dict[int, dict[str, dict[str, Any]]] = {}
+    last: dict[str, dict[str, Any]] | None = None
+    for number in range(rounds + 1):
+        if number in seen:
+            last = seen[number]
+        elif not (record["gameOver"] and last is not None and number > max(seen)):
+            continue
+        assert last is not None
+        out[number] = {nation: last.get(nation, ZERO) for nation in dict.fromkeys([*record["sides"], *last])}
+    return out
+
+
 def summarize(variant: str, records: Sequence[Record], rounds: int, price_list: Prices | None = None) -> VariantSummary:
-    """The summary of one variant's games; TUV at `price_list` (the baseline's), else at each game's own."""
+    """The summary of one variant's games; TUV at `price_list` (the baseline's), else at each game's own.
+
+    Every figure is defined for every game that was played to its end or to its last round: a game
+    won early is counted at its final state; only failed games and games cut short are left out
+    (and counted in the headline), so no figure is conditioned on how the game went."""
     sides = sorted({s for r in records for s in r["sides"].values()})
     nations = sorted({n for r in records for n in r["sides"]})
     summary = VariantSummary(variant, len(records), rounds, sides, nations)
@@ -114,147 +146,63 @@ def summarize(variant: str, records: Sequence[Record], rounds: int, price_list: 
             summary.cpu_seconds += record["cpuSeconds"]
             summary.cpu_rounds += record["roundsCompleted"]
         summary.problems += [(record["seed"], error) for error in record["errors"]]
+        summary.replans += [(record["seed"], _replan(r)) for r in record.get("replans", [])]
+        for unit, counts in record.get("deliveries", {}).items():
+            summary.deliveries.setdefault(unit, []).append((record["seed"], counts))
         summary.actions_open.update(a["action"] for a in record.get("actionsOpen", []))
         summary.actions_taken.update(a["action"] for a in record["actionsTaken"] if not a.get("error"))
+        summary.actions.update({a["action"] for a in record["actionsTaken"] if not a.get("error")})
         if not record["perRound"]:
             summary.failed += 1
             continue
-        summary.outcomes[record["seed"]] = record["winningSide"] if record["gameOver"] else ""
-        if record["gameOver"] and record["winningSide"]:
+        if cut_short(record):
+            summary.cut_short += 1
+        elif record["gameOver"] and record["winningSide"]:
             summary.finished += 1
             summary.wins[record["winningSide"]] += 1
-        else:
-            last = record["perRound"][-1]["players"]
-            for figure, counter in (("victoryCities", summary.vc_leader), ("tuv", summary.tuv_leader)):
-                totals = dict.fromkeys(sides, 0)
-                for nation, figures in last.items():
-                    totals[record["sides"].get(nation, nation)] = (
-                        totals.get(record["sides"].get(nation, nation), 0) + figures[figure]
-                    )
-                counter[_leader(totals)] += 1
         own = record.get("unitCosts", {})
-        for entry in record["perRound"]:
-            for nation, figures in entry["players"].items():
+        for number, players in states(record, rounds).items():
+            for nation, figures in players.items():
                 per_figure = summary.curves.setdefault(nation, {})
                 numbers = {f: float(v) for f, v in figures.items() if f != "unitTypes"}
                 numbers["tuv"] = priced(nation, figures, price_list or own, own)
                 for figure, value in numbers.items():
                     series = per_figure.setdefault(figure, [])
-                    while len(series) <= entry["round"]:
+                    while len(series) <= number:
                         series.append([])
-                    series[entry["round"]].append(value)
-                    if entry["round"] == rounds:
+                    series[number].append(value)
+                    if number == rounds and not cut_short(record):
                         summary.last.setdefault(nation, {}).setdefault(figure, {})[record["seed"]] = value
-        summary.actions.update({a["action"] for a in record["actionsTaken"] if not a.get("error")})
+            if number == rounds and not cut_short(record):
+                summary.outcomes[record["seed"]] = record["winningSide"] if record["gameOver"] else ""
+                for figure, leaders in (("victoryCities", summary.vc_leader), ("tuv", summary.tuv_leader)):
+                    totals = dict.fromkeys(sides, 0.0)
+                    for nation, figures in players.items():
+                        side = record["sides"].get(nation, nation)
+                        value = priced(nation, figures, price_list or own, own) if figure == "tuv" else figures[figure]
+                        totals[side] = totals.get(side, 0.0) + float(value)
+                    leaders[record["seed"]] = _leader(totals)
     return summary
 
 
-def _rate(summary: VariantSummary, count: int, out_of: int) -> str:
-    interval = wilson(count, out_of)
-    return f"{interval.value:.0%} ({interval.low:.0%}..{interval.high:.0%})" if out_of else "-"
-
-
-def rows(summaries: Sequence[VariantSummary]) -> list[Row]:
-    """The comparison table: win rates, leaders of unfinished games, per-nation income and TUV."""
-    base = summaries[0]
-    sides = sorted({s for v in summaries for s in v.sides})
-    out: list[Row] = []
-    for side in sides:
-        out.append(
-            Row(
-                f"{side} win rate",
-                tuple(_rate(v, v.wins[side], v.games - v.failed) for v in summaries),
-                tuple(win_difference(base, v, side) for v in summaries[1:]),
-                True,
-            )
+def _replan(replan: dict[str, Any]) -> str:
+    """'round 1, Americans: purchase re-planned before the engine saw it (Not enough resources: ...)'."""
+    at = f"round {replan.get('round')}, {replan.get('player')}"
+    if replan.get("kind") != "purchase":
+        place = (
+            f"placement in {replan.get('asked')} refused ({replan.get('refused')}) and made in {replan.get('placed')}"
         )
-    for label, attribute in (("leads in VCs", "vc_leader"), ("leads in TUV", "tuv_leader")):
-        for side in sides:
-            counts = [getattr(v, attribute)[side] for v in summaries]
-            out.append(
-                Row(
-                    f"{side} {label} (unfinished games)",
-                    tuple(_rate(v, c, v.unfinished) for v, c in zip(summaries, counts, strict=True)),
-                    tuple(
-                        newcombe(counts[0], base.unfinished, c, v.unfinished)
-                        if base.unfinished and v.unfinished
-                        else None
-                        for v, c in zip(summaries[1:], counts[1:], strict=True)
-                    ),
-                    True,
-                )
-            )
-    nations = [n for n in base.nations if all(n in v.nations for v in summaries)]
-    for figure, name in (("income", "income"), ("tuv", "TUV")):
-        for nation in nations:
-            values = [v.at_last_round(nation, figure) for v in summaries]
-            out.append(
-                Row(
-                    f"{nation} {name}, round {base.rounds}",
-                    tuple(_mean(v) for v in values),
-                    tuple(compare(values[0], v) if values[0] and v else None for v in values[1:]),
-                    False,
-                )
-            )
-    return out
-
-
-def win_difference(base: VariantSummary, other: VariantSummary, side: str) -> Interval:
-    """other's win rate - base's: on the games played with the same seed when at least two pair up
-    (Newcombe's paired method), else between the two groups (Newcombe's method 10)."""
-    seeds = sorted(base.outcomes.keys() & other.outcomes.keys())
-    if len(seeds) >= 2:
-        return paired_rates([base.outcomes[s] == side for s in seeds], [other.outcomes[s] == side for s in seeds])
-    return newcombe(base.wins[side], base.games - base.failed, other.wins[side], other.games - other.failed)
-
-
-def compare(base: dict[int, float], other: dict[int, float]) -> Interval:
-    """mean(other) - mean(base): on the pairs of games played with the same seed when there are at
-    least two (the paired t interval, narrower when the seed's dice pull both games the same way),
-    else between the two groups (Welch)."""
-    seeds = sorted(base.keys() & other.keys())
-    if len(seeds) >= 2:
-        return paired([base[s] for s in seeds], [other[s] for s in seeds])
-    return welch(list(base.values()), list(other.values()))
-
-
-def _mean(values: dict[int, float]) -> str:
-    """'37.0 (±9.5)': the mean and the half-width of its t interval."""
-    if not values:
-        return "-"
-    interval = mean_interval(list(values.values()))
-    if len(values) < 2:
-        return f"{interval.value:.1f} (1 game)"
-    return f"{interval.value:.1f} (±{interval.half_width:.1f})"
-
-
-def difference(interval: Interval | None, percent: bool) -> str:
-    """'+9 % (+3..+15 %)' with a '*' where the interval leaves out zero; '+1.5 (±0.8)' for numbers.
-
-    A rate difference shows its bounds: Newcombe's interval is not symmetric about the estimate
-    (it stays inside -100..+100 %), so a '±' would hide on which side zero falls.
-    """
-    if interval is None:
-        return "-"
-    if math.isinf(interval.half_width):
-        return f"{interval.value:+.1f} (too few games)"
-    mark = " *" if interval.significant else ""
-    if percent:
-        low, high = _points(interval.low * 100), _points(interval.high * 100)
-        return f"{interval.value * 100:+.0f} % ({low}..{high} %){mark}"
-    return f"{interval.value:+.1f} (±{interval.half_width:.1f}){mark}"
-
-
-def _points(value: float) -> str:
-    """Whole percentage points, but a bound just off zero keeps a decimal: on which side of zero
-    it falls is the point of showing it."""
-    return f"{value:+.1f}" if round(value) == 0 and abs(value) >= 0.05 else f"{value:+.0f}"
+        return f"{at}: {place}"
+    if replan.get("preempted"):
+        return f"{at}: purchase re-planned before the engine saw it ({replan.get('refused')})"
+    return f"{at}: purchase refused ({replan.get('refused')}) and re-planned"
 
 
 def side_score(record: Record, side: str, price_list: Prices) -> float | None:
     """How well `side` did in one game, 0..1: 1 or 0 for a game won, else its share of all unit value
-    on the board after the last round played (at `price_list`); None for a game that never started."""
-    if not record["perRound"]:
+    on the board after the last round (at `price_list`); None for a game that never started or was
+    cut short (its last round unknown)."""
+    if not record["perRound"] or cut_short(record):
         return None
     if record["gameOver"] and record["winningSide"]:
         return 1.0 if record["winningSide"] == side else 0.0

@@ -23,12 +23,13 @@ import math
 import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
+from generator.balance.multiple import benjamini_hochberg
 from generator.balance.records import Record
 from generator.balance.stats import Interval, mean_interval, paired, paired_rates
-from generator.balance.summary import Prices, paired_scores, priced
+from generator.balance.summary import Prices, cut_short, paired_scores, priced
 from generator.spec.model import Spec
 from generator.spec.patterns.expansion import made_by
 
@@ -133,6 +134,7 @@ class Worth:
     win: Interval
     vcs: Interval
     tuv: Interval
+    q: float | None = None  # the score's p-value after Benjamini-Hochberg over the ranking (ranked)
 
 
 def holder_side(rule: RuleActions, sides: Mapping[str, str]) -> str:
@@ -159,8 +161,9 @@ def worth(
     """The rule's worth to its side over the seeds both arms played."""
     sides = {p: s for r in base for p, s in r["sides"].items()}
     side = holder_side(rule, sides)
-    as_is = {r["seed"]: r for r in base if r["perRound"]}
-    without = {r["seed"]: r for r in restricted if r["perRound"]}
+    # Every game played to its end or its last round; a game cut short by an engine error is in none.
+    as_is = {r["seed"]: r for r in base if r["perRound"] and not cut_short(r)}
+    without = {r["seed"]: r for r in restricted if r["perRound"] and not cut_short(r)}
     seeds = sorted(as_is.keys() & without.keys())
 
     def won(record: Record) -> bool:
@@ -184,7 +187,11 @@ def worth(
 
 
 def ranked(worths: Sequence[Worth]) -> list[Worth]:
-    """Most worth first (by the score); a rule with too few games to say last."""
-    return sorted(
+    """Most worth first (by the score); a rule with too few games to say last. Each with its score's
+    p-value adjusted over the ranking (Benjamini-Hochberg: a ranking is read for the rules that
+    matter, so the share of false finds among those marked is what is held at 5 %)."""
+    order = sorted(
         worths, key=lambda w: (math.isnan(w.score.value), 0.0 if math.isnan(w.score.value) else -w.score.value)
     )
+    tested = [None if math.isinf(w.score.half_width) or math.isnan(w.score.p) else w.score.p for w in order]
+    return [replace(w, q=q) for w, q in zip(order, benjamini_hochberg(tested), strict=True)]
