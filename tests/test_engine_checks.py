@@ -25,7 +25,7 @@ import pytest
 
 from generator.catalog import ENGINES, load_catalog, resolve_option
 from generator.catalog.checks import OPERATORS, STATUSES, load_checks
-from generator.checks.engine_rules import engine_text
+from generator.checks.engine_rules import quoted as engine_words
 from generator.emit.render import render_game_xml
 from generator.spec.expand import expand_templates
 from generator.spec.patterns.expansion import expand_patterns
@@ -197,7 +197,7 @@ def _probe_refused(check: dict[str, Any], engine: str, errors: list[str], name: 
     if check["status"] == "option_syntax":
         return _syntax_refused_at_its_line(errors, name, line, key)
     says = check["rule"]["says"].format(option=check["probeOption"])
-    quoted = f'"{engine_text(check["message"])}" ({check["class"]}.{check["method"]})'
+    quoted = engine_words(check)  # with 2.7's words where they differ (their own test: test_engine_refusals)
     said = f"{says}; TripleA {engine} refuses the game: {quoted}"
     if check["probeOption"] == "@name":  # said of the attachment, at its key
         return any(e.endswith(f"{key.rstrip('.')}: {said}") for e in errors)
@@ -235,7 +235,7 @@ def _expected(probe: Probe, engine: str, name: str, lines: dict[str, int]) -> st
     blamed = probe.blamed
     path = ".".join(probe.holder + ((blamed,) if blamed else ()))
     says = check["rule"]["says"].format(option=blamed or "this attachment")
-    quoted = f'"{engine_text(check["message"])}" ({check["class"]}.{check["method"]})'
+    quoted = engine_words(check)  # with 2.7's words where they differ (their own test: test_engine_refusals)
     said = f"{path}: {says}; TripleA {engine} refuses the game: {quoted}"
     if not blamed:  # said of the attachment: at its key
         return said

@@ -9,13 +9,15 @@
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
 from generator.catalog import ENGINES
 from generator.catalog.checks import load_checks
+from generator.checks.engine_rules import engine_text
 from generator.checks.parser_rules import PARSER_CHECKS
-from tests.conftest import TINY, run_cli, write_tree
+from tests.conftest import ROOT, TINY, run_cli, write_tree
 
 AARE_2X_CHILDREN = {
     "dup": "production_frontiers:\n  productionBritish: [buyInfantry, buyInfantry]\n",
@@ -44,7 +46,8 @@ def test_the_issue_games_are_refused_at_their_yaml_line(tmp_path: Path) -> None:
         "rules/damaged/game.yaml:4:56: territories.'United Kingdom'.damaged_units[0].hits: battleship has 2 hit "
         'points: it can start with at most 1 hit taken; TripleA 2.x refuses the game: "Unit placement issue for unit '
         "type … in territory …: hitsTaken is …, but cannot be less than zero or greater than … (one less than total "
-        'hitPoints)" (GameParser.parseUnitPlacement)',
+        'hitPoints)" (GameParser.parseUnitPlacement; 2.7: "hitsTaken cannot be less than zero or greater than one less '
+        'than total hitPoints")',
         "rules/dup/game.yaml:3:36: production_frontiers.productionBritish[1]: buyInfantry is listed twice in frontier "
         'productionBritish (first as item 0): list it once; TripleA 2.x refuses the game: "Rule already added:" '
         "(ProductionFrontier.addRule)",
@@ -144,3 +147,26 @@ def test_a_trigger_naming_an_unknown_property_fails_when_it_fires(tmp_path: Path
         "UnitAttachment|UnitSupportAttachment>); TripleA 2.x loads the game and fails when triggerAttachmentRock "
         "fires: \"unknown property named '…'\" (DynamicallyModifiable.getPropertyOrThrow, from ChangeAttachmentChange)"
     ]
+
+
+def test_where_27_words_a_quoted_refusal_otherwise_its_words_are_quoted_too() -> None:
+    # The 2.x catalog reads the source's HEAD; players have 2.7 (tag 2.7.14996, its digest beside
+    # HEAD's). Every refusal validate quotes is 2.7's own words, or carries 2.7's (in27) beside them.
+    digest = json.loads((ROOT / "scripts" / "catalog" / "raw" / "engine-checks-2.7.source.json").read_text("utf-8"))
+    said_27 = {(c["class"], c["method"], engine_text(c["message"])) for c in digest["checks"]}
+    quoted = 0
+    for check in load_checks("2.x")["checks"]:
+        found_by_parser = check["status"] == "spec_check" and any(
+            words.rpartition(": ")[2] in check["message"] for words in PARSER_CHECKS
+        )
+        if check["status"] != "rule" and not found_by_parser:
+            continue
+        quoted += 1
+        said = (check["class"], check["method"], engine_text(check["message"]))
+        old = check.get("in27")
+        if old is None:
+            assert said in said_27, said
+        else:
+            assert said not in said_27, said
+            assert (check["class"], old.get("method", check["method"]), engine_text(old["message"])) in said_27, old
+    assert quoted >= 30

@@ -96,7 +96,8 @@ def test_a_canal_on_one_sea_zone_is_one_problem_for_both_engines(tmp_path: Path)
     assert [line for line in result.err.splitlines() if ".canalName: " in line] == [
         "rules/canal/game.yaml:11:25: territories.Sea.attachments.canalAttachment.canalName: canal 'Little' is on 1 "
         'territory: a canal joins exactly two sea zones; TripleA 2.x refuses the game: "Wrong number of sea zones … '
-        "for canal named '…' (exactly 2 sea zones may have the same canalName):\" (CanalAttachment.validate); "
+        "for canal named '…' (exactly 2 sea zones may have the same canalName):\" (CanalAttachment.validate; 2.7: "
+        '"Wrong number of sea zones for canal (exactly 2 sea zones may have the same canalName):"); '
         "TripleA 1.9 loads the game and fails when a route through Sea is checked (a move there, or the AI planning "
         'one): "Wrong number of sea zones for canal (exactly 2 sea zones may have the same canalName):" '
         "(CanalAttachment.getAllCanalSeaZones)"

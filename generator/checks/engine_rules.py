@@ -205,9 +205,17 @@ def engine_text(message: str) -> str:
     return message.replace("{}", "…")
 
 
-def _quoted(check: dict[str, Any]) -> str:
+def quoted(check: dict[str, Any]) -> str:
+    """The engine's words for a catalog entry and where they come from; a 2.x entry worded otherwise
+    in TripleA 2.7 (the release players have; the catalog reads the source's HEAD) adds 2.7's words,
+    so a 2.7 user recognises the message they get."""
     said = engine_text(check.get("engineSays", check["message"]))
     where = check.get("engineSaysIn") or f"{check['class']}.{check['method']}"
+    old = check.get("in27")
+    if old:
+        note = f", {old['note']}" if "note" in old else ""
+        place = f" ({check['class']}.{old['method']})" if "method" in old else ""
+        where += f'; 2.7{note}: "{engine_text(old["message"])}"{place}'
     return f'"{said}" ({where})'
 
 
@@ -225,7 +233,7 @@ def _parser_checks(spec: Spec, engine: str) -> Iterator[tuple[Path, str, str]]:
         if check["status"] == "spec_check":
             for find in _matching(check, PARSER_CHECKS):
                 for path, says in find(spec, data):
-                    yield path, says, _quoted(check)
+                    yield path, says, quoted(check)
 
 
 def _in_play_checks(spec: Spec, engine: str) -> Iterator[tuple[Path, str, str, str]]:
@@ -239,7 +247,7 @@ def _in_play_checks(spec: Spec, engine: str) -> Iterator[tuple[Path, str, str, s
                 for path, says, when in find(spec, data):
                     if (path, says, when) not in seen:
                         seen.add((path, says, when))
-                        yield path, says, when, _quoted(check)
+                        yield path, says, when, quoted(check)
 
 
 def check_engine_rules(spec: Spec, tree: Any, target: str) -> list[Diagnostic]:
@@ -248,10 +256,10 @@ def check_engine_rules(spec: Spec, tree: Any, target: str) -> list[Diagnostic]:
     ignored: dict[tuple[Path, str, str], list[str]] = {}
     in_play: dict[tuple[Path, str, str], list[str]] = {}
     for engine in TARGET_ENGINES[target]:
-        for path, says, quoted in _parser_checks(spec, engine):
-            found.setdefault((path, says, quoted), []).append(engine)
-        for path, says, when, quoted in _in_play_checks(spec, engine):
-            in_play.setdefault((path, says, f"{when}: {quoted}"), []).append(engine)
+        for path, says, words in _parser_checks(spec, engine):
+            found.setdefault((path, says, words), []).append(engine)
+        for path, says, when, words in _in_play_checks(spec, engine):
+            in_play.setdefault((path, says, f"{when}: {words}"), []).append(engine)
         properties = game_properties(spec, engine)
         for path, cls, kind, options in attachments_of(spec):
             checks = rule_checks(engine, cls)
@@ -261,11 +269,11 @@ def check_engine_rules(spec: Spec, tree: Any, target: str) -> list[Diagnostic]:
             attachment = read_attachment(engine, cls, name, options, properties)
             for check in checks:
                 blamed = failing(check["rule"], attachment)
-                quoted = f'"{engine_text(check["message"])}" ({check["class"]}.{check["method"]})'
+                words = quoted(check)
                 if blamed is not None:
                     where = (*path, blamed) if blamed else path
                     says = check["rule"]["says"].format(option=blamed or "this attachment")
-                    found.setdefault((where, says, quoted), []).append(engine)
+                    found.setdefault((where, says, words), []).append(engine)
                     continue
                 for dropped in check["rule"].get("ignored", []):  # loads, but the option does nothing
                     blamed = failing(dropped, attachment)

@@ -78,6 +78,8 @@ def _checks(engine: str) -> list[str]:
         # what sets an in-play failure off, after the words naming the module that finds it
         covered = check.get("covers", "").split("): ", 1)[-1] if check["status"] == "in_play" else ""
         why = check.get("reason") or covered or ", ".join(check.get("options", []))
+        if "in27" in check:  # the words TripleA 2.7 gives instead (the catalog reads the source's HEAD)
+            why = "; ".join(w for w in (why, f"2.7 says: {check['in27']['message']}") if w)
         rows.append([f"`{check['class']}`", f"`{check['method']}`", cell(check["message"]), status, cell(why)])
     return [*table(["class", "method", "message", "status", "options or reason"], rows), ""]
 
