@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import io
 import os
+import re
 import shutil
 import struct
 import tempfile
@@ -179,9 +180,10 @@ INDEX = b"- mapName: Tiny Map\n  url: http://127.0.0.1:9/tiny.zip\n"
         (_trickle(b"", b"HTTP/1.0 200 OK\r\n\r\n" + INDEX, 0.2), "{url}: no answer within 1.5 s; giving up"),
         (
             _trickle(b"HTTP/1.0 200 OK\r\n\r\n", INDEX, 0.2),
-            "{url}: the server sent 5 bytes in 1 s, too slow to go on (at least 4096 bytes every 1 s)",
+            # How many bytes a window saw depends on the machine's load: any few is the same verdict.
+            "{url}: the server sent N bytes in 1 s, too slow to go on (at least 4096 bytes every 1 s)",
         ),
-        (_trickle(b"HTTP/1.0 200 OK\r\n\r\n", b"x" * 200, 0.5), "{url}: the server sent 2 bytes in 1 s, too slow"),
+        (_trickle(b"HTTP/1.0 200 OK\r\n\r\n", b"x" * 200, 0.5), "{url}: the server sent N bytes in 1 s, too slow"),
     ],
     ids=["headers a byte at a time", "index a byte at a time", "a byte every half second"],
 )
@@ -192,7 +194,8 @@ def test_a_slow_index_ends_in_seconds(tmp_path: Path, short_limits: None, answer
         result = run_cli("map", "list", "--index", url, cwd=tmp_path, env={"TRIPLEA_MAPS": str(tmp_path)})
     assert time.monotonic() - started < 6
     assert result.code == 1
-    assert result.err.startswith("Error: " + message.format(url=url)), result.err
+    said = re.sub(r"sent [0-9] bytes", "sent N bytes", result.err)
+    assert said.startswith("Error: " + message.format(url=url)), result.err
 
 
 def test_a_slow_download_ends_at_its_deadline_and_installs_nothing(tmp_path: Path, short_limits: None) -> None:
