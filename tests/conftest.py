@@ -64,6 +64,7 @@ SLOW_MODULES = (
     "test_balance.py",
     "test_mod_ci.py",
     "test_mod_pin.py",
+    "test_site_ci.py",
     "test_roundtrip.py",
     "test_bench.py",
     "test_engine_checks.py",
