@@ -161,3 +161,22 @@ def test_diff_names_a_constant_set_and_changed(project: Path) -> None:
     assert "  ~ Low Luck: constant set to true" in first.out.splitlines()
     second = run_cli("diff", "kid", "grandkid", cwd=project)
     assert "  ~ Low Luck: constant true \N{RIGHTWARDS ARROW} false" in second.out.splitlines()
+
+
+@pytest.mark.engine
+def test_a_child_imported_over_its_parent_adds_only_the_constant(project: Path) -> None:
+    from generator.engine.harness import dump
+
+    assert run_cli("build", cwd=project).code == 0
+    xml = (project / "output" / "games" / "tiny.xml").read_text(encoding="utf-8")
+    original = project / "luck.xml"
+    constant = '    <property name="Low Luck" value="true" editable="false">\n      <boolean/>\n    </property>\n'
+    original.write_text(xml.replace("  </propertyList>", constant + "  </propertyList>", 1), encoding="utf-8")
+    imported = run_cli("import", original.name, "--name", "luck", "--extends", "tiny", cwd=project)
+    assert imported.code == 0, imported.err
+    game = yaml.safe_load((project / "rules" / "luck" / "game.yaml").read_text(encoding="utf-8"))
+    assert game["properties"] == {"Low Luck": {"constant": True}}  # the option is the parent's
+    assert run_cli("build", "luck", cwd=project).code == 0
+    rebuilt = project / "output" / "games" / "luck.xml"
+    dumps = dump([original, rebuilt])
+    assert dumps[str(rebuilt)] == dumps[str(original)]
