@@ -134,7 +134,8 @@ def test_rules_that_never_fire_fail_with_expect_fire_at_their_lines(
     for label, at in where.items():
         line = (
             f"{at}: {label} is expected to fire (--expect-fire), but it never fired in 1 game of 1 round "
-            "(the game property 'Use Triggers' is off: no trigger fires)"
+            "(the game property 'Use Triggers' is off, and the engine skips every trigger then; fix: properties: "
+            "{Use Triggers: true})"
         )
         assert line in result.out.splitlines(), result.out
         assert _rules(report)[label]["fired"] == {} and _rules(report)[label]["problem"] == line

@@ -47,31 +47,58 @@ class Closed:
     part: str = ""  # what of the rule never happens, when the rest of it acts ("gives no resource")
 
 
-def check_gates(spec: Spec, tree: Any, target: str, made: Mapping[Path, list[Any]]) -> list[Diagnostic]:
-    """A warning for every rule of the spec that some gate keeps from ever acting, at the rule's line."""
+@dataclass(frozen=True)
+class ShutRule:
+    """A rule some gate keeps from acting (or a part of it), in the engines named."""
+
+    rule: ModRule
+    where: Path  # the rule's key, or the option that shuts it
+    gate: Closed
+    shut: tuple[RuleAttachment, ...]  # the attachments it keeps inert
+    engines: tuple[str, ...]
+
+    @property
+    def words(self) -> str:
+        """'this trigger never fires in TripleA 1.9 and 2.x (silently ignored): <reason> (<fix>)'."""
+        subject = _subject(self.rule, list(self.shut), self.gate.part)
+        return f"{subject} in {ENGINE_NAMES[self.engines]} (silently ignored): {self.gate.reason} ({self.gate.fix})"
+
+
+def shut_rules(
+    spec: Spec, target: str, made: Mapping[Path, list[Any]], switched: set[str] | None = None
+) -> list[ShutRule]:
+    """Every rule of the spec that some gate keeps from ever acting, one entry per gate (`switched`:
+    the words of every option, when the caller has them already)."""
     engines = TARGET_ENGINES[target]
-    found: list[Diagnostic] = []
-    switched, activated = _switched(spec), _activated(spec)
+    found: list[ShutRule] = []
+    switched = _switched(spec) if switched is None else switched
+    activated = _activated(spec)
     steps = _steps(spec)
     for rule in mod_rules(spec, made):
-        # (where, reason, fix) -> the attachments it shuts, and in which engines
-        closed: dict[tuple[Path, str, str, str], tuple[list[RuleAttachment], list[str]]] = {}
+        # (where, gate) -> the attachments it shuts, and in which engines
+        closed: dict[tuple[Path, Closed], tuple[list[RuleAttachment], list[str]]] = {}
         for attachment in rule.attachments:
             if attachment.name in activated:
                 continue  # what fires it has gates of its own
             for engine in engines:
                 for gate in _closed(spec, steps, attachment, load_gates(engine), switched):
                     where = gate.path if rule.path == attachment.path else rule.path
-                    shut, shut_in = closed.setdefault((where, gate.reason, gate.fix, gate.part), ([], []))
+                    shut, shut_in = closed.setdefault((where, replace(gate, path=where)), ([], []))
                     shut += [] if attachment in shut else [attachment]
                     shut_in += [] if engine in shut_in else [engine]
-        for (where, reason, fix, part), (shut, shut_in) in closed.items():
-            engine_names = ENGINE_NAMES[tuple(e for e in engines if e in shut_in)]
-            message = f"{_subject(rule, shut, part)} in {engine_names} (silently ignored): {reason} ({fix})"
-            at = locate(tree, where, key=where == rule.path)
-            found.append(Diagnostic(message, at, key_path(where), Severity.WARNING))
-    found += _unreachable_units(spec, tree, switched)
+        for (where, gate), (shut, shut_in) in closed.items():
+            found.append(ShutRule(rule, where, gate, tuple(shut), tuple(e for e in engines if e in shut_in)))
     return found
+
+
+def check_gates(spec: Spec, tree: Any, target: str, made: Mapping[Path, list[Any]]) -> list[Diagnostic]:
+    """A warning for every rule of the spec that some gate keeps from ever acting, at the rule's line."""
+    named = _switched(spec)
+    found = [
+        Diagnostic(s.words, locate(tree, s.where, key=s.where == s.rule.path), key_path(s.where), Severity.WARNING)
+        for s in shut_rules(spec, target, made, named)
+    ]
+    return found + _unreachable_units(spec, tree, named)
 
 
 def _subject(rule: ModRule, shut: list[RuleAttachment], part: str) -> str:

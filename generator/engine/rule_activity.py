@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from generator.checks.gates import shut_rules
 from generator.checks.mod_rules import NOUNS, Expectation, RuleKind, mod_rules
 from generator.checks.variant import check_variant
 from generator.engine.harness_report import GameReport
@@ -39,6 +40,7 @@ class RuleLine:
     where: str | None = None  # "rules/mymod/game.yaml:7:3"; None in a game without a spec
     key: str | None = None  # its key path in the spec
     expect: Expectation | None = None  # what the spec says it must do
+    shut: str | None = None  # the gate that keeps it from acting, as validate says it (checks.gates)
 
     def own_expectation(self) -> Expectation | None:
         """What a rule that acts on its own must do (`--expect-fire`): an action must be offered
@@ -58,13 +60,18 @@ def variant_rules(rules: Rules, names: Iterable[str], games_dir: Path) -> dict[P
             continue
         lines = []
         made = mod_rules(checked.spec, checked.expansion.made)
+        # The games are TripleA 1.9's: what keeps a rule shut there is why it never acted.
+        shut: dict[str, str] = {}
+        for gate in shut_rules(checked.spec, "1.9", checked.expansion.made):
+            shut.setdefault(gate.rule.key, f"{gate.gate.reason}; {gate.gate.fix}")
         # Players may each have an attachment of one name (a template's): their player tells them apart.
         twice = {label for label, n in Counter(r.label for r in made).items() if n > 1}
         for rule in made:
             mark = locate(checked.resolved.tree, rule.path, key=True)
             acting = tuple((a.name, a.player, a.kind) for a in rule.attachments)
             label = f"{rule.label} of {rule.attachments[0].player}" if rule.label in twice and acting else rule.label
-            lines.append(RuleLine(label, acting, str(mark) if mark else None, rule.key, rule.expect))
+            where = str(mark) if mark else None
+            lines.append(RuleLine(label, acting, where, rule.key, rule.expect, shut.get(rule.key)))
         found[(games_dir / f"{name}.xml").resolve()] = lines
     return found
 
@@ -207,6 +214,9 @@ def _verb(expect: Expectation) -> str:
 def why_idle(rule: RuleLine, reports: Sequence[GameReport], actions: str) -> str | None:
     """What the games say about a rule that never acted, when they say something: a switch of the
     game that is off, an objective the engine never pays, actions not recorded."""
+    if rule.shut:
+        return rule.shut
+    # A game without a spec (a plain XML): what its reports say of the switches validate reads.
     kinds = {kind for _, _, kind in rule.attachments}
     switches = [r.get("game", {}).get("switches", {}) for r in reports]
     # A report without the key (a harness of before) says nothing: the switch counts as on.
