@@ -10,8 +10,8 @@ from typing import TYPE_CHECKING
 
 import click
 
-from generator.cli.bounds import FiniteFloat
 from generator.cli.group import BOARD_OPTION, RULES_OPTION, _display, _report, cli
+from generator.cli.watch import INTERVAL_OPTION, STOP_AFTER_OPTION
 
 if TYPE_CHECKING:
     from generator.release.site.build import Built, SiteBuilder
@@ -145,10 +145,8 @@ def _rebuild(
 @cli.command()
 @click.argument("variants", nargs=-1)
 @click.option("--port", default=0, type=click.IntRange(0, 65535), help="Port on 127.0.0.1 (default: a free one).")
-@click.option(
-    "--interval", default=0.05, show_default=True, type=FiniteFloat(0.01, 3600), help="Seconds between looks."
-)
-@click.option("--stop-after", "cycles", default=0, type=click.IntRange(min=0), help="Stop after N rebuilds (0: never).")
+@INTERVAL_OPTION
+@STOP_AFTER_OPTION
 @STUDIES_OPTION
 @MUTATION_OPTION
 @BOARD_OPTION

@@ -21,6 +21,14 @@ from generator.cli.bounds import FiniteFloat
 from generator.cli.group import BOARD_OPTION, OUTPUT_OPTION, RULES_OPTION, TARGET_OPTION, _display, cli
 from generator.diagnostics import Diagnostic, Severity
 
+# How often a command that follows the files looks at them, and when it stops (watch, serve).
+INTERVAL_OPTION = click.option(
+    "--interval", default=0.05, show_default=True, type=FiniteFloat(0.01, 3600), help="Seconds between looks."
+)
+STOP_AFTER_OPTION = click.option(
+    "--stop-after", "cycles", default=0, type=click.IntRange(min=0), help="Stop after N rebuilds (0: never)."
+)
+
 Snapshot = dict[Path, tuple[int, int]]
 
 
@@ -136,10 +144,8 @@ class Watcher:
 
 @cli.command()
 @click.argument("variants", nargs=-1)
-@click.option(
-    "--interval", default=0.05, show_default=True, type=FiniteFloat(0.01, 3600), help="Seconds between looks."
-)
-@click.option("--stop-after", "cycles", default=0, type=click.IntRange(min=0), help="Stop after N rebuilds (0: never).")
+@INTERVAL_OPTION
+@STOP_AFTER_OPTION
 @TARGET_OPTION
 @BOARD_OPTION
 @RULES_OPTION
