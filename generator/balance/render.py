@@ -12,6 +12,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
+from generator.balance.records import DELIVERY_COUNTS
 from generator.balance.render_worth import WORTH_NOTE, worth_chart, worth_lines
 from generator.balance.summary import VariantSummary
 from generator.balance.table import Row, difference, pairing, ratio_text, rows, tested
@@ -120,19 +121,13 @@ def deliveries(summaries: Sequence[VariantSummary]) -> list[str]:
     out = []
     for summary in summaries:
         for unit, games in sorted(summary.deliveries.items()):
-            mean = {k: sum(c.get(k, 0) for _, c in games) / len(games) for k in records_counts()}
+            mean = {k: sum(c.get(k, 0) for _, c in games) / len(games) for k in DELIVERY_COUNTS}
             out.append(
                 f"{summary.variant} {unit} per game: {mean['granted']:.1f} granted, {mean['delivered']:.1f} paid, "
                 f"{mean['lost']:.1f} lost, {mean['waiting']:.1f} waiting ({mean['atSea']:.1f} at sea); "
                 f"{len(games)} games"
             )
     return out
-
-
-def records_counts() -> tuple[str, ...]:
-    from generator.balance.records import DELIVERY_COUNTS
-
-    return DELIVERY_COUNTS
 
 
 def terminal(
