@@ -11,7 +11,7 @@ attachment option values) may hold what it likes.
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Iterator
+from functools import cache
 from typing import Any
 
 from pydantic import BaseModel
@@ -62,41 +62,70 @@ def name_problem(name: str) -> str | None:
 
 def check_names(spec: Spec, tree: Any) -> list[Diagnostic]:
     """Every key of the resolved `tree` and every name-valued field of `spec`, as names."""
+    odd: list[tuple[Path, str, bool]] = []
+    _keys(tree, None, odd)
+    _names(spec, None, odd)
     found: list[Diagnostic] = []
-    for path, name, is_key in [*_keys(tree, ()), *((p, n, False) for p, n in _names(spec, ()))]:
+    for path, name, is_key in odd:
         problem = name_problem(name)
         if problem:
             found.append(Diagnostic(problem, locate(tree, path, key=is_key), key_path(path)))
     return found
 
 
-def _keys(value: Any, path: Path) -> Iterator[tuple[Path, str, bool]]:
+# The walks below visit every key and name of a game (tens of thousands) and nearly all are
+# printable: a place is kept as a chain (parent chain, key), spelled out only for a name that is not.
+Chain = tuple[Any, str | int] | None
+
+
+def _spelled(chain: Chain) -> Path:
+    parts: list[str | int] = []
+    while chain is not None:
+        chain, key = chain
+        parts.append(key)
+    return tuple(reversed(parts))
+
+
+def _keys(value: Any, chain: Chain, odd: list[tuple[Path, str, bool]]) -> None:
+    """Into `odd`: (path, text, True) of every key under `value` that is not printable, in order."""
     if isinstance(value, dict):
         for key, item in value.items():
-            yield (*path, key), str(key), True
-            yield from _keys(item, (*path, key))
+            text = str(key)
+            if not text.isprintable():
+                odd.append((_spelled((chain, key)), text, True))
+            if isinstance(item, dict | list):
+                _keys(item, (chain, key), odd)
     elif isinstance(value, list):
         for index, item in enumerate(value):
-            yield from _keys(item, (*path, index))
+            if isinstance(item, dict | list):
+                _keys(item, (chain, index), odd)
 
 
-def _names(value: Any, path: Path) -> Iterator[tuple[Path, str]]:
-    """(path, text) of every text of the model that is a name (keys are said by `_keys`)."""
+def _names(value: Any, chain: Chain, odd: list[tuple[Path, str, bool]]) -> None:
+    """Into `odd`: (path, text, False) of every text of the model that is a name and is not
+    printable (keys are said by `_keys`)."""
     if isinstance(value, str):
-        yield path, value
+        if not value.isprintable():
+            odd.append((_spelled(chain), value, False))
     elif isinstance(value, Part):
         return  # a rule pattern's parameters: what it makes is in the tree, keys and all
     elif isinstance(value, BaseModel):
-        model = type(value).__name__
-        for name, field in type(value).model_fields.items():
-            key = field.alias or name
-            if (model, key) not in _FREE_TEXT:
-                yield from _names(getattr(value, name), (*path, key))
+        for name, key in _name_fields(type(value)):
+            _names(getattr(value, name), (chain, key), odd)
     elif isinstance(value, dict):
         for key, item in value.items():
-            if path == ("properties",) and not isinstance(item, Property):
+            if chain == (None, "properties") and not isinstance(item, Property):
                 continue  # a property's value, written plainly
-            yield from _names(item, (*path, key))
+            _names(item, (chain, key), odd)
     elif isinstance(value, list):
         for index, item in enumerate(value):
-            yield from _names(item, (*path, index))
+            _names(item, (chain, index), odd)
+
+
+@cache
+def _name_fields(model: type[BaseModel]) -> tuple[tuple[str, str], ...]:
+    """(attribute, key) of the fields of `model` that may hold names: all but free text."""
+    fields = model.model_fields.items()
+    return tuple(
+        (name, field.alias or name) for name, field in fields if (model.__name__, field.alias or name) not in _FREE_TEXT
+    )

@@ -9,6 +9,7 @@ conditions...) resolved against the names the spec defines.
 from __future__ import annotations
 
 import re
+import weakref
 from collections.abc import Iterator
 from typing import Any
 
@@ -24,8 +25,27 @@ TARGET_ENGINES = {"1.9": ("1.9",), "2.x": ("2.x",), "portable": ("1.9", "2.x")}
 Path = tuple[str | int, ...]
 
 
-def attachments_of(spec: Spec) -> Iterator[tuple[Path, str, str, dict[str, Any]]]:
-    """(key path of the options, attachment class, XML type, options) for every attachment."""
+Found = tuple[Path, str, str, dict[str, Any]]
+# Each spec's attachments, made once: nearly every check reads them, several many times (the
+# in-play rules once per rule), which made them a tenth of a cold build. A Spec is frozen and its
+# collections are never changed once validated; the entry goes with the Spec (whose id is not
+# reused before).
+_ATTACHMENTS: dict[int, tuple[Found, ...]] = {}
+
+
+def attachments_of(spec: Spec) -> Iterator[Found]:
+    """(key path of the options, attachment class, XML type, options) for every attachment.
+
+    The options are the spec's own, shared by every caller: read them, never change them."""
+    key = id(spec)
+    found = _ATTACHMENTS.get(key)
+    if found is None:
+        found = _ATTACHMENTS[key] = tuple(_attachments(spec))
+        weakref.finalize(spec, _ATTACHMENTS.pop, key, None)
+    return iter(found)
+
+
+def _attachments(spec: Spec) -> Iterator[Found]:
     for kind in KINDS:
         for owner, entry in kind.entries(spec).items():
             options = getattr(entry, "options", {})

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Iterator
+from functools import cache
 from pathlib import PurePath
 from typing import Any
 
@@ -189,41 +190,68 @@ def _check_file_names(c: _Checker) -> None:
             c.error(("map_files", file), f"{problem}; it becomes <name>.properties in the map", key=True)
 
 
-def _claims(value: Any, path: tuple[str | int, ...]) -> Iterator[tuple[tuple[str | int, ...], str]]:
+Where = tuple[Any, str | int] | None  # a place as a chain (parent chain, key), spelled out when used
+_LEDGER_FIELDS = ("ledger", "ledger_options", "rule_ledger")
+
+
+def _elements(spec: Spec) -> list[tuple[Where, BaseModel]]:
+    """Every element (model) of the spec with its place, parents before what they hold, in field
+    order: what `ledger:` claims and `ledger_options` are read from. One walk serves both, and it
+    goes only into what can hold an element (a game holds tens of thousands of plain values)."""
+    found: list[tuple[Where, BaseModel]] = []
+
+    def walk(value: Any, where: Where) -> None:
+        if isinstance(value, BaseModel):
+            found.append((where, value))
+            for name, key in _held_fields(type(value)):
+                walk(getattr(value, name), (where, key))
+        elif isinstance(value, dict):
+            for key, item in value.items():
+                if isinstance(item, BaseModel | dict | list):
+                    walk(item, (where, key))
+        elif isinstance(value, list):
+            for index, item in enumerate(value):
+                if isinstance(item, BaseModel | dict | list):
+                    walk(item, (where, index))
+
+    walk(spec, None)
+    return found
+
+
+@cache
+def _held_fields(model: type[BaseModel]) -> tuple[tuple[str, str], ...]:
+    """(attribute, key) of the fields of `model` that may hold elements (all but the ledger's own)."""
+    return tuple((n, f.alias or n) for n, f in model.model_fields.items() if n not in _LEDGER_FIELDS)
+
+
+def _spelled(where: Where) -> tuple[str | int, ...]:
+    parts: list[str | int] = []
+    while where is not None:
+        where, key = where
+        parts.append(key)
+    return tuple(reversed(parts))
+
+
+def _claims(elements: list[tuple[Where, BaseModel]]) -> Iterator[tuple[tuple[str | int, ...], str]]:
     """(key path of the claim, ledger id) for every `ledger:` claim anywhere in the spec."""
-    if isinstance(value, BaseModel):
-        for index, rule_id in enumerate(getattr(value, "ledger", [])):
-            yield (*path, "ledger", index), rule_id
-        for name, field in type(value).model_fields.items():
-            if name not in ("ledger", "ledger_options", "rule_ledger"):
-                yield from _claims(getattr(value, name), (*path, field.alias or name))
-    elif isinstance(value, dict):
-        for key, item in value.items():
-            yield from _claims(item, (*path, key))
-    elif isinstance(value, list):
-        for index, item in enumerate(value):
-            yield from _claims(item, (*path, index))
+    for where, element in elements:
+        claims = getattr(element, "ledger", None)
+        if claims:
+            path = _spelled(where)
+            for index, rule_id in enumerate(claims):
+                yield (*path, "ledger", index), rule_id
 
 
-def _narrowed(value: Any, path: tuple[str | int, ...]) -> Iterator[tuple[tuple[str | int, ...], BaseModel]]:
+def _narrowed(elements: list[tuple[Where, BaseModel]]) -> Iterator[tuple[tuple[str | int, ...], BaseModel]]:
     """(key path, element) for every element whose `ledger_options` narrows its claims."""
-    if isinstance(value, BaseModel):
-        if getattr(value, "ledger_options", None):
-            yield path, value
-        for name, field in type(value).model_fields.items():
-            if name not in ("ledger", "ledger_options", "rule_ledger"):
-                yield from _narrowed(getattr(value, name), (*path, field.alias or name))
-    elif isinstance(value, dict):
-        for key, item in value.items():
-            yield from _narrowed(item, (*path, key))
-    elif isinstance(value, list):
-        for index, item in enumerate(value):
-            yield from _narrowed(item, (*path, index))
+    for where, element in elements:
+        if getattr(element, "ledger_options", None):
+            yield _spelled(where), element
 
 
-def _check_ledger_options(c: _Checker) -> None:
+def _check_ledger_options(c: _Checker, elements: list[tuple[Where, BaseModel]]) -> None:
     """`ledger_options` narrows claims the element makes, to options the element sets."""
-    for path, element in _narrowed(c.spec, ()):
+    for path, element in _narrowed(elements):
         fields = type(element).model_fields
         written = {(fields[n].alias or n) if n in fields else n for n in element.model_fields_set}
         written -= {"ledger", "ledger_options"}
@@ -245,8 +273,9 @@ def _check_ledger(c: _Checker) -> None:
     """Claims name real ledger entries; every rule graded exact/approximate is implemented somewhere."""
     ledger = c.spec.rule_ledger
     claimed: set[str] = set()
-    _check_ledger_options(c)
-    for path, rule_id in _claims(c.spec, ()):
+    elements = _elements(c.spec)
+    _check_ledger_options(c, elements)
+    for path, rule_id in _claims(elements):
         claimed.add(rule_id)
         c.ref(path, rule_id, "rule-ledger id", ledger)
     for rule_id, entry in ledger.items():

@@ -10,6 +10,7 @@ list their `type:` in (and the one the game XML writes attachments in).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -77,6 +78,9 @@ CLASS_BY_NAME_PREFIX: dict[str, str] = {
 }
 
 
+# Asked for every attachment by every check that reads them; the answer depends only on the name
+# (bounded: a process that reads many games, the fuzz test's, meets many names).
+@lru_cache(maxsize=4096)
 def class_from_name(name: str) -> str | None:
     """The attachment class (short) an attachment's name implies, if it starts as convention says."""
     return next((c for prefix, c in CLASS_BY_NAME_PREFIX.items() if name.startswith(prefix)), None)

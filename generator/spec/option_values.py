@@ -34,6 +34,8 @@ def _is_scalar(value: Any) -> bool:
 
 def _one_option(value: Any) -> tuple[str, str | None] | None:
     """(value text, count text) of one written option, or None when the shape is wrong."""
+    if isinstance(value, list) and all(type(v) is str for v in value):  # names: the most common list
+        return ":".join(value), None
     if _is_scalar(value):
         return xml_value(value), None
     if isinstance(value, list) and all(_is_scalar(v) for v in value):
@@ -49,14 +51,19 @@ def _one_option(value: Any) -> tuple[str, str | None] | None:
 
 def option_writes(value: Any) -> list[tuple[str, str | None]] | None:
     """Every `<option>` (value, count) one spec option writes, or None when its shape is wrong."""
-    kind = type(value)  # most options are plain scalars: called for each by every stage
+    # Called for each option by every stage (a cold build asks ~50,000 times): the common shapes
+    # first, without the general case's lists of lists.
+    kind = type(value)
     if kind is str:
         return [(value, None)]
     if kind is bool:
         return [("true" if value else "false", None)]
     if kind is int:
         return [(str(value), None)]
-    repeated = isinstance(value, list) and value and all(isinstance(v, list | dict) for v in value)
-    items = value if repeated else [value]
-    written = [_one_option(item) for item in items]
-    return None if any(w is None for w in written) else [w for w in written if w is not None]
+    if value is None:  # an option a reader asks for and the attachment does not set
+        return None
+    if isinstance(value, list) and value and all(isinstance(v, list | dict) for v in value):  # repeated
+        written = [_one_option(item) for item in value]
+        return None if any(w is None for w in written) else [w for w in written if w is not None]
+    one = _one_option(value)
+    return None if one is None else [one]
