@@ -28,6 +28,8 @@ final class Convoy {
   final Set<Unit> transports = new LinkedHashSet<>();
   /** Escort -> the transport it sails with. */
   final Map<Unit, Unit> escorts = new LinkedHashMap<>();
+  /** Loaded transport -> the paying zone it makes for (kept from turn to turn: Deliveries). */
+  final Map<Unit, Territory> goals = new LinkedHashMap<>();
   private final Map<Unit, Integer> realMoves = new HashMap<>();
   private String heldIn = ""; // the turn (round and player) the moves above belong to
 
@@ -37,6 +39,7 @@ final class Convoy {
    */
   void tidy(final GameData data) {
     transports.removeIf(u -> Deliveries.where(data, u) == null || !TransportTracker.isTransporting(u));
+    goals.keySet().removeIf(u -> !transports.contains(u));
     escorts.entrySet().removeIf(e -> Deliveries.where(data, e.getKey()) == null
         || !transports.contains(e.getValue()) || !TransportTracker.isTransporting(e.getValue()));
   }

@@ -53,6 +53,8 @@ final class Deliveries {
    * turns (expansion's and aarhe's routes to sea zones 4 and 34), so the cargo does not pile up.
    */
   private static final int MAX_TRANSPORTS = 3;
+  /** Turns another paying zone must save before a loaded transport turns to it from its own. */
+  private static final double CHANGE_OF_GOAL = 2.0;
 
   private Deliveries() {}
 
@@ -159,19 +161,27 @@ final class Deliveries {
     final int full = TripleAUnit.get(carrier).getMaxMovementAllowed();
     ConvoyRoutes.Plan best = null;
     Territory goal = null;
+    double bestCost = Double.MAX_VALUE;
+    final Territory before = convoy.goals.get(carrier);
     for (final Order o : orders) {
       if (!o.type().equals(token.getType())) {
         continue;
       }
       final ConvoyRoutes.Plan plan = routes.plan(from, now, full, o.zone(), 0);
-      if (plan != null && plan.next() != null && (best == null || plan.cost() < best.cost())) {
+      // Keep to the zone chosen before unless another is clearly nearer: a threat that moves
+      // would otherwise turn the convoy from one zone to the other and back, and it arrives at neither.
+      final double cost = plan == null ? Double.MAX_VALUE
+          : plan.cost() + (before != null && !before.equals(o.zone()) ? CHANGE_OF_GOAL : 0);
+      if (plan != null && plan.next() != null && cost < bestCost) {
         best = plan;
         goal = o.zone();
+        bestCost = cost;
       }
     }
     if (best == null) {
       return null;
     }
+    convoy.goals.put(carrier, goal);
     sail(data, delegate, carrier, best.next(), routes, convoy, used);
     return goal;
   }
