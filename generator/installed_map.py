@@ -19,10 +19,9 @@ from pathlib import Path
 
 import yaml
 
-from generator.paths import UnreadableFile, read_regular_file
+from generator.paths import UnreadableFile, engine_jar, read_regular_file
 from generator.safe_zip import ZipRefused, open_zip, read_entry
 
-DEFAULT_JAR = Path("/usr/share/games/triplea/bin/triplea.jar")
 MAX_MAP_FILE = 64 << 20  # a board file or a picture; real maps' polygons.txt are a few MB
 MAX_MAP_ENTRIES = 50_000  # files of a map's zip: real maps hold a few thousand (tiles, unit pictures)
 # The board files the engines (and our checks) read, each into a part of the Board.
@@ -58,8 +57,7 @@ def given_map_name(location: Path) -> str:
 
 def stock_units_folder() -> Path | None:
     """The engine's stock unit art (`assets/units` beside `bin/triplea.jar`), if installed."""
-    jar = Path(os.environ.get("TRIPLEA_JAR") or DEFAULT_JAR)
-    folder = jar.parent.parent / "assets" / "units"
+    folder = engine_jar().parent.parent / "assets" / "units"
     return folder if folder.is_dir() else None
 
 

@@ -21,8 +21,10 @@ _PLAIN_NAME = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9._]|-(?!-))*")
 
 
 SPEC_SUFFIXES = (".yaml", ".yml")
-# The installed engine, and its grammar of a game XML inside it (what `build` checks against).
-ENGINE_JAR = Path("/usr/share/games/triplea/bin/triplea.jar")
+# The engine every command reads (its grammar of a game XML inside it is what `build` checks
+# against): the jar TRIPLEA_JAR names, else Debian's package `triplea`.
+JAR_ENV = "TRIPLEA_JAR"
+DEBIAN_JAR = Path("/usr/share/games/triplea/bin/triplea.jar")
 DTD_IN_JAR = "games/strategy/engine/xml/game.dtd"
 
 
@@ -32,6 +34,12 @@ class UnreadableFile(Exception):
 
 class UnwritableFile(Exception):
     """A file we refuse or fail to write, with the reason in words."""
+
+
+def engine_jar() -> Path:
+    """The engine's jar: $TRIPLEA_JAR, else where Debian's package installs it (read at each call:
+    a test or a long-running `watch` may set it later)."""
+    return Path(os.environ.get(JAR_ENV) or DEBIAN_JAR)
 
 
 def template_dir() -> Path:

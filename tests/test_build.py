@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import re
 import shutil
+import zipfile
 from pathlib import Path
 
 import pytest
 from lxml import etree
 
 from generator.checks.dtd import check_xml_against_dtd
-from tests.conftest import BASE_MAP, ENGINE_JAR, ROOT, Result, run_cli
+from generator.paths import DTD_IN_JAR
+from tests.conftest import BASE_MAP, ENGINE_JAR, ROOT, TINY, Result, run_cli
 
 
 def _project_copy(tmp_path: Path) -> Path:
@@ -105,6 +107,25 @@ def test_dtd_messages_are_errors(tmp_path: Path) -> None:
     data = (ROOT / "output" / "games" / "lhtr.xml").read_bytes().replace(b"<map>", b"<map>\n    <island/>", 1)
     messages = [str(d) for d in check_xml_against_dtd(data, "x.xml", ENGINE_JAR)]
     assert any(m.startswith("x.xml:8:") and "island" in m for m in messages), messages
+
+
+def test_the_dtd_and_the_build_record_are_the_engines_triplea_jar_names(tmp_path: Path) -> None:
+    """TRIPLEA_JAR names the engine of every command: a build checks the XML against the game.dtd
+    of that jar, and a build recorded with one engine is not taken for a build with another."""
+    project = tmp_path / "project"
+    shutil.copytree(TINY, project / "rules" / "tiny")
+    strict = tmp_path / "strict" / "triplea.jar"  # an engine whose grammar takes no game
+    strict.parent.mkdir()
+    with zipfile.ZipFile(strict, "w") as jar:
+        jar.writestr(DTD_IN_JAR, "<!ELEMENT game EMPTY>\n")
+    nowhere = tmp_path / "nowhere" / "triplea.jar"
+    refused = run_cli("build", cwd=project, env={"TRIPLEA_JAR": str(strict)})
+    assert refused.code == 1 and "DTD: " in refused.err, refused.err
+    built = run_cli("build", cwd=project, env={"TRIPLEA_JAR": str(nowhere)})
+    assert built.code == 0, built.err
+    assert f"warning: engine DTD not found in {nowhere}" in built.err
+    again = run_cli("build", cwd=project, env={"TRIPLEA_JAR": str(strict)})
+    assert again.code == 1 and "DTD: " in again.err, again.err  # not the record of the build without one
 
 
 def test_files_of_a_removed_variant_are_stale_then_removed(tmp_path: Path) -> None:

@@ -18,15 +18,17 @@ from lxml import etree
 from generator.catalog import load_catalog
 from generator.catalog.grammar import XML_ATTRIBUTES
 from generator.diagnostics import Diagnostic, Mark, Severity
-from generator.paths import DTD_IN_JAR, ENGINE_JAR
+from generator.paths import DTD_IN_JAR, engine_jar
 from generator.safe_xml import safe_parser, unreadable
 
-DEFAULT_JAR = ENGINE_JAR
+
+def engine_dtd(jar: Path | None = None) -> etree.DTD | None:
+    """The game.dtd inside the engine's jar (default: paths.engine_jar), or None when there is none."""
+    return _dtd(jar or engine_jar())
 
 
 @functools.cache
-def engine_dtd(jar: Path = DEFAULT_JAR) -> etree.DTD | None:
-    """The game.dtd inside the installed engine's jar, or None when no engine is installed."""
+def _dtd(jar: Path) -> etree.DTD | None:
     try:
         with zipfile.ZipFile(jar) as archive:
             return etree.DTD(io.BytesIO(archive.read(DTD_IN_JAR)))
@@ -34,8 +36,9 @@ def engine_dtd(jar: Path = DEFAULT_JAR) -> etree.DTD | None:
         return None
 
 
-def check_xml_against_dtd(xml: bytes, display: str, jar: Path = DEFAULT_JAR) -> list[Diagnostic]:
+def check_xml_against_dtd(xml: bytes, display: str, jar: Path | None = None) -> list[Diagnostic]:
     """Every DTD message for one game XML; the engine only prints these, we treat them as errors."""
+    jar = jar or engine_jar()
     dtd = engine_dtd(jar)
     if dtd is None:
         return [

@@ -33,10 +33,10 @@ from typing import Any, TypeGuard
 
 from generator.paths import (
     DTD_IN_JAR,
-    ENGINE_JAR,
     UnreadableFile,
     base_rules_dir,
     cache_dir,
+    engine_jar,
     read_regular_file,
     spec_files,
     variant_folders,
@@ -146,7 +146,7 @@ def _code_digest() -> bytes:
 def _engine_dtd_digest() -> str:
     """The SHA-256 of the engine's game.dtd, as checks.dtd reads it; "none" without an engine."""
     try:
-        return _sha256(ENGINE_JAR, _dtd_in_jar).hex()
+        return _sha256(engine_jar(), _dtd_in_jar).hex()
     except (OSError, KeyError, zipfile.BadZipFile):
         return "none"
 

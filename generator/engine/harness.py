@@ -31,9 +31,9 @@ from generator.engine.errors import EngineError, EngineNotFound, HarnessError, J
 from generator.engine.javac import compiled_classes
 from generator.engine.sandbox import JVM_XML_FENCES, WentQuiet, engine_input, kill_group, run_group
 from generator.installed_map import default_maps_folder
+from generator.paths import JAR_ENV, engine_jar
 
 __all__ = [
-    "DEFAULT_JAR",
     "Engine",
     "EngineError",
     "EngineNotFound",
@@ -46,8 +46,6 @@ __all__ = [
 
 log = logging.getLogger(__name__)
 
-DEFAULT_JAR = Path("/usr/share/games/triplea/bin/triplea.jar")
-JAR_ENV = "TRIPLEA_JAR"
 MAIN_CLASS = "forge.ForgeHarness"
 CLIENT_CLASS = "ForgeClient"  # the client's driver (client/ForgeClient.java), in no package
 # The engine reads ./game_engine.properties (engine version) relative to the working directory.
@@ -338,7 +336,7 @@ class Engine:
 
 def find_engine() -> Engine:
     """Locate triplea.jar ($TRIPLEA_JAR or the Debian path) and the JDK tools."""
-    jar = Path(os.environ.get(JAR_ENV) or DEFAULT_JAR)
+    jar = engine_jar()
     if not jar.is_file():
         raise EngineNotFound(f"TripleA engine not found at {jar} (set {JAR_ENV} or run: apt-get install triplea)")
     properties = jar.parent / PROPERTIES_NAME

@@ -16,7 +16,6 @@ from typing import Any, get_args
 from lxml import etree
 
 from generator.checks.dtd import engine_dtd
-from generator.engine.harness import DEFAULT_JAR
 from generator.engine.harness_report import Counts, Entry, Fate, GameReport, PurchaseStep
 from generator.safe_xml import safe_parser
 
@@ -48,7 +47,7 @@ class Verdict:
         return not self.failures
 
 
-def evaluate(report: GameReport, rounds: int, xml: Path | None = None, jar: Path = DEFAULT_JAR) -> list[str]:
+def evaluate(report: GameReport, rounds: int, xml: Path | None = None, jar: Path | None = None) -> list[str]:
     """Every reason the game fails the check, in words; empty when it passes."""
     failures: list[str] = []
     parse = report["parse"]
@@ -248,7 +247,7 @@ def tidy(message: str) -> str:
 _MISSING_ID = re.compile(r'An element with the identifier "([^"]+)" must appear in the document')
 
 
-def explain_sax(message: str, xml: Path | None, jar: Path = DEFAULT_JAR) -> str:
+def explain_sax(message: str, xml: Path | None, jar: Path | None = None) -> str:
     """A DTD message; for a dangling reference, name the elements that use the missing ID.
 
     The parser reports dangling IDREFs at the end of the document, so the line number it gives
