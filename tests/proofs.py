@@ -26,7 +26,7 @@ from generator.engine.proof import write_readable_by_19
 from generator.engine.scenario import ScenarioError, run_scenario, run_scenarios
 from generator.release.properties import encode, format_entry
 from generator.spec.option_values import xml_value
-from tests.conftest import ROOT, variant_spec, variant_target
+from tests.helpers import ROOT, variant_spec, variant_target
 
 Facts = dict[str, Any]
 # (scenario, variant) -> the tests that run the scenario on the variant and assert on its facts.

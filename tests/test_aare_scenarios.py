@@ -19,7 +19,7 @@ import yaml
 
 from generator.catalog.scenarios import AARE_ADVANTAGES
 from generator.engine.scenario import run_scenarios
-from tests.conftest import ROOT
+from tests.helpers import ROOT
 from tests.proofs import Facts, game_for_engine, map_files_for_engine, proves
 
 AARE = ("aare", "aare-2x")  # aare-2x: the same game as engine 1.9 reads it, without the railway

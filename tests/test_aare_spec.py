@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests.conftest import ROOT, variant_spec
+from tests.helpers import ROOT, variant_spec
 
 NATIONS = {"Russians": "Ru", "Germans": "Ge", "British": "Uk", "Japanese": "Jp", "Americans": "Us"}
 

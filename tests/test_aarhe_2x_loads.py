@@ -23,7 +23,7 @@ from generator.engine.proof import readable_by_19
 from generator.engine.sub_options import fold_sub_options
 from generator.safe_xml import safe_parser
 from generator.spec.resolve import Rules
-from tests.conftest import ROOT, variant_target
+from tests.helpers import ROOT, variant_target
 
 GAMES = ROOT / "output" / "games"
 PLAYED_BY_2X = [v for v in Rules(ROOT / "rules").variants() if variant_target(v) != "1.9"]

@@ -3,7 +3,7 @@ draft's rules only, and the mechanics it states differently from 000 show in the
 
 from __future__ import annotations
 
-from tests.conftest import ROOT, attachment_options, built_game, run_cli, variant_spec
+from tests.helpers import ROOT, attachment_options, built_game, run_cli, variant_spec
 from tests.test_variant_ledgers import SEED_OF
 
 # 001 "Victory Conditions": territory -> victory city points (5/3/2/2/1/1/1 per nation).

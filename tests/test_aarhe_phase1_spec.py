@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from tests.conftest import ROOT, run_cli, variant_spec
+from tests.helpers import ROOT, run_cli, variant_spec
 
 NATIONS = ["russian", "german", "british", "japanese", "american"]
 PHASES = ["Purchase", "EndTurn", "CombatMove", "Battle", "Place", "NonCombatMove", "Tech", "TechActivation"]

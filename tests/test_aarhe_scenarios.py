@@ -54,6 +54,10 @@ def test_opening_turn_order_exile_and_research(f: Facts) -> None:
     # No research that turn: the dice cost 999; with Moscow back, 5 again.
     assert f["techCostWithoutCapital"] == 999
     assert f["techCostWithCapital"] == 5
+    # Each nation that alone has lost its capital pays 999 for research, each time it does (rounds 3, 4).
+    for round_, costs in f["researchWithoutCapital"].items():
+        assert set(costs) == {"Germans", "Japanese", "Italians", "Russians", "British", "Americans"}, round_
+        assert set(costs.values()) == {999}, round_
     # Every nation, its capital held by the enemy: it still buys (an artillery for 4) and collects
     # income, and its research dice cost 999.
     nations = {"Germans", "Japanese", "Italians", "Russians", "British", "Americans"}
@@ -238,6 +242,9 @@ def test_each_nation_may_scorch_its_own_complexes_only(f: Facts) -> None:
         assert set(s["actionTerritories"]) == complexes, nation
         # Offered exactly where the nation has a complex of its own: at the start, and anywhere.
         assert s["ownComplexes"] and s["offered"] == s["ownComplexes"], nation
+        for territory, offered in s["offeredWithOneMoreComplex"].items():  # one more, alone
+            assert offered == sorted({*s["ownComplexes"], territory}), (nation, territory)
+        assert set(s["offeredWithOneMoreComplex"]) == set(s["actionTerritories"]) - set(s["ownComplexes"]), nation
         assert s["offeredWithAComplexEverywhere"] == s["actionTerritories"], nation
 
 
@@ -270,8 +277,9 @@ def test_national_builds_heavy_units_and_bonuses(f: Facts) -> None:
     # Blitzkrieg and Lance Torpedo: German and Japanese fighters attack at 4.
     assert s["germanFighterInFrance"]["attack"] == 4 and s["britishFighterInFrance"]["attack"] == 3
     assert s["japaneseFighterAtSea"]["attack"] == 4 and s["americanFighterAtSea"]["attack"] == 3
-    if "japaneseNavalFighterAtSea" in s:  # Lance Torpedo: Japan's naval fighters too
+    if "japaneseNavalFighterAtSea" in s:  # Lance Torpedo: Japan's naval fighters too, not Germany's
         assert s["japaneseNavalFighterAtSea"]["attack"] == s["britishNavalFighterAtSea"]["attack"] + 1
+        assert s["germanNavalFighterAtSea"]["attack"] == s["britishNavalFighterAtSea"]["attack"]
     # UK Radar: fighters defend at 5 in the UK and India, 4 elsewhere.
     assert s["britishFighterInUk"]["defence"] == s["britishFighterInIndia"]["defence"] == 5
     if "britishFighterInWesternCanada" in s:  # and in Canada and Australia (the full rules)
@@ -288,6 +296,12 @@ def test_national_builds_heavy_units_and_bonuses(f: Facts) -> None:
         assert f["germanHeavyRulesAfterTech"] == ["buyHeavyArtillery"]
         assert f["britishHasHeavyArtillery"] is False
         assert "buyHeavyArtillery" not in f["sovietFrontier"]
+    # Each build converted on its own, tier by tier and place by place, and all again later: what
+    # was put there becomes the ordinary unit there, and nothing anywhere else.
+    for nation, tries in f["conversions"]["converted"].items():
+        for t in tries:
+            expected = dict.fromkeys(t["gained"], 0) | {f"{t['at']}/{t['becomes']}": t["count"]}
+            assert t["gained"] == expected, (nation, t)
     if "terrain" in f:  # special terrain and Jet Plane (the full rules only)
         _terrain_and_jets(f["terrain"])
     _complex_prices(f["complexes"])
@@ -307,9 +321,9 @@ def test_national_builds_heavy_units_and_bonuses(f: Facts) -> None:
         w = f["withoutBuild"]
         assert (w["germanSubmarinesGained"], w["britishFightersGained"]) == (0, 0)
         assert w["typeVIIInZone7"] == "Cannot place these units in 7 Sea Zone"
-    if "heavyRulesAfterTech" in f:  # Heavy Tank and Heavy Artillery (full rules): in researchers' frontiers only
-        # Round 8: only Germany has researched (Heavy Artillery, round 4); then all but the British
-        # research both; the British last.
+    if "heavyRulesAfterEachResearch" in f:  # Heavy Tank and Heavy Artillery (full rules): researchers' alone
+        # Round 8: only Germany has researched (Heavy Artillery, round 4). Then the nations research
+        # both one a turn: after each, exactly those that have are offered the heavy units.
         both = [
             "buyHeavyArtillery",
             "buyHeavyArtilleryIndustrialTechnology",
@@ -318,11 +332,18 @@ def test_national_builds_heavy_units_and_bonuses(f: Facts) -> None:
         ]
         for nation, rules in f["heavyRulesBeforeTech"].items():
             assert rules == (both[:2] if nation == "Germans" else []), nation
-        after = f["heavyRulesAfterTech"]
-        assert set(after) == {"Germans", "Japanese", "Italians", "Russians", "British", "Americans"}
-        for nation, rules in after.items():
-            assert sorted(rules) == ([] if nation == "British" else both), nation
-        assert sorted(f["britishHeavyRulesAfterTech"]) == both
+        steps = f["heavyRulesAfterEachResearch"]
+        assert [s["researched"][-1] for s in steps] == [
+            "Germans",
+            "Japanese",
+            "Italians",
+            "Russians",
+            "British",
+            "Americans",
+        ]
+        for step in steps:
+            for nation, rules in step["rules"].items():
+                assert sorted(rules) == (both if nation in step["researched"] else []), (step["researched"], nation)
 
 
 def _complex_prices(c: Facts) -> None:

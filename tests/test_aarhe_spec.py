@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from generator.emit.coverage import coverage
-from tests.conftest import ROOT, attachment_options, built_game, variant_spec
+from tests.helpers import ROOT, attachment_options, built_game, variant_spec
 
 # 000 "Victory Cities": territory -> victory city points.
 VC_POINTS = {

@@ -23,7 +23,7 @@ from generator.balance.sequential import boundaries, look
 from generator.balance.stats import mean_interval, newcombe, paired, quartiles, t_quantile, variance, welch, wilson
 from generator.balance.summary import prices, summarize
 from generator.balance.table import rows
-from tests.conftest import ROOT, Result, run_cli, run_process
+from tests.helpers import ROOT, Result, run_cli, run_process
 
 
 def test_wilson_interval_matches_the_published_values() -> None:

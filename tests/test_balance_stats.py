@@ -21,7 +21,7 @@ from generator.balance.sequential import boundaries, look
 from generator.balance.stats import newcombe, newcombe_paired, paired, welch
 from generator.balance.summary import summarize
 from generator.balance.table import rows, variance_ratio
-from tests.conftest import ROOT, run_cli
+from tests.helpers import ROOT, run_cli
 
 FIXTURES = ROOT / "tests" / "fixtures"
 
@@ -112,6 +112,7 @@ def _null_rate(batches: list[int], drop: float, studies: int, seed: int) -> floa
     return stopped / studies
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("batches", "drop"),
     [

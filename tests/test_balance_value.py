@@ -19,7 +19,7 @@ from generator.balance.table import rows
 from generator.balance.worth import RuleActions, from_spec, ranked, worth
 from generator.checks.variant import check_variant
 from generator.spec.resolve import Rules
-from tests.conftest import ROOT, run_cli
+from tests.helpers import ROOT, run_cli
 
 FIXTURES = ROOT / "tests" / "fixtures"
 

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import BASE_MAP, Result, run_cli, write_tree
+from tests.helpers import BASE_MAP, Result, run_cli, write_tree
 
 MOD = 'extends: lhtr\ngame: {name: My Mod, version: "0.1", map: mymod}\n'
 MISSPELLED = MOD + "territories:\n  Germny: {production: 3}\n"

@@ -8,14 +8,16 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 import yaml
 
 from bench.measure import NOTES_MARKER, QUICK_SIZES, REFERENCE_XMLS, WW2V2
 from bench.report import expected_rows, kept_notes
 from bench.scale import territories, write_rules
-from tests.conftest import ENGINE_JAR, ROOT
+from tests.helpers import ENGINE_JAR, ROOT
 
 
+@pytest.mark.slow
 def test_quick_benchmark_reports_every_row(tmp_path: Path) -> None:
     out = tmp_path / "results.md"
     proc = subprocess.run(

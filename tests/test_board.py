@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from tests.conftest import BASE_MAP, ROOT, TINY, TINY_MAP, Result, run_cli, write_tree
+from tests.helpers import BASE_MAP, ROOT, TINY, TINY_MAP, Result, run_cli, write_tree
 
 MISSPELLED = "extends: tiny\nterritories:\n  Alpah: {production: 3}\n"
 NEW_UNIT = """

@@ -12,7 +12,7 @@ from lxml import etree
 
 from generator.checks.dtd import check_xml_against_dtd
 from generator.paths import DTD_IN_JAR
-from tests.conftest import BASE_MAP, ENGINE_JAR, ROOT, TINY, Result, run_cli
+from tests.helpers import BASE_MAP, ENGINE_JAR, ROOT, TINY, Result, run_cli
 
 
 def _project_copy(tmp_path: Path) -> Path:
@@ -42,6 +42,7 @@ def test_build_is_byte_identical_and_second_build_writes_nothing(tmp_path: Path)
     assert not list(tmp_path.glob(".forge-*")), "staging folder left behind"
 
 
+@pytest.mark.slow  # every variant built in a copy of rules/, then again
 def test_check_names_stale_files_and_writes_nothing(tmp_path: Path) -> None:
     project = _project_copy(tmp_path)
     assert run_cli("build", cwd=project).code == 0
@@ -128,6 +129,7 @@ def test_the_dtd_and_the_build_record_are_the_engines_triplea_jar_names(tmp_path
     assert again.code == 1 and "DTD: " in again.err, again.err  # not the record of the build without one
 
 
+@pytest.mark.slow  # every variant built in a copy of rules/, then again
 def test_files_of_a_removed_variant_are_stale_then_removed(tmp_path: Path) -> None:
     project = _project_copy(tmp_path)
     assert run_cli("build", cwd=project).code == 0
@@ -141,6 +143,7 @@ def test_files_of_a_removed_variant_are_stale_then_removed(tmp_path: Path) -> No
     assert not (project / "output" / "games" / "gone.xml").exists()
 
 
+@pytest.mark.slow  # every variant built in a copy of rules/, then again
 def test_unchanged_inputs_rebuild_from_the_record_and_edits_do_not(tmp_path: Path) -> None:
     """An up-to-date build is answered from the record of the last one; any edit makes a real build."""
     project = _project_copy(tmp_path)
@@ -165,6 +168,7 @@ def run_cli_env(*args: str, cwd: Path, cache: Path) -> Result:
     return run_cli(*args, cwd=cwd, env={"XDG_CACHE_HOME": str(cache), "HOME": str(Path.home())})
 
 
+@pytest.mark.slow
 def test_jobs_change_nothing_but_the_time(tmp_path: Path) -> None:
     """Variants compiled by forked workers: the same files, the same messages in the same order,
     and a build record complete enough that the next build (one process) is answered from it."""

@@ -19,7 +19,7 @@ import pytest
 from lxml import etree
 
 from generator.catalog import ENGINES, REFERENCE_TYPES, check_value, load_catalog, resolve_option, syntax
-from tests.conftest import DATA, OFFICIAL_GAMES, REFERENCE_XMLS
+from tests.helpers import DATA, OFFICIAL_GAMES, REFERENCE_XMLS
 
 root = Path(__file__).parents[1]
 CATALOG_DIR = DATA / "catalog"

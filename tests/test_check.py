@@ -21,7 +21,7 @@ from lxml import etree
 
 from generator.engine.harness_report import GameReport, UnreadableReport, game_report
 from generator.engine.judge import action_notes, evaluate, tidy
-from tests.conftest import CHECK_GROUP, CHECK_SEEDS, OFFICIAL_GAMES, ROOT, Result, run_cli, variant_spec
+from tests.helpers import CHECK_GROUP, CHECK_SEEDS, OFFICIAL_GAMES, ROOT, Result, run_cli, variant_spec
 
 FIXTURES = ROOT / "tests" / "fixtures" / "check"
 BROKEN = sorted(p.stem for p in FIXTURES.glob("*.xml"))

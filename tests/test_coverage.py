@@ -7,7 +7,7 @@ from pathlib import Path
 from generator.checks.variant import check_variant
 from generator.emit.coverage import Coverage, coverage, render_markdown
 from generator.spec.resolve import Rules
-from tests.conftest import ROOT, run_cli, write_tree
+from tests.helpers import ROOT, run_cli, write_tree
 
 KITCHEN = ROOT / "tests" / "fixtures" / "kitchen_sink"
 

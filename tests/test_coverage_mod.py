@@ -20,7 +20,7 @@ import pytest
 from generator.engine.check_record import evidence, game_digests, save_records
 from generator.engine.harness_report import GameReport
 from generator.engine.judge import Target, Verdict
-from tests.conftest import ROOT, Result, run_cli, write_tree
+from tests.helpers import ROOT, Result, run_cli, write_tree
 
 TINY = ROOT / "tests" / "fixtures" / "tiny"
 TRIGGER = (

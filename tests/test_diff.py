@@ -18,7 +18,7 @@ import jsonschema
 import pytest
 import yaml
 
-from tests.conftest import OFFICIAL_GAMES, ROOT, run_cli
+from tests.helpers import OFFICIAL_GAMES, ROOT, run_cli
 
 SCHEMA = json.loads((ROOT / "generator" / "diff" / "schema.json").read_text(encoding="utf-8"))
 

@@ -16,7 +16,7 @@ import pytest
 import yaml
 from markdown_it import MarkdownIt
 
-from tests.conftest import ROOT, run_cli
+from tests.helpers import ROOT, run_cli
 
 EDITS = ROOT / "rules" / "aarhe-draft" / "edits"
 

@@ -28,7 +28,7 @@ from generator.docs.spec_reference import TOP, documented_keys
 from generator.spec.patterns import PATTERNS
 from generator.spec.resolve import Rules
 from tests.browser import Browser
-from tests.conftest import ROOT, variant_spec
+from tests.helpers import ROOT, variant_spec
 
 DOCS = ROOT / "docs"
 MKDOCS = [sys.executable, "-m", "mkdocs"]
@@ -183,6 +183,7 @@ def _quiet_env() -> dict[str, str]:
     return {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
 
 
+@pytest.mark.slow
 def test_the_site_builds_strictly_with_every_page_in_the_navigation(site: Path) -> None:
     pages = sorted(p.relative_to(DOCS).with_suffix("").as_posix() for p in DOCS.rglob("*.md"))
     for page in pages:
@@ -192,6 +193,7 @@ def test_the_site_builds_strictly_with_every_page_in_the_navigation(site: Path) 
     assert "Keep a Changelog" in changelog  # CHANGELOG.md, included by the page
 
 
+@pytest.mark.slow
 def test_a_page_left_out_of_the_navigation_or_a_broken_link_fails_the_build(tmp_path: Path) -> None:
     """--strict is what catches them: an orphan page and a link to a page that does not exist."""
     for name in ("mkdocs.yml", "CHANGELOG.md"):
@@ -237,6 +239,7 @@ def _link_target_missing(base: str, link: str, site: Path) -> str | None:
     return None
 
 
+@pytest.mark.slow
 def test_the_site_reads_in_a_real_browser(served: str, site: Path, tmp_path_factory: pytest.TempPathFactory) -> None:
     """Home, a how-to and a variant page in headless Chromium: no console error, every picture drawn,
     every internal link leads to its page (and anchor); screenshots kept for review."""

@@ -31,8 +31,8 @@ from generator.spec.expand import expand_templates
 from generator.spec.patterns.expansion import expand_patterns
 from generator.spec.resolve import Rules, resolve
 from generator.spec.validation import validate_spec
-from tests.conftest import ENGINE_JAR, ROOT, TINY, run_cli, write_tree
 from tests.engine_probes import HOLDERS, SYNTAX_HOLDERS, Probe, known_option, spec_text, syntax_spec, violations
+from tests.helpers import ENGINE_JAR, ROOT, TINY, run_cli, write_tree
 
 SCRIPTS = ROOT / "scripts" / "catalog"
 DIGEST_2X = SCRIPTS / "raw" / "engine-checks-2.x.source.json"

@@ -13,7 +13,7 @@ import pytest
 
 from generator.engine import harness as eng
 from generator.engine.__main__ import main as engine_main
-from tests.conftest import OFFICIAL_GAMES
+from tests.helpers import OFFICIAL_GAMES
 
 ROOT = Path(__file__).parents[1]
 LHTR = OFFICIAL_GAMES / "lhtr.xml"

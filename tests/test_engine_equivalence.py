@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from generator.engine.harness import dump
-from tests.conftest import OFFICIAL_GAMES, ROOT
+from tests.helpers import OFFICIAL_GAMES, ROOT
 
 PAIRS = [("ww2v2.xml", "revised.xml"), ("lhtr.xml", "lhtr.xml")]
 

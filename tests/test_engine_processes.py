@@ -17,7 +17,7 @@ from generator.engine import scenario
 from generator.engine.harness import find_engine
 from generator.engine.sandbox import WentQuiet, run_group
 from generator.engine.scenario import run_scenarios
-from tests.conftest import ROOT
+from tests.helpers import ROOT
 
 
 def test_a_process_that_goes_quiet_is_stopped_with_its_output_kept() -> None:

@@ -17,7 +17,7 @@ from generator.catalog import ENGINES
 from generator.catalog.checks import load_checks
 from generator.checks.engine_rules import engine_text
 from generator.checks.parser_rules import PARSER_CHECKS
-from tests.conftest import ROOT, TINY, run_cli, write_tree
+from tests.helpers import ROOT, TINY, run_cli, write_tree
 
 AARE_2X_CHILDREN = {
     "dup": "production_frontiers:\n  productionBritish: [buyInfantry, buyInfantry]\n",

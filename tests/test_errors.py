@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import ROOT, run_cli, write_tree
+from tests.helpers import ROOT, run_cli, write_tree
 
 TINY = ROOT / "tests" / "fixtures" / "tiny"
 

@@ -6,7 +6,7 @@ import re
 
 from generator.emit.coverage import coverage
 from generator.spec.option_values import option_writes
-from tests.conftest import ROOT, built_game, variant_spec
+from tests.helpers import ROOT, built_game, variant_spec
 from tests.lend_lease import assert_lend_lease_paid_for_the_donor_alone
 from tests.proofs import Facts, proves
 

@@ -25,7 +25,7 @@ from lxml import etree
 
 from generator.checks.dtd import check_xml_against_dtd
 from generator.cli import cli
-from tests.conftest import ENGINE_JAR, ROOT
+from tests.helpers import ENGINE_JAR, ROOT, examples
 
 TINY = yaml.safe_load((ROOT / "tests" / "fixtures" / "tiny" / "game.yaml").read_text(encoding="utf-8"))
 # A template too, so mutations reach variables and foreach.
@@ -151,7 +151,7 @@ def _get(tree: Any, path: tuple[Any, ...]) -> Any:
     return tree
 
 
-@settings(max_examples=2000, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=examples(2000), deadline=None, suppress_health_check=list(HealthCheck))
 @given(mutated_spec())
 def test_cli_never_tracebacks(case: tuple[str, dict[str, str | bytes]]) -> None:
     variant, files = case

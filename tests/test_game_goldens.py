@@ -22,7 +22,7 @@ from lxml import etree
 from generator.engine.harness import dump
 from generator.safe_xml import safe_parser
 from generator.spec.resolve import Rules
-from tests.conftest import ROOT
+from tests.helpers import ROOT
 
 GOLDENS = ROOT / "tests" / "goldens" / "games"
 GAMES = ROOT / "output" / "games"

@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import ENGINE_JAR, ROOT
+from tests.helpers import ENGINE_JAR, ROOT
 
 SCRIPTS = ROOT / "scripts" / "catalog"
 CATALOG = ROOT / "generator" / "catalog"

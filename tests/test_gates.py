@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import ROOT, run_cli, write_tree
+from tests.helpers import ROOT, run_cli, write_tree
 
 TINY = ROOT / "tests" / "fixtures" / "tiny"
 TOKENS = "resources: {Tokens: {}}\n"

@@ -32,7 +32,7 @@ from PIL import Image
 from generator.engine import client as real_client
 from generator.release import properties as properties_file
 from generator.spec.resolve import Rules
-from tests.conftest import BASE_MAP, ROOT, run_cli
+from tests.helpers import BASE_MAP, ROOT, run_cli
 
 TOOLS = {"Xvfb": "xvfb", "import": "imagemagick"}
 SCREEN = (1600, 1000)

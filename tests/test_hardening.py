@@ -24,7 +24,7 @@ from typing import ClassVar
 import pytest
 
 from generator.spec.resolve import Rules
-from tests.conftest import ROOT, run_cli, write_tree
+from tests.helpers import ROOT, run_cli, write_tree
 
 TINY = ROOT / "tests" / "fixtures" / "tiny"
 

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import ROOT, TINY, TINY_MAP, run_cli, write_tree
+from tests.helpers import ROOT, TINY, TINY_MAP, run_cli, write_tree
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 SAME_NAME = "warning: the package is named 'tiny_map', as the map it is made from"

@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from generator.emit import write
 from generator.installed_map import normalized_map_name
 from generator.release.map_download import map_name_problem
-from tests.conftest import TINY, TINY_MAP, run_cli
+from tests.helpers import TINY, TINY_MAP, examples, run_cli
 from tests.map_server import index_of, map_zip, serving
 
 
@@ -89,7 +89,7 @@ _NAMES = st.one_of(
 )
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=examples(300), deadline=None, suppress_health_check=list(HealthCheck))
 @given(
     stage=st.sampled_from([".forge-stage-x", "..", "../outside", ".forge-stage-x/..", "/tmp", ".forge-link", 3]),
     moves=st.lists(st.one_of(st.tuples(_NAMES, _NAMES), _NAMES.map(lambda rel: ("new/" + rel, rel))), max_size=4),
@@ -175,7 +175,7 @@ def test_map_get_force_never_replaces_a_folder_outside_the_maps_folder(tmp_path:
     assert list((tmp_path / "maps").iterdir()) == []
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=examples(500), deadline=None)
 @given(st.text(max_size=120) | st.sampled_from(["..", ".", "../x", "/abs", "a/../../b", "C:\\x", "é" * 100, "Ab" * 40]))
 def test_a_map_name_that_passes_is_one_folder_the_disk_can_make(name: str) -> None:
     if map_name_problem(name) is not None:

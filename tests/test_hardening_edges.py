@@ -27,7 +27,7 @@ from generator.emit import cache
 from generator.emit.coverage import MutationScore
 from generator.release import map_download
 from generator.release.net import FetchError
-from tests.conftest import ROOT, TINY, TINY_MAP, run_cli
+from tests.helpers import ROOT, TINY, TINY_MAP, examples, run_cli
 from tests.map_server import index_of, serving
 
 JAVA_LONG_MAX = (1 << 63) - 1
@@ -65,7 +65,7 @@ def test_an_index_url_is_checked_before_it_is_opened(tmp_path: Path, url: str, p
 _DISALLOWED_BY_HTTP_CLIENT = re.compile("[\x00-\x20\x7f]")  # http.client's check of a request's URL
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(st.text(max_size=40).map(lambda tail: "http://127.0.0.1" + tail) | st.text(max_size=40))
 def test_a_url_that_passes_is_one_urllib_opens_without_raising_on_its_form(url: str) -> None:
     try:
@@ -192,7 +192,7 @@ def test_check_numbers_are_checked_before_anything_is_built(project: Path, args:
     assert not (project / "output").exists()
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=list(HealthCheck))
 @given(
     seed=st.integers(-(1 << 64), 1 << 64) | st.sampled_from([JAVA_LONG_MAX, JAVA_LONG_MAX + 1, -(1 << 63)]),
     games=st.integers(1, 3),
@@ -245,7 +245,7 @@ def _records(strategy: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:
     return strategy | st.dictionaries(st.sampled_from(fields), strategy, max_size=5)
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=examples(300), deadline=None, suppress_health_check=list(HealthCheck))
 @given(record=_records(_JSON), nested=_records(_JSON))
 def test_any_record_is_read_or_refused_in_words(
     tmp_path_factory: pytest.TempPathFactory, record: Any, nested: Any
@@ -260,7 +260,7 @@ def test_any_record_is_read_or_refused_in_words(
             assert len(exc.diagnostics) == 1 and "\n" not in str(exc)
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=examples(300), deadline=None, suppress_health_check=list(HealthCheck))
 @given(record=_records(_JSON))
 def test_any_cache_record_is_taken_or_ignored(tmp_path_factory: pytest.TempPathFactory, record: Any) -> None:
     home = tmp_path_factory.mktemp("cache")

@@ -32,7 +32,7 @@ from generator.cli import cli
 from generator.diagnostics import key_path
 from generator.spec.model import Spec
 from generator.spec.numbers import JAVA_INT_MAX, JAVA_INT_MIN, out_of_range
-from tests.conftest import TINY, run_cli, write_tree
+from tests.helpers import TINY, examples, run_cli, write_tree
 
 
 @pytest.fixture
@@ -306,7 +306,7 @@ def _place(tree: dict[str, Any], path: tuple[Any, ...], value: int) -> tuple[Any
     return concrete
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=examples(400), deadline=None, suppress_health_check=list(HealthCheck))
 @given(st.sampled_from(ENGINE_INT_FIELDS), NUMBERS)
 def test_every_whole_number_is_checked_against_the_engines_range(
     field: tuple[tuple[Any, ...], tuple[int, int]], value: int
@@ -342,7 +342,7 @@ INT_OPTIONS = [("territories", "Alpha", name) for name in _int_options("Territor
 ]
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=examples(200), deadline=None, suppress_health_check=list(HealthCheck))
 @given(
     st.sampled_from(INT_OPTIONS),
     st.integers(min_value=JAVA_INT_MAX + 1, max_value=2**62)
@@ -364,6 +364,7 @@ def test_every_whole_number_option_is_checked_against_the_engines_range(path: tu
 # ------------------------------------------------------------------------ long texts
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("old", "new"),
     [

@@ -27,7 +27,7 @@ from hypothesis import strategies as st
 
 from generator.release import map_download, net
 from generator.safe_zip import ZipRefused, open_zip, read_entry
-from tests.conftest import TINY, TINY_MAP, Result, run_cli
+from tests.helpers import TINY, TINY_MAP, Result, examples, run_cli
 from tests.map_server import index_of, map_zip, serving
 
 ENTRIES = 120_000  # listed by a 6 MB zip: ~60 MB of ZipInfo objects had zipfile listed them
@@ -113,7 +113,7 @@ def _zip_of(names: list[str], comment: bytes, before: bytes) -> bytes:
     return before + buffer.getvalue()
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=list(HealthCheck))
 @given(
     names=st.lists(st.text("abc/é.", min_size=1, max_size=8), max_size=40, unique=True),
     cap=st.integers(0, 45),

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from generator.cli.outputs import CHECK_REPORT, PATTERNS, PICTURE, SCHEMA, STUDY_HTML, STUDY_MARKDOWN, Kind
 from generator.cli.outputs import STUDY_RECORDS as RECORDS
-from tests.conftest import TINY, run_cli
+from tests.helpers import TINY, examples, run_cli
 
 README = "# My mod\n\nHow to play it.\n"
 
@@ -111,7 +111,7 @@ COMMANDS: list[tuple[list[str], str, Kind, str]] = [
 ]
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=list(HealthCheck))
 @given(
     command=st.sampled_from(COMMANDS), content=st.binary(min_size=1, max_size=200) | st.text(min_size=1).map(str.encode)
 )

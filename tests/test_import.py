@@ -6,7 +6,7 @@ import filecmp
 import re
 from pathlib import Path
 
-from tests.conftest import DATA, OFFICIAL_GAMES, ROOT, run_cli
+from tests.helpers import DATA, OFFICIAL_GAMES, ROOT, run_cli
 
 
 def test_import_reproduces_committed_rules(tmp_path: Path) -> None:

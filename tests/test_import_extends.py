@@ -21,7 +21,7 @@ from generator.cli import cli
 from generator.importer.step_order import plays, step_moves
 from generator.importer.variant_files import order_hints
 from generator.spec.model import play_order
-from tests.conftest import REFERENCE_XMLS
+from tests.helpers import REFERENCE_XMLS, examples
 
 
 def _name(path: Path) -> str:
@@ -43,6 +43,7 @@ def children(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return root
 
 
+@pytest.mark.slow
 def test_every_real_map_imports_as_a_child_of_lhtr(children: Path) -> None:
     for xml in REFERENCE_XMLS:
         game = (children / "rules" / _name(xml) / "game.yaml").read_text(encoding="utf-8")
@@ -103,7 +104,7 @@ def _orders(draw: Any) -> tuple[dict[str, Any], list[str]]:
     return parent, list(child)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(_orders())
 def test_the_moves_written_make_the_imported_order(case: tuple[dict[str, Any], list[str]]) -> None:
     parent, child = case

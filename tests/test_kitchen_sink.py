@@ -14,7 +14,7 @@ import pytest
 from lxml import etree
 
 from generator.engine.harness import dump
-from tests.conftest import ROOT, run_cli
+from tests.helpers import ROOT, run_cli
 
 FIXTURE = ROOT / "tests" / "fixtures" / "kitchen_sink"
 GOLDENS = ROOT / "tests" / "goldens" / "kitchen_sink"

@@ -13,7 +13,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tests.conftest import ROOT
+from tests.helpers import ROOT
 
 PACKAGE = ROOT / "generator"
 # The rank of each stage; a module may import its own stage and stages of a lower rank only.

@@ -24,7 +24,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import TINY, TINY_MAP, Result, run_cli
+from tests.helpers import TINY, TINY_MAP, Result, run_cli
 
 HALF_SENT = threading.Event()
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import ROOT, Result, run_cli
+from tests.helpers import ROOT, Result, run_cli
 
 TINY = ROOT / "tests" / "fixtures" / "tiny"
 

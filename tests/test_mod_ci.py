@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from tests.conftest import BASE_MAP, TINY_MAP, USER_PIP_CACHE, run_cli
+from tests.helpers import BASE_MAP, TINY_MAP, USER_PIP_CACHE, run_cli
 from tests.map_server import serving_maps
 
 ZEPPELIN = """\
@@ -67,6 +67,7 @@ def _run_check_job(
     return ran, proc
 
 
+@pytest.mark.slow
 def test_the_check_job_gets_the_base_map_and_fails_on_a_missing_picture(tmp_path: Path) -> None:
     made = run_cli("new", "mymod", "--in", "mod", cwd=tmp_path)
     assert made.code == 0, made.err

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from generator.release.mod_repo import checkout_pin, https_url, installed_pin
-from tests.conftest import BASE_MAP, ROOT, USER_PIP_CACHE, run_cli
+from tests.helpers import BASE_MAP, ROOT, USER_PIP_CACHE, run_cli
 from tests.map_server import serving_maps
 
 PIN_NOTE = (
@@ -101,6 +101,7 @@ def test_a_remote_is_pinned_by_the_https_url_ci_clones(origin: str, expected: st
     assert https_url(origin) == expected
 
 
+@pytest.mark.slow
 def test_the_next_line_works_as_printed_with_the_venv_pip(tmp_path: Path) -> None:
     """The pin installs with the pip a fresh `python3 -m venv` has (Debian's 23.x here); the
     commands printed after "next:" install it, get the base map (from a local map index) and

@@ -18,7 +18,7 @@ import pytest
 import yaml
 from markdown_it import MarkdownIt
 
-from tests.conftest import BASE_MAP, run_cli
+from tests.helpers import BASE_MAP, run_cli
 from tests.map_server import serving_maps
 
 pytestmark = pytest.mark.engine

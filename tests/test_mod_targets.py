@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import run_cli
+from tests.helpers import run_cli
 
 SHIPPED = "aare, aare-2x, aarhe, aarhe-2x, aarhe-draft, aarhe-phase1, expansion, lhtr, revised"
 

@@ -30,7 +30,7 @@ import pytest
 from generator.engine.mutation import expanded_tree, parent_tree
 from generator.engine.sweep import fingerprint, sweep
 from generator.spec.resolve import Rules
-from tests.conftest import ROOT, TINY, run_cli, variant_spec, variant_target, write_tree
+from tests.helpers import ROOT, TINY, run_cli, variant_spec, variant_target, write_tree
 from tests.proofs import ASSERTIONS, Facts, map_files_for_engine
 from tests.test_proofs import LEDGER_VARIANTS, _scenario_test_modules
 

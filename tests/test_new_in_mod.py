@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from generator.release import scaffold
-from tests.conftest import BASE_MAP, run_cli, write_tree
+from tests.helpers import BASE_MAP, run_cli, write_tree
 
 SCRIPT = Path(sys.executable).parent / "triplea-forge"  # this venv's, as a mod maker runs it
 

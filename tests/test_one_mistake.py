@@ -13,7 +13,7 @@ import pytest
 
 from generator.checks.variant import check_variant
 from generator.spec.resolve import Rules
-from tests.conftest import BASE_MAP, ROOT, run_cli, write_tree
+from tests.helpers import BASE_MAP, ROOT, run_cli, write_tree
 
 HEAD = 'extends: lhtr\ngame: {name: My Mod, version: "0.1", map: mymod}\n'
 

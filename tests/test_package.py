@@ -14,7 +14,7 @@ import pytest
 import yaml
 
 from generator.release import properties as properties_file
-from tests.conftest import BASE_MAP, ROOT, run_cli, write_tree
+from tests.helpers import BASE_MAP, ROOT, run_cli, write_tree
 
 MAP = "world_war_ii_revised"
 ZIP = f"{MAP}-master.zip"
@@ -96,6 +96,7 @@ def test_properties_are_merged_into_the_base_map_files(project: Path) -> None:
     )
 
 
+@pytest.mark.slow
 def test_zip_is_byte_identical_across_runs(project: Path) -> None:
     _package(project, "one")
     _package(project, "two")
@@ -108,6 +109,7 @@ def test_zip_is_byte_identical_across_runs(project: Path) -> None:
     assert not [p for p in (project / "one").iterdir() if p.name.startswith(".forge")]
 
 
+@pytest.mark.slow
 def test_changelog_against_the_previous_release(project: Path) -> None:
     _package(project, "v1", "--release", "v1")
     game = project / "rules" / "mymod" / "game.yaml"
@@ -317,6 +319,7 @@ def _zip_of(folder: Path, target: Path) -> Path:
     return target
 
 
+@pytest.mark.slow
 def test_base_map_as_a_master_zip_or_from_the_players_maps_folder(project: Path, tmp_path: Path) -> None:
     maps = tmp_path / "downloadedMaps"
     maps.mkdir()

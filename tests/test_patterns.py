@@ -17,7 +17,7 @@ from generator.spec.model import Spec
 from generator.spec.patterns import PATTERNS
 from generator.spec.patterns.reference import reference_markdown
 from generator.spec.resolve import Rules
-from tests.conftest import ROOT, TINY, run_cli, variant_spec
+from tests.helpers import ROOT, TINY, run_cli, variant_spec
 
 FIXTURE = ROOT / "tests" / "fixtures" / "patterns"
 

@@ -11,7 +11,7 @@ from PIL import Image
 from generator.checks.unit_owners import picture_forms, player_advances, unit_owners
 from generator.release.board_picture import Highlight, _highlight_rows, _wrap
 from generator.release.diff_picture import territory_changes
-from tests.conftest import BASE_MAP, ROOT, run_cli, variant_spec
+from tests.helpers import BASE_MAP, ROOT, run_cli, variant_spec
 
 COLOURS = {"Russians": (0xAF, 0x28, 0x28), "Germans": (0x5A, 0x5A, 0x5A), "Italians": (0x23, 0x6B, 0x6A)}
 HIGHLIGHT = (230, 0, 180)

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import BASE_MAP, ROOT, run_cli
+from tests.helpers import BASE_MAP, ROOT, run_cli
 from tests.test_gui import _histogram, _screenshot, display, screenshots
 
 pytestmark = pytest.mark.engine

@@ -20,7 +20,7 @@ import pytest
 import yaml
 
 from generator.engine.harness import dump
-from tests.conftest import ROOT, run_cli
+from tests.helpers import ROOT, run_cli
 
 COMMUNITY = ROOT / "tests" / "fixtures" / "precision" / "community.xml"
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import FIXTURE_MAPS, TINY, run_cli, run_process, write_tree
+from tests.helpers import FIXTURE_MAPS, TINY, run_cli, run_process, write_tree
 
 CALLS = {
     "success": ("validate", "tiny"),

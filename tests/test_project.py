@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import re
 import subprocess
+import tomllib
 from pathlib import Path
 
 import pytest
+import yaml
 
-from tests.conftest import ROOT
+from tests.helpers import DEFAULT_MARKEXPR, ROOT
 
 
 def _readme_commands() -> list[str]:
@@ -25,26 +27,53 @@ def test_readme_opens_with_two_commands() -> None:
         assert "python3 -m pip" not in command  # refused by Debian's Python (externally managed)
 
 
+LINT_STEPS = [".venv/bin/ruff check .", ".venv/bin/ruff format --check .", ".venv/bin/mypy"]
+
+
 def test_the_test_command_checks_lint_and_types_then_runs_the_suite_on_every_core() -> None:
     """ruff and mypy (strict) are CI's steps, before the suite, not tests inside it; then the
-    mutation sweep of the stale variants, whose records the suite checks."""
+    mutation sweep of the stale variants, whose records the suite checks; then every test, the
+    slow ones too (plain `pytest` is the fast lane, tests/conftest.py)."""
     steps = _readme_commands()[1].split(" && ")
-    assert steps[-5:] == [
-        ".venv/bin/ruff check .",
-        ".venv/bin/ruff format --check .",
-        ".venv/bin/mypy",
-        "bash scripts/sweep-stale",
-        ".venv/bin/python -m pytest -n auto",
-    ]
+    assert steps[-5:] == [*LINT_STEPS, "bash scripts/sweep-stale", ".venv/bin/python -m pytest -n auto --with-slow"]
 
 
 def test_ci_runs_the_readme_test_command_exactly() -> None:
+    """The command is written once, in the README: .ci/run reads it there, the contributing page
+    points at it without a copy."""
     test_command = _readme_commands()[1]
-    ci_lines = (ROOT / ".ci" / "run").read_text().splitlines()
-    assert test_command in ci_lines
-    # The docs' contributing page gives the same command.
-    contributing = re.findall(r"```sh\n(.+?)\n```", (ROOT / "docs" / "contributing.md").read_text())
-    assert test_command in contributing
+    shown = subprocess.run(["bash", ".ci/run", "--print"], cwd=ROOT, capture_output=True, text=True, check=True)
+    assert shown.stdout == test_command + "\n"
+    assert test_command not in (ROOT / ".ci" / "run").read_text()
+    contributing = (ROOT / "docs" / "contributing.md").read_text()
+    assert test_command not in contributing and "bash .ci/run --print" in contributing
+
+
+def test_pre_commit_runs_cis_lint_and_type_checks() -> None:
+    """Each hook is one of the test command's lint steps, with the project's own tools."""
+    config = yaml.safe_load((ROOT / ".pre-commit-config.yaml").read_text(encoding="utf-8"))
+    hooks = [hook for repo in config["repos"] for hook in repo["hooks"]]
+    assert [hook["entry"] for hook in hooks] == LINT_STEPS
+    assert all(hook["language"] == "system" and hook["pass_filenames"] is False for hook in hooks)
+    assert "docs/contributing.md" in (ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8")
+
+
+def test_the_fast_lanes_default_is_pyprojects() -> None:
+    """A run without a `-m` of its own is the fast lane (tests/conftest.py): the default it
+    compares with is the `-m` of pyproject.toml's addopts."""
+    addopts = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["pytest"]["ini_options"]
+    assert f"-m '{DEFAULT_MARKEXPR}'" in addopts["addopts"]
+
+
+def test_no_test_module_imports_conftest() -> None:
+    """Helpers come from tests/helpers.py: `import tests.conftest` would load conftest.py a second
+    time (pytest loads it as `conftest`), with its own copy of every fixture and cache."""
+    importing = [
+        path.name
+        for path in sorted((ROOT / "tests").glob("*.py"))
+        if re.search(r"^from tests\.conftest import|^import tests\.conftest", path.read_text(encoding="utf-8"), re.M)
+    ]
+    assert importing == []
 
 
 def test_the_repository_stands_alone() -> None:

@@ -23,7 +23,7 @@ from generator.engine.harness import dump
 from generator.engine.proof import EMPTY_ATTACHMENT, check_facts, readable_by_19
 from generator.engine.scenario import run_scenario, run_scenarios
 from generator.spec.ledger import DumpFacts
-from tests.conftest import ROOT, run_cli, variant_spec, write_tree
+from tests.helpers import ROOT, run_cli, variant_spec, write_tree
 from tests.proofs import PROVEN, game_for_engine, map_files_for_engine
 
 LEDGER_VARIANTS = ("aare", "aare-2x", "aarhe", "aarhe-2x", "aarhe-draft", "aarhe-phase1", "expansion")

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from tests.conftest import TINY, run_cli, write_tree
+from tests.helpers import TINY, run_cli, write_tree
 
 # As Cybertank writes it: the option, other properties, then the same name as a constant.
 OPTION = '    <property name="Total Victory" value="true" editable="true">\n      <boolean/>\n    </property>\n'

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from tests.conftest import ROOT, run_cli
+from tests.helpers import ROOT, run_cli
 
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 

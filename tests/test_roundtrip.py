@@ -21,7 +21,7 @@ from generator.importer.convert import import_xml
 from generator.importer.variant_files import canonical_view
 from generator.spec.expand import expand_templates
 from generator.spec.validation import validate_spec
-from tests.conftest import REFERENCE_XMLS
+from tests.helpers import REFERENCE_XMLS
 
 XMLS = REFERENCE_XMLS
 
@@ -64,6 +64,7 @@ def test_engine_reads_the_same_game(project: Path) -> None:
     assert compared >= 17
 
 
+@pytest.mark.slow
 def test_canonical_content_is_kept(project: Path) -> None:
     for xml in XMLS:
         before, _ = import_xml(xml, xml.name)

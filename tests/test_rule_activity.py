@@ -20,7 +20,7 @@ from generator.engine.harness_report import GameReport, game_report
 from generator.engine.judge import Target, Verdict
 from generator.engine.rule_activity import RuleLine, game_rules, tally
 from generator.spec.model import Attachment
-from tests.conftest import Result, run_cli
+from tests.helpers import Result, run_cli
 
 SPEC = """\
 extends: lhtr

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from generator.engine.judge import action_notes, deliveries, delivery_line, evaluate
-from tests.conftest import CHECK_GROUP, ROOT, Result, run_cli
+from tests.helpers import CHECK_GROUP, ROOT, Result, run_cli
 
 
 def _check(tmp_path: Path, *args: str) -> tuple[Result, dict[str, Any]]:

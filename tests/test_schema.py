@@ -13,7 +13,7 @@ import yaml
 from generator.spec.kinds import KIND_OF_TYPE
 from generator.spec.model import AttachmentTemplate
 from generator.spec.schema import schema_text
-from tests.conftest import ROOT, run_cli
+from tests.helpers import ROOT, run_cli
 
 
 def test_committed_schema_is_current() -> None:

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import OFFICIAL_GAMES, ROOT, run_cli, write_tree
+from tests.helpers import OFFICIAL_GAMES, ROOT, run_cli, write_tree
 
 TINY = ROOT / "tests" / "fixtures" / "tiny"
 

@@ -24,7 +24,7 @@ import pytest
 from generator.release.site.board import _thinned, outline
 from generator.release.site.serve import LiveSite
 from tests.browser import Browser
-from tests.conftest import BASE_MAP, FIXTURE_MAPS, TINY, run_cli
+from tests.helpers import BASE_MAP, FIXTURE_MAPS, TINY, run_cli
 
 MAX_VARIANT = 5 << 20  # what a variant's pages may weigh, pictures included
 PAGES = ("index.html", "units.html", "rules.html", "changes.html", "ledger.html")
@@ -72,6 +72,7 @@ def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Browser]:
         yield opened
 
 
+@pytest.mark.slow
 def test_each_variant_has_its_pages_under_5_mb_and_the_index_lists_them(written: Path) -> None:
     for variant, studied in (("aare", True), ("aarhe", False)):  # output/balance holds studies of aare
         folder = written / variant
@@ -83,6 +84,7 @@ def test_each_variant_has_its_pages_under_5_mb_and_the_index_lists_them(written:
     assert "http" not in re.sub(r"<!--.*?-->", "", index)  # nothing fetched from the web
 
 
+@pytest.mark.slow
 def test_every_page_loads_in_a_browser_without_an_error(written: Path, browser: Browser) -> None:
     """No console error, no failed request; every picture a page names is in the site (the pictures of
     hidden panels load only when shown)."""
@@ -94,6 +96,7 @@ def test_every_page_loads_in_a_browser_without_an_error(written: Path, browser: 
             assert Path(unquote(urlsplit(image["src"]).path)).is_file(), (page, image)
 
 
+@pytest.mark.slow
 def test_pointing_at_a_territory_shows_its_facts(written: Path, browser: Browser) -> None:
     browser.open((written / "aare" / "index.html").as_uri(), settle=0.2)
     facts = _point_at(browser, "Caucasus")
@@ -108,6 +111,7 @@ def test_pointing_at_a_territory_shows_its_facts(written: Path, browser: Browser
     assert "Western Europe" in _point_at(browser, "Western Europe")  # another one replaces it
 
 
+@pytest.mark.slow
 def test_the_units_page_shows_each_nations_units_with_pictures_and_numbers(written: Path, browser: Browser) -> None:
     browser.open((written / "aarhe" / "units.html").as_uri(), settle=0.2)
     row = "section.nation:nth-of-type(1) tr[data-unit='infantry']"
@@ -119,6 +123,7 @@ def test_the_units_page_shows_each_nations_units_with_pictures_and_numbers(writt
     assert _evaluate(browser, f"{picture}.src").endswith("units/Russians/infantry.png")
 
 
+@pytest.mark.slow
 def test_the_rules_page_says_a_national_advantage_in_words(written: Path, browser: Browser) -> None:
     browser.open((written / "aare" / "rules.html").as_uri(), settle=0.2)
     body = _text(browser, "main")
@@ -129,6 +134,7 @@ def test_the_rules_page_says_a_national_advantage_in_words(written: Path, browse
     assert "Germany, Blitzkrieg: fighters attack +1" in _text(browser, "main")
 
 
+@pytest.mark.slow
 def test_the_changes_page_says_the_diff_and_marks_the_board(written: Path, browser: Browser) -> None:
     said = json.loads(run_cli("diff", "lhtr", "aare", "--format", "json", cwd=Path.cwd()).out)["summary"]["text"]
     browser.open((written / "aare" / "changes.html").as_uri(), settle=0.2)
@@ -141,6 +147,7 @@ def test_the_changes_page_says_the_diff_and_marks_the_board(written: Path, brows
     assert "Changed: victory city none -> 1" in _point_at(browser, "Caucasus")
 
 
+@pytest.mark.slow
 def test_the_ledger_shows_each_rules_grade_and_proof(written: Path, browser: Browser) -> None:
     browser.open((written / "aare" / "ledger.html").as_uri(), settle=0.2)
     row = _text(browser, "tr[id='aare-base-01']")

@@ -14,10 +14,13 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
+import pytest
 import yaml
 
-from tests.conftest import BASE_MAP, USER_PIP_CACHE, run_cli
+from tests.helpers import BASE_MAP, USER_PIP_CACHE, run_cli
 from tests.map_server import serving_maps
+
+pytestmark = pytest.mark.slow  # a fresh venv, as a mod's CI job makes one
 
 ON_DEFAULT_BRANCH = "github.event_name == 'push' && github.ref_name == github.event.repository.default_branch"
 # Steps left out here: apt-get (this machine has TripleA and a JDK: the README's set-up) and the

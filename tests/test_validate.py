@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import DATA, OFFICIAL_GAMES, REFERENCE_XMLS, ROOT, run_cli
+from tests.helpers import DATA, OFFICIAL_GAMES, REFERENCE_XMLS, ROOT, run_cli
 
 # Games the 1.9 engine refuses (checked with the engine harness: newer options, no version...).
 NOT_FOR_19 = {
@@ -44,6 +44,7 @@ def test_reference_xmls_refused_by_19_are_reported(name: str) -> None:
     assert "Traceback" not in result.err
 
 
+@pytest.mark.slow
 def test_reference_xmls_2x_no_false_errors() -> None:
     files = [str(p) for p in REFERENCE_XMLS]
     result = run_cli("validate", "--target", "2.x", *files, cwd=ROOT)
@@ -145,6 +146,7 @@ def _mutations() -> list[bytes]:
     ]
 
 
+@pytest.mark.slow
 def test_the_build_applies_the_strict_schema_rules_as_the_schema_does(tmp_path: Path) -> None:
     """The build checks the XML it renders with the schema's rules directly (no xmlschema: half a
     second saved in a fresh process); on every case here both find the same, line by line."""

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 import pytest
 
-from tests.conftest import ROOT, run_cli, variant_spec
+from tests.helpers import ROOT, run_cli, variant_spec
 
 
 @dataclass(frozen=True)

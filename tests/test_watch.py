@@ -8,7 +8,7 @@ import sys
 import time
 from pathlib import Path
 
-from tests.conftest import ROOT, write_tree
+from tests.helpers import ROOT, write_tree
 
 
 def _watch(project: Path, *args: str) -> subprocess.Popen[str]:

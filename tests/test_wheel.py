@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from tests.conftest import ROOT, USER_PIP_CACHE
+from tests.helpers import ROOT, USER_PIP_CACHE
 
 
 def test_wheel_contains_templates_and_harness(tmp_path: Path) -> None:

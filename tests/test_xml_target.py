@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.conftest import ROOT, run_cli
+from tests.helpers import ROOT, run_cli
 
 LHTR = ROOT / "tests" / "data" / "xml" / "lhtr.xml"
 LOADER = '  <loader javaClass="games.strategy.triplea.TripleA"/>\n'
