@@ -18,6 +18,7 @@ from generator.diagnostics import Diagnostic, Mark, key_path, split_key_path
 from generator.installed_map import MapLookup
 from generator.spec.locate import written_by
 from generator.spec.resolve import Rules
+from generator.targets import Target
 
 
 @dataclass(frozen=True)
@@ -38,7 +39,7 @@ _PARENTS: WeakKeyDictionary[Rules, dict[tuple[str, str], _Checked]] = WeakKeyDic
 
 def in_child(
     problems: list[Diagnostic], rules: Rules, name: str, tree: Any,
-    parent_problems: Callable[[str], list[Diagnostic]], target: str, maps: MapLookup | None,
+    parent_problems: Callable[[str], list[Diagnostic]], target: Target, maps: MapLookup | None,
 ) -> list[Diagnostic]:  # fmt: skip
     """`problems` of variant `name` (resolved `tree`), the child's own mistakes moved to its lines.
 
@@ -65,7 +66,7 @@ def in_child(
     return out
 
 
-def remember(rules: Rules, name: str, problems: list[Diagnostic], target: str, maps: MapLookup | None) -> None:
+def remember(rules: Rules, name: str, problems: list[Diagnostic], target: Target, maps: MapLookup | None) -> None:
     """Keep a variant's own problems (before `in_child`), for its children checked later in this process."""
     _PARENTS.setdefault(rules, {})[(name, target)] = _Checked(maps, _chain(rules, name), problems)
 
@@ -77,7 +78,11 @@ def _with_context(problem: Diagnostic, inherited: Mark | None, path: tuple[str, 
 
 
 def _parents(
-    rules: Rules, parent: str, parent_problems: Callable[[str], list[Diagnostic]], target: str, maps: MapLookup | None
+    rules: Rules,
+    parent: str,
+    parent_problems: Callable[[str], list[Diagnostic]],
+    target: Target,
+    maps: MapLookup | None,
 ) -> list[Diagnostic]:
     known = _PARENTS.setdefault(rules, {})
     trees = _chain(rules, parent)

@@ -20,6 +20,7 @@ from generator.spec.kinds import KINDS
 from generator.spec.locate import locate
 from generator.spec.model import Attachment, Spec
 from generator.spec.option_values import option_writes, xml_value
+from generator.targets import Target
 
 TARGET_ENGINES = {"1.9": ("1.9",), "2.x": ("2.x",), "portable": ("1.9", "2.x")}
 Path = tuple[str | int, ...]
@@ -98,7 +99,7 @@ def reference_names(spec: Spec) -> dict[str, set[str]]:
     return names
 
 
-def check_options(spec: Spec, tree: Any, target: str) -> list[Diagnostic]:
+def check_options(spec: Spec, tree: Any, target: Target) -> list[Diagnostic]:
     """Every unknown option and badly typed value, for each engine of `target`."""
     engines = TARGET_ENGINES[target]
     names = reference_names(spec)
@@ -129,7 +130,7 @@ def _memo_for(names: dict[str, set[str]]) -> Memo:
     return _MEMOS[key]
 
 
-def engine_meant(spec: Spec, tree: Any) -> str | None:
+def engine_meant(spec: Spec, tree: Any) -> Target | None:
     """The one engine a game can only be meant for: its options all work in it and not in the other.
 
     A game that uses options (or option values) only engine 1.9 knows cannot be meant for 2.x,

@@ -22,6 +22,7 @@ from generator.spec.locate import locate
 from generator.spec.model import Property, Spec
 from generator.spec.numbers import JAVA_INT_MAX, JAVA_INT_MIN, out_of_range
 from generator.spec.option_values import Scalar
+from generator.targets import Target
 
 _KINDS = {"bool": "true or false", "int": "a whole number", "string": "text"}
 
@@ -89,7 +90,7 @@ def _constant(prop: Scalar | Property, tree: Any, path: tuple[str, ...]) -> list
     return [Diagnostic(message, locate(tree, where, key=True), key_path(where))]
 
 
-def check_properties(spec: Spec, tree: Any, target: str) -> list[Diagnostic]:
+def check_properties(spec: Spec, tree: Any, target: Target) -> list[Diagnostic]:
     """Each property's name and value against the catalogs of the `target` engines."""
     players = list(spec.players)
     alliances = sorted({a for p in spec.players.values() for a in p.alliances})

@@ -22,6 +22,7 @@ from generator.spec.kinds import KINDS
 from generator.spec.locate import locate
 from generator.spec.model import Spec, WithOptions
 from generator.spec.option_values import option_writes
+from generator.targets import Target
 
 # Relationship types the engine creates in every game (self, null, the default war and alliance).
 BUILTIN_RELATIONSHIP_TYPES = tuple(load_catalog("1.9")["parser"]["builtinNames"]["relationshipType"])
@@ -32,7 +33,7 @@ _XML_NAME = re.compile(r"[A-Za-z_:][A-Za-z0-9_:.\-]*")
 class _Checker:
     """What every check reads (the spec, its tree, the engines and the variant) and the problems found."""
 
-    def __init__(self, spec: Spec, tree: Any, target: str, variant: str | None) -> None:
+    def __init__(self, spec: Spec, tree: Any, target: Target, variant: str | None) -> None:
         self.spec = spec
         self.tree = tree
         self.target = target
@@ -51,7 +52,7 @@ class _Checker:
 
 
 def check_spec(
-    spec: Spec, tree: Any, target: str = "portable", variant: str | None = None, *, names: bool = True
+    spec: Spec, tree: Any, target: Target = "portable", variant: str | None = None, *, names: bool = True
 ) -> list[Diagnostic]:
     """Every reference and naming problem of a resolved spec, located in the file that set it.
 

@@ -16,6 +16,7 @@ from generator.diagnostics import Diagnostic, Severity, did_you_mean, key_path
 from generator.spec.locate import locate
 from generator.spec.model import Property, Spec
 from generator.spec.option_values import option_writes
+from generator.targets import Target
 
 # UnitAttachment numbers that must not be negative; -1 is not "unlimited" for any of these.
 NON_NEGATIVE_UNIT_STATS = (
@@ -37,7 +38,7 @@ def _flag(options: dict[str, Any], name: str) -> bool:
     return options.get(name) is True
 
 
-def check_sanity(spec: Spec, tree: Any, target: str = "portable") -> list[Diagnostic]:
+def check_sanity(spec: Spec, tree: Any, target: Target = "portable") -> list[Diagnostic]:
     found: list[Diagnostic] = []
 
     def report(path: tuple[str | int, ...], message: str, severity: Severity = Severity.ERROR) -> None:
@@ -92,7 +93,7 @@ def _check_players(spec: Spec, report: Any) -> None:
 SEA_ONLY_FLAGS = {"1.9": ("isDestroyer",), "2.x": ("isSub", "isDestroyer")}
 
 
-def _check_unit_flags(spec: Spec, report: Any, target: str) -> None:
+def _check_unit_flags(spec: Spec, report: Any, target: Target) -> None:
     flags = [f for f in SEA_ONLY_FLAGS["2.x"] if all(f in SEA_ONLY_FLAGS[e] for e in TARGET_ENGINES[target])]
     for name, unit in spec.units.items():
         if not _flag(unit.options, "isSea"):

@@ -27,6 +27,7 @@ from generator.spec.patterns.expansion import Expansion, attribute, expand_patte
 from generator.spec.resolve import ResolvedSpec, Rules, resolve
 from generator.spec.salvage import salvage
 from generator.spec.validation import validate_spec
+from generator.targets import Target
 
 
 @dataclass
@@ -40,7 +41,7 @@ class CheckedVariant:
 
 
 def check_variant(
-    rules: Rules, name: str, target: str = "portable", maps: MapLookup | None = None
+    rules: Rules, name: str, target: Target = "portable", maps: MapLookup | None = None
 ) -> tuple[CheckedVariant | None, list[Diagnostic]]:
     """Resolve and type-check one variant, with its semantic checks for the `target` engines.
 
@@ -67,7 +68,7 @@ def _consequences_unsaid(problems: list[Diagnostic]) -> list[Diagnostic]:
 
 
 def _checked(
-    rules: Rules, name: str, target: str, maps: MapLookup | None
+    rules: Rules, name: str, target: Target, maps: MapLookup | None
 ) -> tuple[CheckedVariant | None, list[Diagnostic], Any]:
     """`check_variant` without moving the variant's mistakes to its lines; with the tree checked (or None)."""
     resolved, problems = resolve(rules, name)

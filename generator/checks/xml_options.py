@@ -21,11 +21,12 @@ from generator.checks.xsd import BOOLEANS, catalog_options, spellings
 from generator.diagnostics import Diagnostic, Mark
 from generator.safe_xml import safe_parser
 from generator.spec.kinds import ATTACHMENT_PACKAGE
+from generator.targets import Target
 
 _INTEGER = re.compile(r"\s*[+-]?[0-9]+\s*")  # xs:integer, whitespace collapsed
 
 
-def _classes(target: str) -> dict[str, dict[str, str]]:
+def _classes(target: Target) -> dict[str, dict[str, str]]:
     """javaClass (qualified and short) -> option spelling -> 'int' | 'bool' | 'other'."""
     out: dict[str, dict[str, str]] = {}
     for cls, options in catalog_options(target).items():
@@ -53,7 +54,7 @@ def _line(element: Any) -> int:
     return line
 
 
-def check_xml_options(xml: bytes, display: str, target: str = "portable") -> list[Diagnostic]:
+def check_xml_options(xml: bytes, display: str, target: Target = "portable") -> list[Diagnostic]:
     """What the strict schema finds in an attachment list, found without building it."""
     try:
         root = etree.parse(io.BytesIO(xml), safe_parser()).getroot()

@@ -26,6 +26,7 @@ from generator.diagnostics import Diagnostic, Mark
 from generator.paths import cache_dir
 from generator.safe_xml import safe_parser
 from generator.spec.kinds import ATTACHMENT_PACKAGE
+from generator.targets import Target
 
 if TYPE_CHECKING:
     import xmlschema
@@ -43,7 +44,7 @@ def _accepted(catalog: dict[str, Any], cls: str) -> dict[str, str]:
     return {n[:1].lower() + n[1:]: kind for n, kind in names.items()}
 
 
-def catalog_options(target: str) -> dict[str, dict[str, str]]:
+def catalog_options(target: Target) -> dict[str, dict[str, str]]:
     """class -> option -> 'int' | 'bool' | 'other', for names every target engine accepts."""
     catalogs = [load_catalog(engine) for engine in TARGET_ENGINES[target]]
     classes = set.intersection(*(set(c["attachments"]) for c in catalogs))
@@ -127,7 +128,7 @@ def _class_types(cls: str, options: dict[str, str]) -> str:
 
 
 @functools.cache
-def schema_text(target: str) -> str:
+def schema_text(target: Target) -> str:
     classes = catalog_options(target)
     booleans = "".join(f'<xs:enumeration value="{b}"/>' for b in BOOLEANS)
     parts = [
@@ -155,7 +156,7 @@ def schema_text(target: str) -> str:
 
 
 @functools.cache
-def strict_schema(target: str) -> xmlschema.XMLSchema11:
+def strict_schema(target: Target) -> xmlschema.XMLSchema11:
     import xmlschema  # slow to import; only needed when bytes are not known to pass
 
     return xmlschema.XMLSchema11(io.StringIO(schema_text(target)))
@@ -166,7 +167,7 @@ def _checker_source() -> bytes:
     return Path(__file__).read_bytes()
 
 
-def _cache_marker(xml: bytes, target: str) -> Path:
+def _cache_marker(xml: bytes, target: Target) -> Path:
     """A file whose existence records that these exact bytes passed the schema of `target`.
 
     The key holds this module's source too: a pass recorded by other checking code proves nothing.
@@ -176,7 +177,7 @@ def _cache_marker(xml: bytes, target: str) -> Path:
     return root / key.hexdigest()
 
 
-def check_xml_against_xsd(xml: bytes, display: str, target: str = "portable") -> list[Diagnostic]:
+def check_xml_against_xsd(xml: bytes, display: str, target: Target = "portable") -> list[Diagnostic]:
     """Every attachment whose options break the catalog-derived schema, at its line.
 
     Bytes that passed before pass again: a marker in the user's cache spares a rebuild loading
@@ -202,7 +203,7 @@ Key = tuple[Any, ...]
 
 
 @functools.cache
-def _typed_names(target: str) -> dict[str, frozenset[str]]:
+def _typed_names(target: Target) -> dict[str, frozenset[str]]:
     """javaClass (qualified and short) -> the option names whose value the schema types (int, bool)."""
     typed = {}
     for cls, options in catalog_options(target).items():
@@ -211,7 +212,7 @@ def _typed_names(target: str) -> dict[str, frozenset[str]]:
     return typed
 
 
-def _option_keys(root: Any, target: str) -> Iterator[tuple[Any, Key, Key | None]]:
+def _option_keys(root: Any, target: Target) -> Iterator[tuple[Any, Key, Key | None]]:
     """(element, its digest key, the key of the digest element it goes under) in document order.
 
     Attachments go under the attachment list (None); options under the first attachment of their
@@ -242,7 +243,7 @@ def _option_keys(root: Any, target: str) -> Iterator[tuple[Any, Key, Key | None]
                 yield child, ("element", others), ("wrapper", others)
 
 
-def _digest(root: Any, target: str) -> tuple[Any, dict[Any, Key]]:
+def _digest(root: Any, target: Target) -> tuple[Any, dict[Any, Key]]:
     """A game holding each distinct attachment shape once and each distinct option of a class once.
 
     The schema judges an `<option>` by its own attributes and its attachment's type (chosen by
@@ -267,7 +268,7 @@ def _digest(root: Any, target: str) -> tuple[Any, dict[Any, Key]]:
     return game, {element: key for key, element in made.items() if key[0] != "class"}
 
 
-def _xsd_problems(xml: bytes, display: str, target: str) -> list[Diagnostic]:
+def _xsd_problems(xml: bytes, display: str, target: Target) -> list[Diagnostic]:
     try:
         document = etree.parse(io.BytesIO(xml), safe_parser())
     except etree.XMLSyntaxError:

@@ -21,6 +21,7 @@ from generator.cli.group import (
 )
 from generator.diagnostics import Diagnostic, Severity
 from generator.paths import template_dir
+from generator.targets import TARGETS, Target
 
 
 @cli.command()
@@ -37,7 +38,7 @@ def build(
     check: bool,
     strict: bool,
     jobs: int,
-    target: str,
+    target: Target,
     base_map: Path | None,
     rules_dir: Path,
     output_dir: Path,
@@ -60,7 +61,7 @@ def build_variants(
     variants: tuple[str, ...],
     check: bool,
     strict: bool,
-    target: str,
+    target: Target,
     rules_dir: Path,
     output_dir: Path,
     base_map: Path | None = None,
@@ -204,7 +205,7 @@ def _why_stale(rules: Any, output_dir: Path, rel: str, made: bytes) -> str:
 @click.option("--strict", is_flag=True, help="Treat warnings as errors.")
 @click.option(
     "--target",
-    type=click.Choice(["portable", "1.9", "2.x"]),
+    type=click.Choice(TARGETS),
     default=None,
     help="Engines the game must load in (portable = both). Default: portable for variants; for a game "
     "XML, the one engine its options are meant for when only one takes them, else both.",
@@ -213,7 +214,7 @@ def _why_stale(rules: Any, output_dir: Path, rel: str, made: bytes) -> str:
 @BOARD_OPTION
 @RULES_OPTION
 def validate(
-    targets: tuple[str, ...], strict: bool, target: str | None, jobs: int, base_map: Path | None, rules_dir: Path
+    targets: tuple[str, ...], strict: bool, target: Target | None, jobs: int, base_map: Path | None, rules_dir: Path
 ) -> None:
     """Check variants (default: all in rules/) or any TripleA game XML files; write nothing.
 

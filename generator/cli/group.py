@@ -14,6 +14,7 @@ import click
 
 from generator.cli.bounds import MAX_WORKERS, FiniteFloat
 from generator.diagnostics import Diagnostic, ForgeError, Severity
+from generator.targets import TARGETS
 
 RULES_OPTION = click.option(
     "--rules",
@@ -25,7 +26,7 @@ RULES_OPTION = click.option(
 )
 TARGET_OPTION = click.option(
     "--target",
-    type=click.Choice(["portable", "1.9", "2.x"]),
+    type=click.Choice(TARGETS),
     default="portable",
     show_default=True,
     help="Engines the game must load in: portable = both TripleA 1.9 and 2.x.",

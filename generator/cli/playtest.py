@@ -8,6 +8,7 @@ from pathlib import Path
 import click
 
 from generator.cli.group import BOARD_OPTION, RULES_OPTION, TARGET_OPTION, _display, _report, cli
+from generator.targets import Target
 
 
 @cli.command()
@@ -74,7 +75,7 @@ def play(
     player: str | None,
     release: Path | None,
     base_map: Path | None,
-    target: str,
+    target: Target,
     rules_dir: Path,
 ) -> None:
     """Build VARIANT, package it and start the real TripleA client on it: a playtest in one command.

@@ -20,6 +20,7 @@ from generator.cli.group import (
     action_policy,
     cli,
 )
+from generator.targets import Target
 
 
 class EngineUnusable(click.ClickException):
@@ -209,7 +210,7 @@ def package(
     release: str,
     force: bool,
     strict: bool,
-    target: str,
+    target: Target,
     rules_dir: Path,
 ) -> None:
     """Package VARIANTS (default: all) as an installable TripleA map.

@@ -20,6 +20,7 @@ import click
 from generator.cli.bounds import FiniteFloat
 from generator.cli.group import BOARD_OPTION, OUTPUT_OPTION, RULES_OPTION, TARGET_OPTION, _display, cli
 from generator.diagnostics import Diagnostic, Severity
+from generator.targets import Target
 
 # How often a command that follows the files looks at them, and when it stops (watch, serve).
 INTERVAL_OPTION = click.option(
@@ -60,7 +61,7 @@ class Watcher:
     """The warm state between saves: the rules, each variant's last good spec and chain."""
 
     def __init__(
-        self, rules_dir: Path, output_dir: Path, target: str, only: tuple[str, ...], base_map: Path | None = None
+        self, rules_dir: Path, output_dir: Path, target: Target, only: tuple[str, ...], base_map: Path | None = None
     ) -> None:
         from generator.installed_map import MapLookup
         from generator.spec.resolve import Rules
@@ -154,7 +155,7 @@ def watch(
     variants: tuple[str, ...],
     interval: float,
     cycles: int,
-    target: str,
+    target: Target,
     base_map: Path | None,
     rules_dir: Path,
     output_dir: Path,

@@ -21,6 +21,7 @@ from generator.emit.render import render_game_xml, render_notes
 from generator.installed_map import MapLookup
 from generator.spec.model import GameInfo
 from generator.spec.resolve import Rules
+from generator.targets import Target
 
 
 @dataclass
@@ -31,7 +32,7 @@ class Compiled(CheckedVariant):
 
 
 def compile_variant(
-    rules: Rules, name: str, target: str = "portable", maps: MapLookup | None = None
+    rules: Rules, name: str, target: Target = "portable", maps: MapLookup | None = None
 ) -> tuple[Compiled | None, list[Diagnostic]]:
     """All output files of one variant (games/<name>.xml and .notes.html), checked against the DTD."""
     checked, problems = check_variant(rules, name, target, maps)

@@ -28,6 +28,7 @@ from generator.installed_map import BoardUsed, MapLookup
 from generator.paths import spec_files
 from generator.spec.model import GameInfo
 from generator.spec.resolve import Rules
+from generator.targets import Target
 
 
 @dataclass
@@ -55,7 +56,7 @@ def can_fork() -> bool:
 
 
 # What a forked worker compiles with: set by the parent just before the fork, inherited by it.
-_work: tuple[Rules, str, MapLookup | None] | None = None
+_work: tuple[Rules, Target, MapLookup | None] | None = None
 
 
 def _compile(name: str) -> VariantResult:
@@ -129,7 +130,7 @@ def _compile_group(
 
 
 def compile_side_by_side(
-    rules: Rules, names: Sequence[str], target: str, maps: MapLookup | None, jobs: int
+    rules: Rules, names: Sequence[str], target: Target, maps: MapLookup | None, jobs: int
 ) -> list[VariantResult]:
     """Each of `names` compiled, in that order; by up to `jobs` forked workers (0: one per core)
     when that helps."""
@@ -158,7 +159,7 @@ def compile_side_by_side(
 
 
 def build_outputs(
-    rules: Rules, names: list[str], target: str = "portable", maps: MapLookup | None = None, jobs: int = 1
+    rules: Rules, names: list[str], target: Target = "portable", maps: MapLookup | None = None, jobs: int = 1
 ) -> tuple[dict[str, bytes], list[Diagnostic]]:
     """Every output file of `names` (default: all variants) plus map.yml, and all problems found.
 

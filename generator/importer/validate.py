@@ -28,10 +28,11 @@ from generator.installed_map import MapLookup
 from generator.paths import read_regular_file
 from generator.spec.expand import expand_templates
 from generator.spec.validation import validate_spec
+from generator.targets import Target
 
 
 def validate_xml_file(
-    path: Path, display: str, target: str | None = None, maps: MapLookup | None = None
+    path: Path, display: str, target: Target | None = None, maps: MapLookup | None = None
 ) -> list[Diagnostic]:
     """Every problem found in one game XML for the `target` engines.
 

@@ -16,6 +16,7 @@ from typing import Any
 from generator.checks.options import engine_meant
 from generator.diagnostics import Diagnostic, Severity
 from generator.spec.model import Spec
+from generator.targets import Target
 
 _LOADER = re.compile(rb"<loader\b")
 _TWO_X_ELEMENTS = ((re.compile(rb"<variableList\b"), "<variableList>"), (re.compile(rb"\bforeach\s*="), "foreach"))
@@ -23,7 +24,7 @@ _TWO_X_ELEMENTS = ((re.compile(rb"<variableList\b"), "<variableList>"), (re.comp
 _ONLY_19 = ("DTD:", "TripleA 1.9 refuses the game", "not in 1.9 (the portable target needs both")
 
 
-def infer_target(spec: Spec | None, tree: Any, data: bytes) -> tuple[str, str]:
+def infer_target(spec: Spec | None, tree: Any, data: bytes) -> tuple[Target, str]:
     """The target a game XML is judged for, and why (said to the user)."""
     if spec is not None and spec.game.target in ("1.9", "2.x"):
         return spec.game.target, f"checked for TripleA {spec.game.target} alone: the game says it is for it"

@@ -37,6 +37,7 @@ from generator.release.package_art import previews, shared_unit_pictures
 from generator.release.package_owner import earlier_packages, is_ours, zip_is_ours
 from generator.spec.locate import locate
 from generator.spec.resolve import Rules
+from generator.targets import Target
 
 # Fixed zip metadata so the same package gives the same bytes on any machine, any day.
 ZIP_DATE = (1980, 1, 1, 0, 0, 0)
@@ -65,7 +66,7 @@ def board_problems(compiled: Mapping[str, Compiled], rules: Rules, base: Path) -
 
 
 def compiled_by_name(
-    rules: Rules, names: list[str], target: str = "portable", maps: MapLookup | None = None
+    rules: Rules, names: list[str], target: Target = "portable", maps: MapLookup | None = None
 ) -> tuple[dict[str, Compiled], list[Diagnostic]]:
     """Each variant through the same pipeline as `build` (resolve, model, render, DTD and XSD checks).
 

@@ -25,6 +25,7 @@ from generator.installed_map import MapLookup
 from generator.release.package import compiled_by_name, standalone, write_package
 from generator.spec.model import Spec
 from generator.spec.resolve import Rules
+from generator.targets import Target
 
 START_TIMEOUT = 180.0  # seconds until the game window shows; the 1.9 client takes 10-20 s
 
@@ -51,7 +52,7 @@ def first_mover(spec: Spec) -> str | None:
 
 
 def prepare(
-    rules: Rules, variant: str, target: str, maps: MapLookup, work: Path, ai: bool, player: str | None
+    rules: Rules, variant: str, target: Target, maps: MapLookup, work: Path, ai: bool, player: str | None
 ) -> tuple[Playtest | None, list[Diagnostic]]:
     """Build and package `variant` into a TripleA home inside `work`; problems as located diagnostics."""
     compiled, problems = compiled_by_name(rules, [variant], target, maps)

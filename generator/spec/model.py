@@ -33,6 +33,7 @@ from generator.spec.patterns import (
     Turns,
 )
 from generator.spec.unit_image import UnitImage
+from generator.targets import Target
 
 DELEGATE_PACKAGE = "games.strategy.triplea.delegate."
 NEUTRAL = "Neutral"  # owner key for units that belong to no player
@@ -84,7 +85,7 @@ class GameInfo(Strict):
     minimum_version: str | None = None
     # The engines this variant is made for, when not both: a variant for "2.x" may use options
     # engine 1.9 lacks (build and validate then check it for 2.x only).
-    target: Literal["portable", "1.9", "2.x"] | None = None
+    target: Target | None = None
 
 
 class Resource(Strict):
