@@ -68,7 +68,7 @@ def in_child(
 
 def remember(rules: Rules, name: str, problems: list[Diagnostic], target: Target, maps: MapLookup | None) -> None:
     """Keep a variant's own problems (before `in_child`), for its children checked later in this process."""
-    _PARENTS.setdefault(rules, {})[(name, target)] = _Checked(maps, _chain(rules, name), problems)
+    _PARENTS.setdefault(rules, {})[(name, target)] = _Checked(maps, raw_chain(rules, name), problems)
 
 
 def _with_context(problem: Diagnostic, inherited: Mark | None, path: tuple[str, ...]) -> str:
@@ -85,7 +85,7 @@ def _parents(
     maps: MapLookup | None,
 ) -> list[Diagnostic]:
     known = _PARENTS.setdefault(rules, {})
-    trees = _chain(rules, parent)
+    trees = raw_chain(rules, parent)
     cached = known.get((parent, target))
     if (
         cached is not None
@@ -99,7 +99,7 @@ def _parents(
     return found
 
 
-def _chain(rules: Rules, name: str) -> list[Any]:
+def raw_chain(rules: Rules, name: str) -> list[Any]:
     """The raw trees of `name` and its ancestors, as read (at most 32: a cycle is resolve's to report)."""
     trees: list[Any] = []
     current: Any = name

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any
+from weakref import WeakKeyDictionary
 
-from generator.checks.blame import in_child, remember
+from generator.checks.blame import in_child, raw_chain, remember
 from generator.checks.board import check_board
 from generator.checks.engine_rules import check_engine_rules, not_said
 from generator.checks.gates import check_gates
@@ -48,15 +49,37 @@ def check_variant(
     With `maps`, also against the board: the map's territories and unit pictures (checks.board).
     A mistake the variant made in what it inherits is said at its own line (checks.blame).
     """
-    compiled, problems, tree = _checked(rules, name, target, maps)
+    compiled, problems, tree = _checked_for_a_child(rules, name, target, maps) or _checked(rules, name, target, maps)
     if tree is None:
         return compiled, problems
     remember(rules, name, problems, target, maps)  # a child checked next compares with these
 
     def parent_problems(parent: str) -> list[Diagnostic]:
-        return _checked(rules, parent, target, maps)[1]
+        checked = _checked(rules, parent, target, maps)
+        _FOR_A_CHILD.setdefault(rules, {})[(parent, target)] = (maps, raw_chain(rules, parent), checked)
+        return checked[1]
 
     return compiled, _consequences_unsaid(in_child(problems, rules, name, tree, parent_problems, target, maps))
+
+
+Checked = tuple[CheckedVariant | None, list[Diagnostic], Any]
+# A parent checked for a child's sake (checks.blame) is not checked again when its own turn comes
+# in the same process (a build's worker that took the child first): the result waits for that
+# turn, once, kept with the Rules object that read it and the raw files it was made from.
+_FOR_A_CHILD: WeakKeyDictionary[Rules, dict[tuple[str, str], tuple[MapLookup | None, list[Any], Checked]]] = (
+    WeakKeyDictionary()
+)
+
+
+def _checked_for_a_child(rules: Rules, name: str, target: Target, maps: MapLookup | None) -> Checked | None:
+    """`_checked(rules, name, target, maps)` as made earlier for a child of `name`, if its files are
+    the ones read then (the watch loop reads a changed file again)."""
+    kept = _FOR_A_CHILD.get(rules, {}).pop((name, target), None)
+    if kept is None or kept[0] is not maps:
+        return None
+    now = raw_chain(rules, name)
+    same = len(now) == len(kept[1]) and all(a is b for a, b in zip(now, kept[1], strict=True))
+    return kept[2] if same else None
 
 
 def _consequences_unsaid(problems: list[Diagnostic]) -> list[Diagnostic]:
@@ -67,9 +90,7 @@ def _consequences_unsaid(problems: list[Diagnostic]) -> list[Diagnostic]:
     return [p for p in problems if p.severity is not Severity.WARNING or p.key_path not in wrong]
 
 
-def _checked(
-    rules: Rules, name: str, target: Target, maps: MapLookup | None
-) -> tuple[CheckedVariant | None, list[Diagnostic], Any]:
+def _checked(rules: Rules, name: str, target: Target, maps: MapLookup | None) -> Checked:
     """`check_variant` without moving the variant's mistakes to its lines; with the tree checked (or None)."""
     resolved, problems = resolve(rules, name)
     if resolved is None:
