@@ -192,6 +192,9 @@ def test_treaty_blocks_attacks_until_ended(f: Facts) -> None:
     assert f["offeredToRussiaAfterBreakingNextRound"] is False
     assert f["othersGainedInJapanWhenRussiaBreaks"] == 0  # the four infantry are Japan's alone
     assert f["offeredToRussiaAtMobilize"] is False  # at the start of its turn only
+    assert f["offeredToJapanAtMobilize"] is False
+    # Not ended in round 1, either side may end it in round 2.
+    assert f["offeredToRussiaInRound2"] is True and f["offeredToJapanInRound2"] is True
     assert f["relationAfterMoscowFalls"] == "War" and f["japanInfantryGainedWhenMoscowFalls"] == 0
     # A captured capital voids the treaty, with no infantry.
     assert f["relationAfterCapitalFalls"] == "War"
@@ -289,13 +292,13 @@ def _golden(variant: str, scenario: str) -> Any:
 
 def _concerns(key: str) -> str:
     """The player a state key of the scenario is about (units/<territory>/<owner>/<unit>); a
-    territory's effects (effects/<territory>) are about the territory."""
+    territory's effects (effects/<territory>) and a convoy zone (convoy/<zone>) are about the territory."""
     parts = key.split("/")
     return parts[2] if parts[0] == "units" else parts[1]
 
 
 def _about_players(changed: dict[str, Any]) -> set[str]:
-    return {_concerns(key) for key in changed if not key.startswith("effects/")}
+    return {_concerns(key) for key in changed if not key.startswith(("effects/", "convoy/"))}
 
 
 def _every_turn(name: str) -> bool:
@@ -328,10 +331,23 @@ def _declaring(name: str, variant: str) -> Any:
             choice = re.match(r"(\w*?)(In[A-Z0-9]|$)", action.removeprefix(declaration))
             assert choice is not None
             assert its(tried["offeredAfter"], choice[1]) == [], action
+        # Each place lost alone at that Mobilize (a place the actions put units in, or one their
+        # conditions need held): no action putting units there is offered (a condition naming
+        # another place would let it be).
+        for place, lost in f["offeredAtMobilize1WithoutEachPlace"].items():
+            assert not set(lost["offered"]) & set(lost["placingThere"]), place
+        # A trigger putting units on the board (at the declaration, at each Mobilize) does not with
+        # the land it puts them in lost (a condition naming another land would let it).
+        for trigger, met in f["placingTriggersMetWithoutEachPlace"].items():
+            assert not [place for place, holds in met.items() if place != "asIs" and holds], trigger
         # Not used at that Mobilize, a one-time placement is gone; an every-turn one comes again.
         assert bool(its(f["offeredAtMobilize2"])) == (_every_turn(name) and bool(f["tried1"]))
-        # A nation that has lost its territories is offered no placement and given no units.
+        # A nation that has lost its territories is offered no placement and given no units; a
+        # one-time right it could not use then is gone when it has them back.
         assert its(f["offeredAtMobilize3WithoutTerritories"]) == []
+        if "placesBackAfterMissingTheFirstMobilize" in f:
+            missed = f["placesBackAfterMissingTheFirstMobilize"]
+            assert (missed["offered"], missed["unitsPlaced"]) == ([], {})
         assert not [key for key in f["afterMobilize3WithoutTerritories"] if key.startswith("units/")]
 
     test.__name__ = f"test_declaring_{name}_{variant.replace('-', '_')}"
@@ -361,6 +377,8 @@ for _variant in AARE:
 
 
 def _no_advantage_acts_undeclared(f: Facts) -> None:
+    # Two rounds without a declaration change no unit, price, strength, effect or convoy zone.
+    assert f["changedWithoutDeclaring"] == {}
     # Nothing is placed at Mobilize in round 1 without a declaration; round 2 offers delayed ones only.
     assert all(offered == [] for step, offered in f["offered"].items() if step.startswith("1:") and "Mobilize" in step)
     for step, offered in f["offered"].items():

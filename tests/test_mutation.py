@@ -105,7 +105,8 @@ SURVIVORS_LEFT: dict[str, str] = {}
 # Records made before the last change of the variant's proofs, swept again by `scripts/sweep-stale`
 # in CI: whether the new sweep kills every mutant is not known when they land, so both record tests
 # may pass or fail (not strict).
-STALE_LEFT: dict[str, str] = {}
+_SWEPT_AGAIN = "issue 49: the sweep's operators, claims and scenarios changed; its records are made again"
+STALE_LEFT: dict[str, str] = dict.fromkeys(("aare", "aarhe", "aarhe-draft", "aarhe-phase1", "expansion"), _SWEPT_AGAIN)
 
 
 def _expected_to_fail(variants: tuple[str, ...], why: dict[str, str]) -> list[Any]:

@@ -445,10 +445,17 @@ public final class Scenario {
     out.put("relationAfterMoscowFalls", h.data.getRelationshipTracker().getRelationshipType(h.player(RU), h.player(JP)).getName());
     out.put("japanInfantryGainedWhenMoscowFalls", h.count("Japan", "infantry", JP) - japanInfantry);
     h.stop();
-    // Russia may end the treaty at the start of its turn only, not at its Mobilize.
+    // Either side may end the treaty at the start of its turn only, not at its Mobilize; and in
+    // every turn while nobody has (a limit of attempts that runs out after the first turn shows).
     final ScenarioGame m = new ScenarioGame(file);
     m.enter("russianMobilizeUserActions", 1);
     out.put("offeredToRussiaAtMobilize", m.validActions().contains("userActionAttachmentRuBreakTreaty"));
+    m.enter("japaneseMobilizeUserActions", 1);
+    out.put("offeredToJapanAtMobilize", m.validActions().contains("userActionAttachmentJpBreakTreaty"));
+    m.enter("russianUserActions", 2);
+    out.put("offeredToRussiaInRound2", m.validActions().contains("userActionAttachmentRuBreakTreaty"));
+    m.enter("japaneseUserActions", 2);
+    out.put("offeredToJapanInRound2", m.validActions().contains("userActionAttachmentJpBreakTreaty"));
     m.stop();
     return out;
   }

@@ -55,7 +55,62 @@ final class ScenarioAarhe {
     out.put("started", g.started);
     g.stop();
     out.put("exile", ScenarioAarheExile.exile(file));
+    out.put("researchWithoutCapital", researchWithoutCapital(file));
     return out;
+  }
+
+  /**
+   * In a game of its own, each nation in turn loses its capital alone just before its purchase of
+   * rounds 3 and 4 (and has it back just after): the research cost it then pays. A nation's block
+   * that watches another's capital, or that blocks once only, shows.
+   */
+  private static ScenarioJson.Obj researchWithoutCapital(final String file) throws Exception {
+    final ScenarioGame g = new ScenarioGame(file);
+    final java.util.Map<Integer, String> inTurnOrder = new java.util.TreeMap<>();
+    for (final PlayerID p : g.data.getPlayerList().getPlayers()) {
+      if (capitalOf(g, p) != null && TechAttachment.get(p) != null) {
+        inTurnOrder.put(ScenarioPlay.indexOf(g, ScenarioPlay.stepOf(g, p.getName(), "Purchase")), p.getName());
+      }
+    }
+    final ScenarioJson.Obj out = ScenarioJson.obj();
+    // Round 2 played to its last purchase first: from the first nation's purchase of round 3 on,
+    // each loses its capital only just before its own.
+    final List<String> nations = new ArrayList<>(inTurnOrder.values());
+    ScenarioPlay.enter(g, nations.get(nations.size() - 1), "Purchase", 2);
+    for (final int round : new int[] {3, 4}) {
+      final ScenarioJson.Obj costs = ScenarioJson.obj();
+      for (final String nation : inTurnOrder.values()) {
+        final Territory capital = capitalOf(g, g.player(nation));
+        g.setOwner(capital.getName(), enemyOf(g, nation));
+        ScenarioPlay.enter(g, nation, "Purchase", round);
+        costs.put(nation, techCost(g, nation));
+        g.setOwner(capital.getName(), nation);
+      }
+      out.put(String.valueOf(round), costs);
+    }
+    g.stop();
+    return out;
+  }
+
+  /** PLAYER's capital (the first territory that names it so), or null. */
+  private static Territory capitalOf(final ScenarioGame g, final PlayerID player) {
+    for (final Territory t : g.data.getMap().getTerritories()) {
+      final TerritoryAttachment ta = TerritoryAttachment.get(t);
+      if (ta != null && player.getName().equals(ta.getCapital())) {
+        return t;
+      }
+    }
+    return null;
+  }
+
+  /** The first player at war with NATION. */
+  private static String enemyOf(final ScenarioGame g, final String nation) {
+    for (final PlayerID p : g.data.getPlayerList().getPlayers()) {
+      if (g.data.getRelationshipTracker().isAtWar(g.player(nation), p)) {
+        return p.getName();
+      }
+    }
+    throw new IllegalStateException(nation + " is at war with no one");
   }
 
   private static int techCost(final ScenarioGame g, final String player) {

@@ -215,6 +215,9 @@ final class ScenarioAarheEconomy {
     strengths.put("japaneseFighterAtSea", ScenarioPlay.strengths(g, JP, "fighter", "61 Sea Zone", false));
     strengths.put("americanFighterAtSea", ScenarioPlay.strengths(g, US, "fighter", "61 Sea Zone", false));
     if (g.data.getUnitTypeList().getUnitType("navalFighter") != null) {
+      // Germany's naval fighters keep their attack: Blitzkrieg is the fighters' alone (Lance Torpedo's
+      // tech, given to Germany, would show here).
+      strengths.put("germanNavalFighterAtSea", ScenarioPlay.strengths(g, GE, "navalFighter", "61 Sea Zone", false));
       strengths.put("japaneseNavalFighterAtSea", ScenarioPlay.strengths(g, JP, "navalFighter", "61 Sea Zone", false));
       strengths.put("britishNavalFighterAtSea", ScenarioPlay.strengths(g, UK, "navalFighter", "61 Sea Zone", false));
     }
@@ -274,6 +277,7 @@ final class ScenarioAarheEconomy {
       laterBuilds(g, out);
     }
     g.stop();
+    out.put("conversions", ScenarioAarheBuilds.conversions(file));
     return out;
   }
 
@@ -292,14 +296,16 @@ final class ScenarioAarheEconomy {
   }
 
   /**
-   * Rounds 8 and 9: heavy tanks come to each nation that researched them, at its next purchase,
-   * and to no other; a placement without a national build converts nothing (Type VII, Spitfire),
-   * a Type VII goes nowhere but sea zone 5, and an Essex converts in sea zones 54 and 55 too.
+   * Rounds 8 and 9: a placement without a national build converts nothing (Type VII, Spitfire), a
+   * Type VII goes nowhere but sea zone 5, and an Essex converts in sea zones 54 and 55 too. Then
+   * heavy tanks and artillery come to each nation that researched them, at its next purchase, and
+   * to no other: the nations research one a turn (Germany, with Heavy Artillery since round 4,
+   * first), and after each every nation's frontiers are read (a nation's rule given on another's
+   * research shows).
    */
   private static void laterBuilds(final ScenarioGame g, final ScenarioJson.Obj out) throws Exception {
-    final String[] nations = {GE, JP, IT, RU, UK, US};
+    final String[] nations = {GE, JP, IT, RU, UK, US}; // in turn order
     final ScenarioJson.Obj before = ScenarioJson.obj();
-    final ScenarioJson.Obj after = ScenarioJson.obj();
     final ScenarioJson.Obj noBuild = ScenarioJson.obj();
     for (final String nation : nations) {
       ScenarioPlay.enter(g, nation, "Purchase", 8);
@@ -321,28 +327,38 @@ final class ScenarioAarheEconomy {
       } else if (nation.equals(US)) {
         out.put("essex54", essexAt(g, 8, "54 Sea Zone"));
       }
-      if (!nation.equals(UK)) {  // the British research nothing: the control
-        ScenarioPlay.enter(g, nation, "Tech", 8);
-        ScenarioPlay.addTech(g, nation, "HeavyTankTech");
-        if (!nation.equals(GE)) {  // Germany has had Heavy Artillery since round 4
-          ScenarioPlay.addTech(g, nation, "HeavyArtilleryTech");
-        }
-      }
-    }
-    for (final String nation : nations) {
-      ScenarioPlay.enter(g, nation, "Purchase", 9);
-      after.put(nation, heavyRules(g, nation));
     }
     out.put("essex55", essexAt(g, 9, "55 Sea Zone"));
-    // The British research Heavy Tank last: their next purchase has it too.
-    ScenarioPlay.enter(g, UK, "Tech", 10);
-    ScenarioPlay.addTech(g, UK, "HeavyTankTech");
-    ScenarioPlay.addTech(g, UK, "HeavyArtilleryTech");
-    ScenarioPlay.enter(g, UK, "Purchase", 11);
-    out.put("britishHeavyRulesAfterTech", heavyRules(g, UK));
+    final List<Object> afterEach = new ArrayList<>();
+    final List<String> researched = new ArrayList<>();
+    research(g, nations[0], 10, researched);
+    for (int round = 11; round < 11 + nations.length; round++) {
+      final ScenarioJson.Obj rules = ScenarioJson.obj();
+      final String next = researched.size() < nations.length ? nations[researched.size()] : null;
+      final List<String> sofar = new ArrayList<>(researched);
+      for (final String nation : nations) {
+        ScenarioPlay.enter(g, nation, "Purchase", round);
+        rules.put(nation, heavyRules(g, nation));
+        if (nation.equals(next)) {
+          research(g, nation, round, researched);
+        }
+      }
+      afterEach.add(ScenarioJson.obj().put("researched", sofar).put("rules", rules));
+    }
     out.put("heavyRulesBeforeTech", before);
-    out.put("heavyRulesAfterTech", after);
+    out.put("heavyRulesAfterEachResearch", afterEach);
     out.put("withoutBuild", noBuild);
+  }
+
+  /** NATION researches Heavy Tank and Heavy Artillery at its research step of ROUND. */
+  private static void research(final ScenarioGame g, final String nation, final int round, final List<String> done)
+      throws Exception {
+    ScenarioPlay.enter(g, nation, "Tech", round);
+    ScenarioPlay.addTech(g, nation, "HeavyTankTech");
+    if (!nation.equals(GE)) { // Germany has had Heavy Artillery since round 4
+      ScenarioPlay.addTech(g, nation, "HeavyArtilleryTech");
+    }
+    done.add(nation);
   }
 
   /** An Essex bought and placed in ZONE in ROUND, and the carriers gained in every Essex zone. */

@@ -19,7 +19,8 @@ import games.strategy.util.Tuple;
 
 /**
  * AARHE scorched earth for every nation: in its user actions step of round 1 a nation is offered
- * to destroy its complex in a territory exactly when it has one there. The territory of an action
+ * to destroy its complex in a territory exactly when it has one there (at the start, with one more
+ * complex in each other territory alone, and with one everywhere). The territory of an action
  * is the one its activated trigger removes units from, so no action is known by its name.
  */
 final class ScenarioAarheScorch {
@@ -43,6 +44,17 @@ final class ScenarioAarheScorch {
       facts.put("actionTerritories", new TreeSet<>(territoryByAction.values()));
       facts.put("ownComplexes", complexes(g, player, territoryByAction.values()));
       facts.put("offered", offered(g, territoryByAction));
+      // A complex of the nation's own in one more territory alone: its action is offered beside
+      // those of the nation's complexes (an action testing another territory's complex shows).
+      final Map<String, Object> withOne = new TreeMap<>();
+      for (final String territory : new TreeSet<>(territoryByAction.values())) {
+        if (complexes(g, player, List.of(territory)).isEmpty()) {
+          final List<Unit> complex = g.addUnits(territory, "factory", nation, 1);
+          withOne.put(territory, offered(g, territoryByAction));
+          g.change(ChangeFactory.removeUnits(g.territory(territory), complex));
+        }
+      }
+      facts.put("offeredWithOneMoreComplex", withOne);
       // A complex of the nation's own in every such territory: each action is offered.
       final Map<String, List<Unit>> added = new TreeMap<>();
       for (final String territory : new TreeSet<>(territoryByAction.values())) {

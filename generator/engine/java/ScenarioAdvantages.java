@@ -14,12 +14,17 @@ import games.strategy.engine.data.Unit;
 import games.strategy.engine.data.UnitType;
 import games.strategy.engine.data.IAttachment;
 import games.strategy.engine.data.changefactory.ChangeFactory;
+import games.strategy.engine.delegate.IDelegateBridge;
+import games.strategy.triplea.attachments.AbstractConditionsAttachment;
 import games.strategy.triplea.attachments.AbstractUserActionAttachment;
+import games.strategy.triplea.attachments.ICondition;
 import games.strategy.triplea.attachments.RulesAttachment;
 import games.strategy.triplea.attachments.TechAttachment;
 import games.strategy.triplea.attachments.TerritoryAttachment;
+import games.strategy.triplea.attachments.TriggerAttachment;
 import games.strategy.triplea.attachments.UnitAttachment;
 import games.strategy.triplea.attachments.UserActionAttachment;
+import games.strategy.triplea.delegate.BaseTripleADelegate;
 import games.strategy.triplea.delegate.PurchaseDelegate;
 import games.strategy.triplea.delegate.TechAdvance;
 import games.strategy.triplea.delegate.TechTracker;
@@ -35,7 +40,9 @@ import games.strategy.triplea.delegate.UserActionDelegate;
  * start of rounds 2 and 3, with the actions offered at each step. At the first Mobilize (the nation
  * holding every place its advantage names) each action offered is tried alone (who got what), and
  * the step then ends with none taken; at the second the advantage's actions are taken; at the third
- * the nation has lost its territories. `undeclared` reports, for a game in which nobody declares,
+ * the nation has lost its territories. At the first Mobilize, too, the nation loses each place of
+ * its actions alone (where their triggers place units, and what their conditions need held) and
+ * the actions then offered are reported: a condition naming the wrong place shows there. `undeclared` reports, for a game in which nobody declares,
  * the switches as it starts and what each nation's steps offer. Whatever part of an advantage's
  * plumbing (a trigger's players, a condition, a switch, an expiry) is changed shows here as another
  * fact.
@@ -48,6 +55,7 @@ final class ScenarioAdvantages {
     final ScenarioJson.Obj out = ScenarioJson.obj();
     final ScenarioGame g = new ScenarioGame(file);
     out.put("switchesAtStart", switches(g));
+    final Map<String, Object> atStart = state(g);
     final Map<String, String[]> steps = new java.util.LinkedHashMap<>();
     for (final PlayerID p : g.data.getPlayerList().getPlayers()) {
       final String[] mine = steps(g, p.getName());
@@ -73,6 +81,12 @@ final class ScenarioAdvantages {
         offered.put(round + ":" + step[1], g.validActions());
       }
     }
+    // What changed without a declaration, two rounds on (but the PUs of income and the switches
+    // of the turn): a trigger of an advantage missing its switch would put units on the board,
+    // change a price, a strength or a convoy zone here.
+    final Map<String, Object> changed = diff(atStart, state(g));
+    changed.keySet().removeIf(key -> key.startsWith("pus/") || key.startsWith("switch/"));
+    out.put("changedWithoutDeclaring", changed);
     g.stop();
     out.put("offered", offered);
     return out;
@@ -109,6 +123,8 @@ final class ScenarioAdvantages {
     holdAll(g, nation, action);
     run.put("offeredAtMobilize1", g.validActions());
     run.put("tried1", tryEach(g));
+    run.put("offeredAtMobilize1WithoutEachPlace", withoutEachPlace(g, nation, action));
+    run.put("placingTriggersMetWithoutEachPlace", triggersWithoutEachPlace(g, nation, action));
     g.leave(); // the step's "after" triggers: a right not used at this Mobilize ends here
     run.put("afterMobilize1", diff(before, state(g)));
     g.enter(steps[0], 2);
@@ -130,7 +146,61 @@ final class ScenarioAdvantages {
     g.leave();
     run.put("afterMobilize3WithoutTerritories", diff(lost, state(g)));
     g.stop();
+    final String code = action.substring("userActionAttachment".length());
+    if (trigger(g, "triggerAttachment" + code + "Expire") != null && trigger(g, "triggerAttachment" + code + "Refill") == null) {
+      run.put("placesBackAfterMissingTheFirstMobilize", missedFirstMobilize(file, action));
+    }
     return run;
+  }
+
+  /**
+   * A one-time advantage (one with an Expire and no Refill) declared in a game of its own, its
+   * nation without its territories at the first Mobilize (nothing can be taken) and with them back
+   * at the second: what the second offers and what it changes. The right is gone for good: an
+   * Expire that asks for a place, or a placement that waits for one, shows here.
+   */
+  private static ScenarioJson.Obj missedFirstMobilize(final String file, final String action) throws Exception {
+    final ScenarioGame g = new ScenarioGame(file);
+    String nation = null;
+    for (final PlayerID p : g.data.getPlayerList().getPlayers()) {
+      if (p.getAttachment(action) != null) {
+        nation = p.getName();
+      }
+    }
+    final String[] steps = steps(g, nation);
+    g.enter(steps[0], 1);
+    g.act(action);
+    g.enter(steps[1], 1);
+    final List<String> held = new ArrayList<>();
+    for (final Territory t : g.data.getMap().getTerritories()) {
+      if (nation.equals(t.getOwner().getName())) {
+        held.add(t.getName());
+      }
+    }
+    loseAll(g, nation);
+    g.leave();
+    // Back at the start of its next turn (the "after" triggers of the Mobilize have fired by then).
+    g.enter(steps[0], 2);
+    for (final String t : held) {
+      g.setOwner(t, nation);
+    }
+    g.enter(steps[1], 2);
+    final Map<String, Object> before = state(g);
+    final ScenarioJson.Obj out = ScenarioJson.obj().put("offered", mine(g.validActions(), action));
+    final Map<String, Object> switches = new TreeMap<>(); // the advantage's own, as the second Mobilize starts
+    final String code = action.substring("userActionAttachment".length());
+    for (final Map.Entry<String, Object> e : switches(g).entrySet()) {
+      if (e.getKey().contains("conditionAttachment" + code)) {
+        switches.put(e.getKey(), e.getValue());
+      }
+    }
+    out.put("switches", switches);
+    g.leave();
+    final Map<String, Object> changed = diff(before, state(g));
+    changed.keySet().removeIf(key -> !key.startsWith("units/"));
+    out.put("unitsPlaced", changed);
+    g.stop();
+    return out;
   }
 
   /** The nation's purchase step (not its bid). */
@@ -147,7 +217,8 @@ final class ScenarioAdvantages {
   /**
    * Each action the step offers, taken from the same state: what it changed and what was offered
    * after it. Between (and after) the tries the switches, attempts and techs it changed are set
-   * back, so each try starts, and the step ends, as if none had been taken (units placed stay).
+   * back, so each try starts, and the step ends, as if none had been taken (units placed stay, and
+   * the convoy zones a complex placed makes).
    */
   private static Map<String, Object> tryEach(final ScenarioGame g) {
     final Map<String, Object> tried = new TreeMap<>();
@@ -159,7 +230,7 @@ final class ScenarioAdvantages {
       tried.put(a, ScenarioJson.obj().put("changed", diff(armed, after)).put("offeredAfter", g.validActions()));
       restore(g, rearm);
       for (final Map.Entry<String, Object> e : diff(armed, state(g)).entrySet()) {
-        if (!e.getKey().startsWith("units/")) {
+        if (!e.getKey().startsWith("units/") && !e.getKey().startsWith("convoy/")) {
           throw new IllegalStateException("trying " + a + " left " + e.getKey() + " changed");
         }
       }
@@ -235,15 +306,110 @@ final class ScenarioAdvantages {
     }
   }
 
+  /**
+   * Each place of the advantage's actions on offer (a territory its triggers place units in, or one
+   * its conditions need held), lost alone to the first enemy and given back: the advantage's
+   * actions then offered, and those whose triggers place units there.
+   */
+  private static Map<String, Object> withoutEachPlace(final ScenarioGame g, final String nation, final String declaration) {
+    final Map<String, List<String>> placing = new TreeMap<>(); // place -> the actions placing units there
+    for (final String name : mine(g.validActions(), declaration)) {
+      final UserActionAttachment a = (UserActionAttachment) g.player(nation).getAttachment(name);
+      for (final games.strategy.util.Tuple<String, String> fired : a.getActivateTrigger()) {
+        final TriggerAttachment trigger = trigger(g, fired.getFirst());
+        if (trigger != null && trigger.getPlacement() != null) {
+          for (final Territory t : trigger.getPlacement().keySet()) {
+            placing.computeIfAbsent(t.getName(), k -> new ArrayList<>()).add(name);
+          }
+        }
+      }
+      for (final RulesAttachment condition : a.getConditions()) {
+        for (final String t : condition.getDirectOwnershipTerritories() == null
+            ? new String[0] : condition.getDirectOwnershipTerritories()) {
+          placing.computeIfAbsent(t, k -> new ArrayList<>());
+        }
+      }
+    }
+    final PlayerID enemy = enemyOf(g, g.player(nation));
+    final Map<String, Object> offered = new TreeMap<>();
+    for (final Map.Entry<String, List<String>> place : placing.entrySet()) {
+      final Territory t = g.territory(place.getKey());
+      if (t == null || t.isWater() || !nation.equals(t.getOwner().getName())) {
+        continue; // a sea zone is held by no one; a place held by another is lost already
+      }
+      g.setOwner(place.getKey(), enemy.getName());
+      offered.put(place.getKey(), ScenarioJson.obj()
+          .put("offered", mine(g.validActions(), declaration)).put("placingThere", place.getValue()));
+      g.setOwner(place.getKey(), nation);
+    }
+    return offered;
+  }
+
+  /**
+   * Each trigger of the advantage that places units (named after its declaration: a Mobilize
+   * placement, one at the declaration) whether its conditions are met now, and with each land it
+   * places in lost alone to the first enemy: a condition naming another place shows.
+   */
+  private static Map<String, Object> triggersWithoutEachPlace(final ScenarioGame g, final String nation,
+      final String declaration) {
+    final String prefix = "triggerAttachment" + declaration.substring("userActionAttachment".length());
+    final IDelegateBridge bridge = ((BaseTripleADelegate) g.delegate()).getBridge();
+    final PlayerID enemy = enemyOf(g, g.player(nation));
+    final Map<String, Object> met = new TreeMap<>();
+    for (final PlayerID p : g.data.getPlayerList().getPlayers()) {
+      for (final IAttachment a : p.getAttachments().values()) {
+        if (!(a instanceof TriggerAttachment) || !a.getName().startsWith(prefix)) {
+          continue;
+        }
+        final TriggerAttachment trigger = (TriggerAttachment) a;
+        if (trigger.getPlacement() == null || trigger.getPlacement().isEmpty()) {
+          continue;
+        }
+        final ScenarioJson.Obj byPlace = ScenarioJson.obj().put("asIs", conditionsMet(trigger, bridge));
+        for (final Territory t : trigger.getPlacement().keySet()) {
+          if (!t.isWater() && nation.equals(t.getOwner().getName())) {
+            g.setOwner(t.getName(), enemy.getName());
+            byPlace.put(t.getName(), conditionsMet(trigger, bridge));
+            g.setOwner(t.getName(), nation);
+          }
+        }
+        met.put(trigger.getName(), byPlace);
+      }
+    }
+    return met;
+  }
+
+  /** Whether TRIGGER's conditions are met now, as the engine tests them before firing it. */
+  private static boolean conditionsMet(final TriggerAttachment trigger, final IDelegateBridge bridge) {
+    final java.util.HashSet<ICondition> all =
+        AbstractConditionsAttachment.getAllConditionsRecursive(new java.util.HashSet<>(trigger.getConditions()), null);
+    return trigger.isSatisfied(AbstractConditionsAttachment.testAllConditionsRecursive(all, null, bridge));
+  }
+
+  /** The trigger called NAME, whichever player it is attached to. */
+  private static TriggerAttachment trigger(final ScenarioGame g, final String name) {
+    for (final PlayerID p : g.data.getPlayerList().getPlayers()) {
+      if (p.getAttachment(name) instanceof TriggerAttachment) {
+        return (TriggerAttachment) p.getAttachment(name);
+      }
+    }
+    return null;
+  }
+
+  /** The first player at war with OWNER, in the game's order. */
+  private static PlayerID enemyOf(final ScenarioGame g, final PlayerID owner) {
+    for (final PlayerID p : g.data.getPlayerList().getPlayers()) {
+      if (g.data.getRelationshipTracker().isAtWar(owner, p)) {
+        return p;
+      }
+    }
+    throw new IllegalStateException(owner.getName() + " is at war with no one");
+  }
+
   /** Every territory NATION owns passes to the first player at war with it. */
   private static void loseAll(final ScenarioGame g, final String nation) {
     final PlayerID owner = g.player(nation);
-    PlayerID enemy = null;
-    for (final PlayerID p : g.data.getPlayerList().getPlayers()) {
-      if (enemy == null && g.data.getRelationshipTracker().isAtWar(owner, p)) {
-        enemy = p;
-      }
-    }
+    final PlayerID enemy = enemyOf(g, owner);
     for (final Territory t : g.data.getMap().getTerritories()) {
       if (owner.equals(t.getOwner())) {
         g.setOwner(t.getName(), enemy.getName());
@@ -339,6 +505,9 @@ final class ScenarioAdvantages {
       final TerritoryAttachment ta = TerritoryAttachment.get(t);
       if (ta != null && !ta.getTerritoryEffect().isEmpty()) {
         s.put("effects/" + t.getName(), ScenarioGame.names(ta.getTerritoryEffect()).toString());
+      }
+      if (ta != null && ta.getBlockadeZone()) { // a convoy zone (Colonial Garrison makes some)
+        s.put("convoy/" + t.getName(), true);
       }
       for (final Unit u : t.getUnits().getUnits()) {
         final String key = "units/" + t.getName() + "/" + u.getOwner().getName() + "/" + u.getType().getName();
