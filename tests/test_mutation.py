@@ -27,7 +27,8 @@ from typing import Any
 
 import pytest
 
-from generator.engine.mutation import expanded_tree, parent_tree
+from generator.engine.mutation import Mutant, expanded_tree, mutants_of, parent_tree, render_mutant
+from generator.engine.scenario import run_scenarios
 from generator.engine.sweep import fingerprint, sweep
 from generator.spec.resolve import Rules
 from tests.helpers import ROOT, TINY, run_cli, variant_spec, variant_target, write_tree
@@ -84,7 +85,13 @@ def test_the_proofs_kill_every_mutant_of_their_rules(variant: str, update_golden
         entries = {rule_id: entry for rule_id, entry in entries.items() if rule_id in only}
         update_goldens = False
     result = sweep(
-        variant, entries, tree, _assertions_hold(variant), parent=parent, map_files=map_files_for_engine(variant)
+        variant,
+        entries,
+        tree,
+        _assertions_hold(variant),
+        parent=parent,
+        map_files=map_files_for_engine(variant),
+        progress=lambda line: print(line, flush=True),  # with -s, where a long sweep is
     )
     record = result.as_json()
     if update_goldens:
@@ -177,32 +184,31 @@ def test_coverage_mutate_names_each_survivor_under_the_rule_its_option_serves(tm
     the attack survives, and `ledger_options` puts them under the attack's rule alone."""
     result = run_cli("coverage", "ledgered", "--mutate", cwd=_ledgered(tmp_path, "defense: 3"))
     assert result.code == 1, result
+    attack = ["removed", "2 -> 3", "2 -> 1", "2 -> 4"]  # dropped, moved by one either way, doubled
     assert _without_time(result.out) == [
-        "ledgered: 2 enforced of 2 rules; 4 mutants, 2 killed, 0 equivalent, 2 survivors",
-        "  t-attack: 2 of 2 mutants survive",
-        "    units.infantry.attack: removed",
-        "    units.infantry.attack: 2 -> 3",
+        "ledgered: 2 enforced of 2 rules; 8 mutants, 4 killed, 0 equivalent, 4 survivors",
+        "  removed: 2 mutants, 1 killed, 0 equivalent, 1 survivors (0 stillborn)",
+        "  number: 6 mutants, 3 killed, 0 equivalent, 3 survivors (0 stillborn)",
+        "  t-attack: 4 of 4 mutants survive",
+        *(f"    units.infantry.attack: {edit}" for edit in attack),
     ]
-    assert "ledgered: 4 mutants built, 0 stillborn; dumping them" in result.err
+    assert "ledgered: 8 mutants built, 0 stillborn; dumping them (" in result.err
     # Without the narrowing, each edit of the unit serves both rules: killed by either's proof, and
     # a survivor is each rule's, naming the other.
     result = run_cli("coverage", "ledgered", "--mutate", cwd=_ledgered(tmp_path / "claimed", "defense: 3", False))
     assert result.code == 1, result
-    assert _without_time(result.out) == [
-        "ledgered: 2 enforced of 2 rules; 8 mutants, 4 killed, 0 equivalent, 4 survivors",
-        "  t-defence: 2 of 4 mutants survive",
-        "    units.infantry.attack: removed (also t-attack)",
-        "    units.infantry.attack: 2 -> 3 (also t-attack)",
-        "  t-attack: 2 of 4 mutants survive",
-        "    units.infantry.attack: removed (also t-defence)",
-        "    units.infantry.attack: 2 -> 3 (also t-defence)",
-    ]
+    lines = _without_time(result.out)
+    assert lines[0] == "ledgered: 2 enforced of 2 rules; 16 mutants, 8 killed, 0 equivalent, 8 survivors"
+    for rule, other in (("t-defence", "t-attack"), ("t-attack", "t-defence")):
+        at = lines.index(f"  {rule}: 4 of 8 mutants survive")
+        assert lines[at + 1 : at + 5] == [f"    units.infantry.attack: {edit} (also {other})" for edit in attack]
     # A proof of the attack kills them all.
     result = run_cli("coverage", "ledgered", "--mutate", cwd=_ledgered(tmp_path / "fixed", "attack: 2"))
     assert result.code == 0, result
-    assert _without_time(result.out) == [
-        "ledgered: 2 enforced of 2 rules; 4 mutants, 4 killed, 0 equivalent, 0 survivors"
-    ]
+    assert (
+        _without_time(result.out)[0]
+        == "ledgered: 2 enforced of 2 rules; 8 mutants, 8 killed, 0 equivalent, 0 survivors"
+    )
 
 
 def test_coverage_lists_the_variants_whose_recorded_sweep_is_stale(tmp_path: Path) -> None:
@@ -223,3 +229,42 @@ def test_coverage_lists_the_variants_whose_recorded_sweep_is_stale(tmp_path: Pat
         "- ledgered: mutation: 0 of 2 enforced rules swept, 0 mutants, 0 killed "
         "(stale: the variant changed since the sweep)" in out
     )
+
+
+# Issue 49's slips, each made as an author makes it: both load in the engine and change its dump,
+# and the sweep makes each (its kind of edit, on its rule). The proof's scenario kills it: the
+# Siberian Conscripts' declaration scenario loses Soviet Far East alone at the Mobilize, and the
+# convoy scenario puts a submarine off the Eastern United States.
+SLIPS = {
+    "aare": (
+        "aare-na-ru-6",
+        "players.Russians.attachments.userActionAttachmentRuSiberianInSovietFarEast.conditions[2]: "
+        "conditionAttachmentRuOwnsSovietFarEast -> conditionAttachmentRuOwnsYakut",
+        "declare-RuSiberian",
+    ),
+    "expansion": ("exp-convoy-01", "territories.10 Sea Zone.blockadeZone: True -> False", "convoy-zones"),
+}
+
+
+@pytest.mark.engine
+@pytest.mark.parametrize("variant", sorted(SLIPS))
+def test_an_authors_slip_is_a_mutant_its_rules_scenario_kills(variant: str, tmp_path: Path) -> None:
+    rule_id, edit, scenario = SLIPS[variant]
+    tree, parent = _trees(variant)
+    mutant = next(m for m in mutants_of(tree, rule_id, parent=parent) if m.edit == edit)
+    games = []
+    for name, made in (("original", Mutant("", "", tree)), ("slip", mutant)):
+        xml = render_mutant(variant, made)
+        assert xml is not None, name
+        games.append(tmp_path / f"{name}.xml")
+        games[-1].write_bytes(xml)
+    original, slip = run_scenarios([(scenario, g) for g in games], map_files=map_files_for_engine(variant))
+    holds = _assertions_hold(variant)
+    assert holds(scenario, original)
+    assert not holds(scenario, slip)
+    if variant == "aare":  # Soviet Far East lost, its placement is still offered
+        lost = slip["offeredAtMobilize1WithoutEachPlace"]["Soviet Far East"]
+        assert "userActionAttachmentRuSiberianInSovietFarEast" in lost["offered"]
+    else:  # a submarine there costs the Americans nothing
+        assert "10 Sea Zone" in original["losses"]["Americans"]
+        assert "10 Sea Zone" not in slip["losses"]["Americans"]

@@ -80,15 +80,19 @@ def coverage(
     `fidelity_2x` where it has one, else its 1.9 grade. The proof column counts the enforced rules
     an engine scenario shows, those only pinned by dump facts, and those without a proof; the
     mutation line gives the sweep's recorded score, marked stale when the variant changed since.
+    A rule over a set (convoy zones, victory cities) claims each member: an element the variant
+    writes with an option a rule claims on two or more others, claimed by no entry, is an error.
 
     With --mutate, each variant's enforced rules are mutated one edit at a time (an option dropped,
-    a number changed by one, a switch flipped, a list shortened or widened, a name swapped) and the
-    proofs of the rules an edit serves run on each mutant: its dump facts, then its scenarios,
-    which kill the mutant when they fail or report other facts than on the variant's own game.
-    Exit 1 when a mutant survives.
+    a switch flipped, a number moved by one or doubled, a list item dropped or written twice, a
+    name swapped for a sibling's, a neighbour's or another of its kind, a condition inverted, a
+    trigger given one use) and the proofs of the rules an edit serves run on each mutant: its dump
+    facts, then its scenarios, which kill the mutant when they fail or report other facts than on
+    the variant's own game. Exit 1 when a mutant survives.
     """
     from rich.console import Console
 
+    from generator.checks.claims import check_claims
     from generator.checks.variant import check_variant
     from generator.emit.coverage import coverage as ledger_coverage
     from generator.spec.resolve import Rules
@@ -119,6 +123,7 @@ def coverage(
             unledgered[name] = loaded
             continue
         specs[name] = loaded.spec
+        problems += check_claims(rules, loaded)  # a member of a set rule no entry claims: never swept
         reports.append(ledger_coverage(name, loaded.spec, mutation_results))
         if by_rule:
             listed[name] = loaded
@@ -234,6 +239,11 @@ def _print_sweep(result: SweepResult, rules: int) -> int:
         f"{result.variant}: {len(result.entries)} enforced of {rules} rules; {mutants} mutants, {killed} killed, "
         f"{equivalent} equivalent, {left} survivors; {result.seconds:g} s"
     )
+    for operator, fates in result.by_operator().items():
+        click.echo(
+            f"  {operator}: {fates['mutants']} mutants, {fates['killed']} killed, {fates['equivalent']} equivalent, "
+            f"{fates['survivors']} survivors ({fates['stillborn']} stillborn)"
+        )
     for entry, record in zip(result.entries, records, strict=True):
         if record["survivors"]:
             click.echo(f"  {entry.rule_id}: {len(record['survivors'])} of {record['mutants']} mutants survive")

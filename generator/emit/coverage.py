@@ -84,6 +84,8 @@ class MutationScore:
     same_game: int = 0  # mutants the engine reads exactly as the original (a default value dropped)
     fingerprint: str = ""  # of what the record depends on (generator/engine/sweep.py)
     stale: bool = False  # the variant changed since: the record is not of the game as it is
+    # Operator -> the distinct mutants it made (generator/engine/operators.py), as the sweep recorded.
+    operators: dict[str, int] = field(default_factory=dict)
 
     @classmethod
     def read(cls, path: Path, enforced: set[str]) -> MutationScore | None:
@@ -92,6 +94,8 @@ class MutationScore:
             return None
         recorded = read_record(path, str(path))  # a merge conflict, a hand edit: said where (exit 1)
         score = cls(fingerprint=str(recorded.get("fingerprint", "")))
+        for operator, fates in recorded.get("operators", {}).items():
+            score.operators[str(operator)] = int(fates.get("mutants", 0))
         entries: dict[str, Any] = recorded.get("entries", {})
         for rule_id, result in sorted(entries.items()):
             if rule_id not in enforced:
@@ -234,6 +238,8 @@ def mutation_line(report: Coverage) -> str:
     )
     if score.equivalent or score.same_game:
         line += f", {score.equivalent + score.same_game} equivalent"
+    if score.operators:
+        line += " (distinct mutants by operator: " + ", ".join(f"{op} {n}" for op, n in score.operators.items()) + ")"
     if score.survivors:
         listed = ", ".join(f"{rule} ({len(edits) or 'no mutant'})" for rule, edits in score.survivors.items())
         line += f"; survivors: {listed}"

@@ -56,9 +56,15 @@ def _shape_problem(record: dict[str, Any]) -> str | None:
     entries = record.get("entries", {})
     if not isinstance(entries, dict):
         return "entries: is not a mapping of rule ids to results"
+    problem = _counts_problem(record.get("operators", {}), ["operators"], nested=True)
+    if problem is not None:
+        return problem
     for rule_id, result in entries.items():
         if not isinstance(result, dict):
             return f"{key_path(['entries', rule_id])}: is not a mapping of counts and lists"
+        problem = _counts_problem(result.get("operators", {}), ["entries", rule_id, "operators"])
+        if problem is not None:
+            return problem
         for name in _COUNTS:
             value = result.get(name, 0)
             if not isinstance(value, int) or isinstance(value, bool) or value < 0:
@@ -67,4 +73,18 @@ def _shape_problem(record: dict[str, Any]) -> str | None:
             value = result.get(name, [])
             if not isinstance(value, list) or not all(isinstance(edit, str) for edit in value):
                 return f"{key_path(['entries', rule_id, name])}: is not a list of edits"
+    return None
+
+
+def _counts_problem(counts: Any, where: list[str], *, nested: bool = False) -> str | None:
+    """Where the mutants counted per operator are not counts (NESTED: a mapping of counts each)."""
+    if not isinstance(counts, dict):
+        return f"{key_path(where)}: is not a mapping of operators"
+    for operator, value in counts.items():
+        if nested:
+            problem = _counts_problem(value, [*where, operator])
+            if problem is not None:
+                return problem
+        elif not isinstance(value, int) or isinstance(value, bool) or value < 0:
+            return f"{key_path([*where, operator])}: {value!r:.40} is not a count"
     return None

@@ -1,160 +1,73 @@
 """Mutants of a game: one-edit changes of the spec elements that claim a ledger entry.
 
-For an enforced ledger entry, every spec element that claims it (`ledger: [id]`: a unit, a
-territory effect, a property, an attachment, a production rule, what a rule pattern or an
-attachment template made) is mutated one edit at a time on the expanded spec tree: an option
-dropped, a number changed by one, a switch flipped, a list shortened by its last item or widened,
-a name swapped. Where an element serves several rules, `ledger_options: {id: [option, ...]}` says
-which of its options are that rule's: an edit of an option belongs to the rules that claim it
-(every rule of the element's `ledger` that `ledger_options` does not narrow, and those it names for
-that option). Each mutant that still builds (the spec checks pass and the XML renders) is a game
-without that part of the rule; generator/engine/sweep.py runs the proofs on them.
+For an enforced ledger entry, every spec element that claims it (generator/spec/claims.py: its
+`ledger:`, or a condition or trigger a claiming element names) is mutated one edit at a time on
+the expanded spec tree, by the operators of generator/engine/operators.py: an option dropped, a
+switch flipped, a number moved by one or doubled, a list item dropped or written twice, a name
+swapped for a sibling's, a neighbour's or another of its kind, an option left out written. Where
+an element serves several rules, `ledger_options: {id: [option, ...]}` says which of its options
+are that rule's: an edit of an option belongs to the rules that claim it. Each mutant that still
+builds (the spec checks pass and the XML renders) is a game without that part of the rule;
+generator/engine/sweep.py runs the proofs on them.
 """
 
 from __future__ import annotations
 
 import copy
-from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
 from generator.checks.references import check_spec
 from generator.diagnostics import Severity
 from generator.emit.render import render_game_xml
+from generator.engine.operators import DROP, OPERATORS, Edit, Names, added, edits
 from generator.engine.proof import readable_by_19
-from generator.spec.expand import expand_templates
-from generator.spec.patterns.expansion import expand_patterns
-from generator.spec.resolve import Rules, resolve
+from generator.spec.claims import (
+    HOLDERS,
+    NOT_CONTENT,
+    Claims,
+    TreePath,
+    elements,
+    expanded_tree,
+    inherited,
+    parent_tree,
+)
 from generator.spec.validation import validate_spec
 
-__all__ = ["Mutant", "claims_of", "expanded_tree", "mutants_of", "parent_tree", "render_mutant"]
+__all__ = ["Mutant", "Mutator", "edited", "expanded_tree", "mutants_of", "parent_tree", "render_mutant"]
 
-TreePath = tuple[str | int, ...]
-# Keys of a spec element that are not game content: what names, shows or draws it, or claims rules
-# (`display`: the name a step or delegate shows in the UI).
-_NOT_CONTENT = {
-    "ledger", "ledger_options", "image", "class", "foreach", "attach_to", "type", "name", "display", "section",
-    "summary",
-}  # fmt: skip
-# Collections that hold no game elements (the ledger itself, the variant's metadata and notes), and
-# rule patterns and templates: already made into the elements mutated here, editing them does nothing.
-_SKIPPED_TOP = {
-    "rule_ledger", "game", "notes", "map_files", "variables", "extends", "attachment_templates", "turns",
-    "advantage_schedules", "national_advantages", "treaties", "lend_lease", "free_units", "national_builds",
-    "national_attacks",
-}  # fmt: skip
-# Cap per entry: enough to cover every element of a rule without a sweep lasting hours.
-MAX_MUTANTS_PER_ENTRY = 30
+# Cap per entry: enough to give every element of a rule an edit, and every operator its turn,
+# without a sweep outlasting CI's time.
+MAX_MUTANTS_PER_ENTRY = 40
 
 
 @dataclass
 class Mutant:
     rule_id: str
-    edit: str  # in words: "units.heavyTank.canBlitz: true -> false"
-    tree: Any
+    edit: str  # in words: "units.heavyTank.canBlitz: True -> False"
+    base: Any  # the tree the edit is made on
     # Every rule the edited option serves (RULE_ID among them): a proof of any of them may kill it.
     claimants: tuple[str, ...] = ()
+    operator: str = ""  # the operator that made it (generator/engine/operators.py OPERATORS)
+    # (element path, option, new value or DROP); None: the base tree itself.
+    change: tuple[TreePath, str, Any] | None = None
 
     @property
     def shared(self) -> bool:
         return len(self.claimants) > 1
 
-
-def parent_tree(rules: Rules, variant: str) -> Any:
-    """The expanded tree of the variant VARIANT extends (None when it extends nothing)."""
-    parent = rules.declared_parent(variant)
-    return expanded_tree(rules, parent) if parent else None
-
-
-def expanded_tree(rules: Rules, variant: str) -> Any:
-    """The variant's spec tree as the build reads it: `extends` resolved, patterns and templates expanded."""
-    resolved, problems = resolve(rules, variant)
-    if resolved is None:
-        raise ValueError(f"{variant}: {problems[0].message if problems else 'cannot be read'}")
-    tree, _, _ = expand_patterns(resolved.tree)
-    tree, _ = expand_templates(tree)
-    return tree
+    @property
+    def tree(self) -> Any:
+        """The mutant's tree, made when asked (a sweep builds its mutants in other processes)."""
+        return self.base if self.change is None else edited(self.base, *self.change)
 
 
-def claims_of(element: dict[str, Any], key: str) -> tuple[str, ...]:
-    """The rules option KEY of ELEMENT serves: those of its `ledger` whose `ledger_options` (when
-    they have some) name KEY."""
-    ledger = element.get("ledger")
-    if not isinstance(ledger, list):
-        return ()
-    narrowed = element.get("ledger_options")
-    narrowed = narrowed if isinstance(narrowed, dict) else {}
-    return tuple(str(rule) for rule in ledger if rule not in narrowed or key in (narrowed.get(rule) or []))
-
-
-def _claiming(tree: Any, rule_id: str, path: TreePath = ()) -> Iterator[TreePath]:
-    """Paths of the mappings whose `ledger` names RULE_ID."""
-    if isinstance(tree, dict):
-        ledger = tree.get("ledger")
-        if isinstance(ledger, list) and rule_id in ledger:
-            yield path
-        for key, value in tree.items():
-            if not path and key in _SKIPPED_TOP:
-                continue
-            if key not in ("ledger", "ledger_options"):
-                yield from _claiming(value, rule_id, (*path, key))
-
-
-def _edits(value: Any, names: dict[str, list[str]]) -> Iterator[tuple[str, Any]]:
-    """(words, new value) for each one-edit change of an option value; `_DROP` removes the option.
-
-    Beyond dropping: a switch flipped, a number (or a price's amount) changed by one, a list
-    shortened by its last item and widened by a name of the same kind, and in a `a:b:c` text the
-    last name of a known kind (a relationship type, a territory, a unit, a player) swapped for
-    another of that kind."""
-    yield "removed", _DROP
-    if isinstance(value, bool):
-        yield f"{value} -> {not value}", not value
-    elif isinstance(value, int):
-        yield f"{value} -> {value + 1}", value + 1
-    elif isinstance(value, dict):  # a price or result: {PUs: 15}
-        for key, number in value.items():
-            if isinstance(number, int) and not isinstance(number, bool):
-                yield f"{key} {number} -> {number + 1}", {**value, key: number + 1}
-    elif isinstance(value, list):
-        if len(value) > 1:
-            yield f"last of {len(value)} items dropped", value[:-1]
-        kind = _kind_of(value, names)
-        extra = next((n for n in names.get(kind or "", []) if n not in value), None)
-        if extra is not None:
-            yield f"widened by {extra}", [*value, extra]
-    if isinstance(value, str) and ":" in value:
-        parts = value.split(":")
-        for words, swapped in _swap_last_name(parts, names):
-            yield words, ":".join(swapped)
-    elif isinstance(value, list) and all(isinstance(v, str) for v in value):
-        yield from _swap_last_name(value, names)
-
-
-def _swap_last_name(parts: list[str], names: dict[str, list[str]]) -> Iterator[tuple[str, list[str]]]:
-    """The last part that names something of a known kind, swapped for another of that kind."""
-    for index in reversed(range(len(parts))):
-        kind = _kind_of([parts[index]], names)
-        other = next((n for n in names.get(kind or "", []) if n != parts[index]), None)
-        if other is not None:
-            yield f"{parts[index]} -> {other}", [*parts[:index], other, *parts[index + 1 :]]
-            return
-
-
-def _kind_of(items: list[Any], names: dict[str, list[str]]) -> str | None:
-    """The collection every item names, when they all name one."""
-    if not items or not all(isinstance(i, str) for i in items):
-        return None
-    return next((kind for kind, known in names.items() if all(i in known for i in items)), None)
-
-
-def _names(tree: Any) -> dict[str, list[str]]:
-    """Names of the kinds a one-edit swap may exchange, in a fixed order."""
-    kinds = ("relationship_types", "players", "units", "territories")
-    return {k: sorted(str(n) for n in tree.get(k, {})) for k in kinds if isinstance(tree.get(k), dict)}
-
-
-_DROP = object()
+@dataclass(frozen=True)
+class _Candidate:
+    path: TreePath
+    key: str
+    edit: Edit
+    claimants: tuple[str, ...]
 
 
 def _at(tree: Any, path: TreePath) -> Any:
@@ -163,64 +76,103 @@ def _at(tree: Any, path: TreePath) -> Any:
     return tree
 
 
-def _inherited(parent: Any, path: TreePath, key: str, value: Any) -> bool:
-    """The parent variant has the same option with the same value there: not written for this rule."""
-    try:
-        element = _at(parent, path)
-    except (KeyError, IndexError, TypeError):
-        return False
-    return isinstance(element, dict) and key in element and element[key] == value
+class Mutator:
+    """The candidate edits of a tree, entry by entry (the tree's names and claims read once)."""
+
+    def __init__(self, tree: Any, parent: Any = None) -> None:
+        self.tree, self.parent = tree, parent
+        self.names = Names.of(tree)
+        self.claims = Claims.of(tree)
+        self.kinds = {path: kind for path, kind, _ in elements(tree)}
+
+    def candidates(self, rule_id: str, own_only: bool = True) -> list[_Candidate]:
+        """Every edit of an option claiming RULE_ID. With OWN_ONLY, options the element only
+        inherits are left alone: they are the parent's rules, not this entry's."""
+        paths = list(dict.fromkeys(self.claims.claiming(self.tree, rule_id)))
+        found: list[_Candidate] = []
+        for path in paths:
+            element = _at(self.tree, path)
+            kind = self.kinds.get(path, ())
+            for key, value in element.items():
+                key = str(key)
+                if key in NOT_CONTENT or key in HOLDERS:
+                    continue
+                claimants = self.claims.claims_of(path, element, key)
+                if rule_id not in claimants:
+                    continue
+                if own_only and self.parent is not None and inherited(self.parent, path, key, value):
+                    continue
+                siblings = [
+                    theirs
+                    for p in paths
+                    if p != path and self.kinds.get(p) == kind
+                    and _shape(theirs := _at(self.tree, p).get(key)) == _shape(value)
+                ]  # fmt: skip
+                found += [_Candidate(path, key, edit, claimants) for edit in edits(value, self.names, siblings)]
+            if len(kind) == 3 and rule_id in self.claims.claims_of(path, element, ""):
+                for key, edit in added(element, kind[2]):
+                    found.append(_Candidate(path, key, edit, self.claims.claims_of(path, element, key)))
+        return found
 
 
-def mutants_of(tree: Any, rule_id: str, limit: int = MAX_MUTANTS_PER_ENTRY, parent: Any = None) -> list[Mutant]:
-    """One-edit mutants of the options claiming RULE_ID, spread over its elements and options.
+def _shape(value: Any) -> Any:
+    """What a value is made of, without its names and numbers: the same option of two elements
+    of one rule with one shape (three actions' chains of three conditions) are siblings, written
+    by copying one another."""
+    if isinstance(value, list):
+        return tuple(_shape(item) for item in value)
+    if isinstance(value, dict):
+        return tuple((key, _shape(item)) for key, item in value.items())
+    return type(value).__name__
+
+
+def _spread(candidates: list[_Candidate], limit: int) -> list[_Candidate]:
+    """Up to LIMIT candidates: each operator in turn (so each kind of slip is made), within one
+    the elements in turn (so each element is touched)."""
+    queues: dict[str, dict[TreePath, list[_Candidate]]] = {}
+    # Options serving this rule alone first, and a swap for a sibling's name before other swaps.
+    for candidate in sorted(candidates, key=lambda c: (len(c.claimants) > 1, not c.edit.sibling)):
+        by_element = queues.setdefault(candidate.edit.operator, {})
+        by_element.setdefault(candidate.path, []).append(candidate)
+    chosen: list[_Candidate] = []
+    turns = {op: list(queues[op].values()) for op in OPERATORS if op in queues}
+    while len(chosen) < limit and any(any(q) for q in turns.values()):
+        for queues_of_op in turns.values():
+            queue = next((q for q in queues_of_op if q), None)
+            if queue is not None and len(chosen) < limit:
+                chosen.append(queue.pop(0))
+                queues_of_op.append(queues_of_op.pop(queues_of_op.index(queue)))
+    return chosen
+
+
+def mutants_of(
+    tree: Any, rule_id: str, limit: int = MAX_MUTANTS_PER_ENTRY, parent: Any = None, mutator: Mutator | None = None
+) -> list[Mutant]:
+    """One-edit mutants of the options claiming RULE_ID, spread over its elements and operators.
 
     With PARENT (the tree of the variant this one extends), options the element only inherits are
-    left alone: they are the parent's rules, not this entry's; unless the entry's elements hold
-    nothing else (a rule of the parent's the variant restates), whose inherited options are then
-    what the game has of the rule."""
-    candidates: list[tuple[TreePath, str, str, Any, tuple[str, ...]]] = []
-    names = _names(tree)
-    for path in _claiming(tree, rule_id):
-        element = _at(tree, path)
-        for key, value in element.items():
-            if key in _NOT_CONTENT or key in ("attachments", "units", "connections"):
-                continue
-            claimants = claims_of(element, str(key))
-            if rule_id not in claimants:
-                continue
-            if parent is not None and _inherited(parent, path, str(key), value):
-                continue
-            for words, new in _edits(value, names):
-                candidates.append((path, str(key), words, new, claimants))
+    left alone, unless the entry's elements hold nothing else (a rule of the parent's the variant
+    restates), whose inherited options are then what the game has of the rule."""
+    mutator = mutator or Mutator(tree, parent)
+    candidates = mutator.candidates(rule_id)
     if not candidates and parent is not None:
-        return mutants_of(tree, rule_id, limit)
-    # Round-robin over the elements (options serving this rule alone first), so a capped entry
-    # still touches each of them.
-    ordered: list[tuple[TreePath, str, str, Any, tuple[str, ...]]] = []
-    for alone in (True, False):
-        by_element: dict[TreePath, list[tuple[TreePath, str, str, Any, tuple[str, ...]]]] = {}
-        for candidate in candidates:
-            if (len(candidate[4]) == 1) == alone:
-                by_element.setdefault(candidate[0], []).append(candidate)
-        while any(by_element.values()) and len(ordered) < limit:
-            for queue in by_element.values():
-                if queue and len(ordered) < limit:
-                    ordered.append(queue.pop(0))
+        candidates = mutator.candidates(rule_id, own_only=False)
     mutants = []
-    for path, key, words, new, claimants in ordered:
-        where = ".".join(str(p) for p in (*path, key))
-        mutants.append(Mutant(rule_id, f"{where}: {words}", _edited(tree, path, key, new), claimants))
+    for c in _spread(candidates, limit):
+        where = ".".join(str(p) for p in (*c.path, c.key))
+        separator = "" if c.edit.words.startswith("[") else " "
+        words = f"{where}{c.edit.words}" if c.edit.words.startswith("[") else f"{where}:{separator}{c.edit.words}"
+        mutants.append(Mutant(rule_id, words, tree, c.claimants, c.edit.operator, (c.path, c.key, c.edit.value)))
     return mutants
 
 
-def _edited(tree: Any, path: TreePath, key: str, new: Any) -> Any:
+def edited(tree: Any, path: TreePath, key: str, new: Any) -> Any:
     """TREE with one option changed (or dropped): only the mappings on the way to it are copied,
     the rest is shared with TREE (a deep copy of a large game per mutant costs more than its build)."""
     changed = copy.copy(tree)  # a shallow copy keeps the mapping's kind and its YAML marks
     if path:
-        changed[path[0]] = _edited(tree[path[0]], path[1:], key, new)
-    elif new is _DROP:
+        changed[path[0]] = edited(tree[path[0]], path[1:], key, new)
+    elif new is DROP:
         del changed[key]
         narrowed = changed.get("ledger_options")
         if isinstance(narrowed, dict):  # a claim narrowed to the option no longer names it
@@ -232,10 +184,12 @@ def _edited(tree: Any, path: TreePath, key: str, new: Any) -> Any:
 
 def render_mutant(variant: str, mutant: Mutant) -> bytes | None:
     """The mutant's game XML as engine 1.9 reads it; None when the mutant is no valid game."""
-    spec, problems = validate_spec(mutant.tree)
+    tree = mutant.tree
+    spec, problems = validate_spec(tree)
     if spec is None or any(p.severity is Severity.ERROR for p in problems):
         return None
-    if any(p.severity is Severity.ERROR for p in check_spec(spec, mutant.tree, "portable", variant)):
+    # Names are the game's own (a swap takes another name the game has): their spelling is not checked again.
+    if any(p.severity is Severity.ERROR for p in check_spec(spec, tree, "portable", variant, names=False)):
         return None
     try:
         xml = render_game_xml(variant, spec).encode("utf-8")

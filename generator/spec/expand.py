@@ -33,6 +33,7 @@ from generator.diagnostics import Diagnostic, key_path
 from generator.spec.kinds import KIND_OF_TYPE, KINDS
 from generator.spec.load import SpecList, SpecMap
 from generator.spec.locate import locate
+from generator.spec.template_claims import claim_main
 
 TEMPLATE_KEYS = {"name", "foreach", "attach_to", "type", "class", "options", "ledger", "ledger_options"}
 # The biggest real game we know (imperialism_1974_board_game.xml) makes 114,467 values (a second,
@@ -366,6 +367,7 @@ def _make(
             owner[key] = value
             if isinstance(owner, SpecMap):
                 copy_marks(made, owner, key)
+        claim_main(owner, template, list(made))
         return []
     attachments = owned(owner, "attachments")
     entry = made
