@@ -163,19 +163,25 @@ def _expanded_size(node: Node, memo: dict[int, int], depth: int = 0) -> int:
     return memo[key]
 
 
+_COLLECTIONS = (MappingNode, SequenceNode)
+
+
 class _Builder:
     """Turns composed YAML nodes into SpecMap/SpecList/scalars, collecting every problem."""
 
-    def __init__(self, file: str, loader: yaml.SafeLoader, origins: bool = False) -> None:
+    def __init__(self, file: str, loader: yaml.SafeLoader, origins: bool = False, escapes: bool = True) -> None:
         self.file = file
         self.loader = loader
         self.origins = origins
+        # Whether the text has a \u or \U escape, the only way a scalar can hold a lone surrogate
+        # (the text itself may not: forbidden_characters): without one, no scalar is searched.
+        self.escapes = escapes
         self.problems: list[Diagnostic] = []
         self.depth = 0
 
     def build(self, node: Node, path: Any = None) -> Any:
         """`path` is a chain (parent chain, key) built cheaply; it is spelled out only for a problem."""
-        if isinstance(node, MappingNode | SequenceNode):
+        if isinstance(node, _COLLECTIONS):
             if self.depth >= MAX_DEPTH:
                 # no key path: it would be MAX_DEPTH keys long; the line and column say where
                 self.problems.append(Diagnostic(TOO_DEEP, _mark(node, self.file)))
@@ -206,7 +212,7 @@ class _Builder:
     def _scalar(self, node: ScalarNode, path: Any) -> Any:
         tag, value = node.tag, node.value
         if tag == _STR:
-            if SURROGATE.search(value):  # only an escape such as "\ud800" can make one
+            if self.escapes and SURROGATE.search(value):  # only an escape such as "\ud800" can make one
                 self._problem(node, path, "half of a character (a lone surrogate escape such as \\ud800); remove it")
                 return None
             return value
@@ -235,7 +241,7 @@ class _Builder:
 
     def _sequence(self, node: SequenceNode, path: Any) -> SpecList:
         out = SpecList()
-        out.mark = _mark(node, self.file)
+        out.mark = self._at(node)
         if node.tag not in ("tag:yaml.org,2002:seq",):
             self._problem(node, path, f"tag {_short_tag(node.tag)} is not allowed in a spec")
         for index, child in enumerate(node.value):
@@ -245,7 +251,7 @@ class _Builder:
 
     def _mapping(self, node: MappingNode, path: Any) -> SpecMap:
         out = SpecMap()
-        out.mark = _mark(node, self.file)
+        out.mark = self._at(node)
         if node.tag not in ("tag:yaml.org,2002:map",):
             self._problem(node, path, f"tag {_short_tag(node.tag)} is not allowed in a spec")
         try:
@@ -275,7 +281,12 @@ class _Builder:
     def _mark(self, node: Node) -> Mark:
         if self.origins and node.tag.startswith(ORIGIN_TAG):
             return Mark(ORIGIN_FILE, int(node.tag[len(ORIGIN_TAG) :]), 0)
-        return _mark(node, self.file)
+        return self._at(node)
+
+    def _at(self, node: Node) -> Mark:
+        """`_mark(node, self.file)`, inlined: one for each node and key (tens of thousands in a big spec)."""
+        start = node.start_mark
+        return Mark(self.file, start.line + 1, start.column + 1) if start else Mark(self.file, 1, 1)
 
 
 def load_text(text: str, file: str, *, origins: bool = False) -> tuple[Any, list[Diagnostic]]:
@@ -315,7 +326,7 @@ def load_text(text: str, file: str, *, origins: bool = False) -> tuple[Any, list
                 _mark(root, file),
             )
         ]
-    builder = _Builder(file, loader, origins)
+    builder = _Builder(file, loader, origins, escapes="\\u" in text or "\\U" in text)
     # Building allocates one container per node and nothing here forms cycles: pausing the
     # cyclic garbage collector meanwhile saves a third of the time on big maps.
     collecting = gc.isenabled()
