@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import subprocess
+import sys
 import tomllib
 from pathlib import Path
 
@@ -63,6 +64,31 @@ def test_the_fast_lanes_default_is_pyprojects() -> None:
     compares with is the `-m` of pyproject.toml's addopts."""
     addopts = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["pytest"]["ini_options"]
     assert f"-m '{DEFAULT_MARKEXPR}'" in addopts["addopts"]
+
+
+BUILD_TESTS = "tests/test_build.py"
+
+
+def _collected(*args: str) -> set[str]:
+    """The test names `pytest ARGS tests/test_build.py` would run (a module with engine and slow tests)."""
+    proc = subprocess.run(
+        [sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider", *args, BUILD_TESTS],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return {line.split("::", 1)[1] for line in proc.stdout.splitlines() if "::" in line}
+
+
+def test_the_fast_lane_leaves_out_the_engine_and_slow_tests_and_with_slow_runs_them() -> None:
+    fast, everything, engine = _collected(), _collected("--with-slow"), _collected("-m", "engine")
+    assert "test_committed_output_is_current" in fast
+    assert "test_jobs_change_nothing_but_the_time" not in fast  # slow
+    assert "test_generated_xml_is_dtd_clean" not in fast  # engine
+    left_out = {"test_jobs_change_nothing_but_the_time", "test_generated_xml_is_dtd_clean"}
+    assert fast < everything and left_out <= everything
+    assert engine == {"test_generated_xml_is_dtd_clean", "test_dtd_messages_are_errors"}  # a -m of one's own
 
 
 def test_no_test_module_imports_conftest() -> None:
