@@ -60,7 +60,7 @@ def check_xml_options(xml: bytes, display: str, target: Target = "portable") -> 
         root = etree.parse(io.BytesIO(xml), safe_parser()).getroot()
     except etree.XMLSyntaxError:
         return []  # the DTD check reports malformed XML
-    classes = _CACHE.setdefault(target, _classes(target))
+    classes = _CACHE.get(target) or _CACHE.setdefault(target, _classes(target))  # made once a target
     found: set[tuple[int, str]] = set()
     for attachment in root.iter("attachment"):
         owner, java = attachment.get("attachTo"), attachment.get("javaClass")
