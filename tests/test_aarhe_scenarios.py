@@ -54,10 +54,11 @@ def test_opening_turn_order_exile_and_research(f: Facts) -> None:
     # No research that turn: the dice cost 999; with Moscow back, 5 again.
     assert f["techCostWithoutCapital"] == 999
     assert f["techCostWithCapital"] == 5
-    # Each nation that alone has lost its capital pays 999 for research, each time it does (rounds 3, 4).
+    # Each nation that alone has lost its capital pays 999 for research, each time it does (rounds 3
+    # and 5); with it back (round 4), 5.
     for round_, costs in f["researchWithoutCapital"].items():
         assert set(costs) == {"Germans", "Japanese", "Italians", "Russians", "British", "Americans"}, round_
-        assert set(costs.values()) == {999}, round_
+        assert set(costs.values()) == {5 if round_ == "4" else 999}, round_
     # Every nation, its capital held by the enemy: it still buys (an artillery for 4) and collects
     # income, and its research dice cost 999.
     nations = {"Germans", "Japanese", "Italians", "Russians", "British", "Americans"}
@@ -302,6 +303,9 @@ def test_national_builds_heavy_units_and_bonuses(f: Facts) -> None:
         for t in tries:
             expected = dict.fromkeys(t["gained"], 0) | {f"{t['at']}/{t['becomes']}": t["count"]}
             assert t["gained"] == expected, (nation, t)
+    # A Type VII goes to its build's place only, a German complex beside or not.
+    for unit, placed in f["conversions"]["placedOffItsPlaces"].items():
+        assert placed == "Cannot place these units in 1 Sea Zone", unit
     if "terrain" in f:  # special terrain and Jet Plane (the full rules only)
         _terrain_and_jets(f["terrain"])
     _complex_prices(f["complexes"])

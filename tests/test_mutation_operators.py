@@ -17,9 +17,11 @@ from typing import Any
 import pytest
 
 from generator.engine import sweep_play
-from generator.engine.mutation import mutants_of
+from generator.engine.mutation import Mutator, mutants_of
 from generator.engine.sweep_games import Game
-from generator.spec.claims import Claims
+from generator.spec.claims import Claims, expanded_tree, parent_tree
+from generator.spec.resolve import Rules
+from tests.helpers import ROOT
 
 # Two actions of one rule, written by copying one another: each places in its own territory when
 # the nation holds it (a shared condition, claimed by no entry, that the actions name).
@@ -138,15 +140,18 @@ def _game(edit: str, tmp_path: Path) -> Game:
     return Game(edit, ("r",), "flip", tmp_path / f"{edit}.xml")
 
 
-def test_scenarios_play_once_for_mutants_dumped_alike_and_stop_at_the_first_failed_proof(
+def test_scenarios_play_once_for_mutants_dumped_alike_cheapest_first_until_a_proof_fails(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     played: list[list[tuple[str, str]]] = []
+    took = {"first": 2.0, "second": 1.0}  # "second" is the cheaper: every mutant plays it first
 
-    def run(runs: list[tuple[str, Path]], **_: Any) -> list[dict[str, Any]]:
+    def run(runs: list[tuple[str, Path]], seconds: list[float] | None = None, **_: Any) -> list[dict[str, Any]]:
         played.append([(name, path.stem) for name, path in runs])
-        # "first" fails on the mutant "a" (and so on "b", dumped alike), holds elsewhere.
-        return [{"held": not (name == "first" and path.stem in ("a", "b"))} for name, path in runs]
+        if seconds is not None:
+            seconds[:] = [took[name] for name, _ in runs]
+        # "second" fails on the mutant "c"; "first" on "a" (and so on "b", dumped alike).
+        return [{"held": (name, path.stem) not in {("second", "c"), ("first", "a")}} for name, path in runs]
 
     monkeypatch.setattr(sweep_play, "run_scenarios", run)
     games = [_game(e, tmp_path) for e in ("a", "b", "c")]
@@ -155,8 +160,24 @@ def test_scenarios_play_once_for_mutants_dumped_alike_and_stop_at_the_first_fail
     original = tmp_path / "original.xml"
     runs = sweep_play.play(games, scenarios, dumps, original, lambda _, f: bool(f["held"]), None, None)  # type: ignore[arg-type]
     assert played == [
-        [("first", "original"), ("first", "a"), ("first", "c")],  # a and b dumped alike: one run
-        [("second", "original"), ("second", "c")],  # a and b are dead: c alone plays on
+        [("first", "original"), ("second", "original")],  # each once on the game itself, timed
+        [("second", "a"), ("second", "c")],  # a and b dumped alike: one run; the cheaper first
+        [("first", "a")],  # c is dead: a (and b) alone play on
     ]
     assert runs == 5
-    assert [g.killed for g in games] == [True, True, False]
+    assert [g.killed for g in games] == [True, True, True]
+
+
+def test_every_enforced_entry_of_a_shipped_variant_gets_each_kind_of_slip_it_can_have() -> None:
+    """Capped at 32, an entry's mutants still hold every operator that has an edit to make on it
+    (a swap wherever the rule names something, a flip wherever it has a switch)."""
+    rules = Rules(ROOT / "rules")
+    for variant in ("aare", "aarhe", "aarhe-draft", "aarhe-phase1", "expansion"):
+        tree, parent = expanded_tree(rules, variant), parent_tree(rules, variant)
+        mutator = Mutator(tree, parent)
+        for rule_id, entry in tree["rule_ledger"].items():
+            if entry["fidelity"]["grade"] == "notes-only":
+                continue
+            candidates = mutator.candidates(rule_id) or mutator.candidates(rule_id, own_only=False)
+            made = {m.operator for m in mutants_of(tree, rule_id, parent=parent, mutator=mutator)}
+            assert made == {c.edit.operator for c in candidates}, (variant, rule_id)

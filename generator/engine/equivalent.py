@@ -107,9 +107,9 @@ EQUIVALENT: dict[str, str] = {
     ),
     (
         r"^players\.Germans\.attachments\.conditionAttachment"
-        r"(AxisHold(Everything|Russia)\.players: (removed|(last of|item \d+ of) \d+ items? dropped)"
+        r"(AxisHold(Everything|Russia)\.players: (removed|(last of \d+ items|item \d+ of \d+) dropped)"
         r"|AlliesHold(Everything|Germany|Japan)\.players"
-        r"(: (last of|item \d+ of) \d+ items? dropped|\[\d+\]: Americans -> British))$"
+        r"(: (last of \d+ items|item \d+ of \d+) dropped|\[\d+\]: Americans -> British))$"
     ): (
         "alliedOwnershipTerritories counts a territory held by any player allied with any listed player "
         "(RulesAttachment.checkAlliedOwnership), and each side's powers stay allied with one another all game "
@@ -177,6 +177,21 @@ EQUIVALENT.update(
         r"^sequence\.endRoundStep\.after: american(Turn)?TechActivation -> american(Turn)?Tech$": (
             "the end of the round checks who holds the victory cities (EndRoundDelegate); the American technology "
             "activation that then comes after it, still in the same round, changes no territory's owner"
+        ),
+        r"^units\.spitfire\.unitPlacementOnlyAllowedIn: widened by \d+ Sea Zone$": (
+            "in AARHE only naval fighters land on carriers (aarhe-p3-04): a Spitfire, like any fighter, is never "
+            "placed at sea, even beside a complex with a new carrier (the engine refuses it), so a sea zone in "
+            "its place list is never used"
+        ),
+        r"^players\.Germans\.attachments\.triggerAttachmentDisembark\.players: item \d+ of \d+ written twice$": (
+            "the trigger removes every listed land unit (up to 99) of each player it names from every sea zone: "
+            "a player named twice has nothing left to remove the second time"
+        ),
+        r"^players\.Germans\.attachments\.triggerAttachment(Second)?CargoTo\w+Unloaded\.conditions\[0\]: "
+        r"conditionAttachment(Two)?CargoInSZ\d+ -> conditionAttachmentAlways$": (
+            "an unloading trigger takes one of the donor's cargoes off the zone it names, and asks for the cargo to "
+            "be there: fired with none there, it takes nothing; both unloadings of a zone fire together (their "
+            "conditions tested before either fires), so with one cargo there the two take it once"
         ),
         r"^units\.\w+\.attachments\.supportAttachment\w+\.players: item \d+ of \d+ written twice$": (
             "a support names the players whose units it supports, each asked for by membership "

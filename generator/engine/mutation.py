@@ -38,7 +38,7 @@ __all__ = ["Mutant", "Mutator", "edited", "expanded_tree", "mutants_of", "parent
 
 # Cap per entry: enough to give every element of a rule an edit, and every operator its turn,
 # without a sweep outlasting CI's time.
-MAX_MUTANTS_PER_ENTRY = 40
+MAX_MUTANTS_PER_ENTRY = 32
 
 
 @dataclass

@@ -102,8 +102,10 @@ def run_scenarios(
     engine: Engine | None = None,
     heap: str = DEFAULT_HEAP,
     jobs: int = 1,
+    seconds: list[float] | None = None,
 ) -> list[JsonDict]:
-    """The facts of each (scenario, game) run, in order, played in as few JVMs as possible.
+    """The facts of each (scenario, game) run, in order, played in as few JVMs as possible; with
+    SECONDS, how long each run took in its JVM is added to it, in order (0 for a run that failed).
 
     A run that fails has {"error": ...} as its facts (what `run_scenario` raises as ScenarioError);
     a JVM that dies or hangs half-way costs the run it was playing (an error) and the rest go on in
@@ -115,8 +117,20 @@ def run_scenarios(
     engine = engine or find_engine()
     engine.harness_dir()  # compiled once, before the JVMs start side by side
     jobs = max(1, min(jobs, len(runs)))
+    timed: list[tuple[JsonDict, float]]
     if jobs == 1:
-        return _run_in_one_jvm(runs, map_files, engine, heap)
+        timed = _run_in_one_jvm(runs, map_files, engine, heap)
+    else:
+        timed = _deal_out(runs, map_files, engine, heap, jobs)
+    if seconds is not None:
+        seconds[:] = [took for _, took in timed]
+    return [facts for facts, _ in timed]
+
+
+def _deal_out(
+    runs: Sequence[tuple[str, Path]], map_files: Path | None, engine: Engine, heap: str, jobs: int
+) -> list[tuple[JsonDict, float]]:
+    """The runs played by JOBS JVMs side by side, in the runs' order."""
     # Each scenario's runs dealt round-robin into a few hands per JVM, which the JVMs take as they
     # finish the last: scenarios differ a hundredfold in time, so even shares of runs are not even
     # shares of work; a hand is big enough that a JVM's start is a small part of it.
@@ -124,7 +138,7 @@ def run_scenarios(
     hands = [order[k :: jobs * HANDS_PER_JOB] for k in range(min(len(runs), jobs * HANDS_PER_JOB))]
     with ThreadPoolExecutor(max_workers=jobs) as pool:
         played = list(pool.map(lambda hand: _run_in_one_jvm([runs[i] for i in hand], map_files, engine, heap), hands))
-    results: list[JsonDict] = [{}] * len(runs)
+    results: list[tuple[JsonDict, float]] = [({}, 0.0)] * len(runs)
     for hand, facts in zip(hands, played, strict=True):
         for i, fact in zip(hand, facts, strict=True):
             results[i] = fact
@@ -133,9 +147,10 @@ def run_scenarios(
 
 def _run_in_one_jvm(
     runs: Sequence[tuple[str, Path]], map_files: Path | None, engine: Engine, heap: str
-) -> list[JsonDict]:
-    """The runs played one after another in one JVM (a new one after a JVM that died)."""
-    results: list[JsonDict | None] = [None] * len(runs)
+) -> list[tuple[JsonDict, float]]:
+    """The runs played one after another in one JVM (a new one after a JVM that died): each run's
+    facts and how long it took there."""
+    results: list[tuple[JsonDict, float] | None] = [None] * len(runs)
     start = 0
     while start < len(runs):
         pending = runs[start:]
@@ -163,13 +178,13 @@ def _run_in_one_jvm(
             if not line.startswith("{"):
                 continue
             record = json.loads(line)
-            results[start + int(record["index"])] = record["facts"]
+            results[start + int(record["index"])] = (record["facts"], float(record.get("ms", 0)) / 1000)
             done = max(done, int(record["index"]) + 1)
         if done < len(pending):  # the JVM died or hung in the run after the last it reported
-            results[start + done] = {"error": f"the engine stopped: {failure or 'no result'}"}
+            results[start + done] = ({"error": f"the engine stopped: {failure or 'no result'}"}, 0.0)
             done += 1
         start += done
-    return [r if r is not None else {"error": "no result"} for r in results]
+    return [r if r is not None else ({"error": "no result"}, 0.0) for r in results]
 
 
 def _tail(text: str, lines: int = 30) -> str:

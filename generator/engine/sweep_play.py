@@ -1,10 +1,11 @@
 """A sweep's scenario runs: the proofs' scenarios played on the mutants the dumps left alive.
 
-Two things keep the runs few. Mutants the engine dumps alike are one game to the engine (a switch
-dropped and the same switch set to its default): each scenario is played once for all of them.
-And the runs come in waves: a mutant's first scenario for every mutant, then its next for those
-still alive, and so on; a mutant is done with at its first failed proof. Each scenario is played
-once on the original game too, for the verdict to compare with (and to be sure it holds there).
+Three things keep the runs few and short. Mutants the engine dumps alike are one game to the
+engine (a switch dropped and the same switch set to its default): each scenario is played once for
+all of them. The runs come in waves: a scenario for every mutant, then another for those still
+alive, and so on; a mutant is done with at its first failed proof. And each mutant plays its
+cheapest scenarios first: each scenario is played once on the original game before the waves,
+for the verdict to compare with (and to be sure it holds there), which also times it.
 """
 
 from __future__ import annotations
@@ -43,30 +44,37 @@ def play(
     groups: dict[str, list[Game]] = {}
     for game in alive:
         groups.setdefault(json.dumps(dumps.get(str(game.path), {}), sort_keys=True), []).append(game)
-    played: dict[tuple[str, str], bool] = {}  # (group, scenario) -> the proof holds
+    names = sorted({s for game in alive for s in scenarios[game.edit]})
+    if not names:
+        return 0
+    # Each scenario once on the original game: what the verdict compares with, and how long it
+    # takes, so that each mutant plays its cheapest scenarios first.
+    took: list[float] = []
+    originals = run_scenarios(
+        [(name, original) for name in names], map_files=map_files, engine=engine, jobs=SCENARIO_JOBS, seconds=took
+    )
     baseline: dict[str, JsonDict] = {}
-    runs = 0
+    for name, found in zip(names, originals, strict=True):
+        if "error" in found or (verdict is not None and not verdict(name, found)):
+            raise ValueError(f"scenario '{name}' does not hold on the original game: {found.get('error', found)}")
+        baseline[name] = found
+    cost = dict(zip(names, took, strict=True))
+    cheap_first = {edit: sorted(wanted, key=lambda name: cost[name]) for edit, wanted in scenarios.items()}
+    played: dict[tuple[str, str], bool] = {}  # (group, scenario) -> the proof holds
+    runs = len(originals)
     while True:
         wave: list[tuple[str, str, Path]] = []  # (group, scenario, the group's first game)
         for key, games in groups.items():
-            wanted = [s for g in games if not g.killed for s in scenarios[g.edit] if (key, s) not in played]
+            wanted = [s for g in games if not g.killed for s in cheap_first[g.edit] if (key, s) not in played]
             if wanted:
-                wave.append((key, wanted[0], games[0].path))
+                wave.append((key, min(wanted, key=lambda name: cost[name]), games[0].path))
         if not wave:
             return runs
-        first = sorted({s for _, s, _ in wave} - set(baseline))
         facts = run_scenarios(
-            [*((s, original) for s in first), *((s, path) for _, s, path in wave)],
-            map_files=map_files,
-            engine=engine,
-            jobs=SCENARIO_JOBS,
+            [(name, path) for _, name, path in wave], map_files=map_files, engine=engine, jobs=SCENARIO_JOBS
         )
         runs += len(facts)
-        for name, found in zip(first, facts, strict=False):
-            if "error" in found or (verdict is not None and not verdict(name, found)):
-                raise ValueError(f"scenario '{name}' does not hold on the original game: {found.get('error', found)}")
-            baseline[name] = found
-        for (key, name, _), found in zip(wave, facts[len(first) :], strict=True):
+        for (key, name, _), found in zip(wave, facts, strict=True):
             holds = "error" not in found and (verdict(name, found) if verdict else found == baseline[name])
             played[(key, name)] = holds
             if not holds:

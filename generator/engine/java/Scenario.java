@@ -78,7 +78,8 @@ public final class Scenario {
 
   /**
    * Many scenario runs in one JVM: LIST has one "SCENARIO TAB FILE [TAB MAP_PROPERTIES_FOLDER]" a
-   * line; each prints one JSON line {"index", "scenario", "facts"} as soon as it ends. Each run loads
+   * line; each prints one JSON line {"index", "scenario", "facts", "ms"} as soon as it ends (ms: how
+   * long the run took, which the mutation sweep plays cheap scenarios first by). Each run loads
    * its game afresh, so a run never sees another's state; a JVM started once saves its start and
    * the engine's class loading for every run after the first (the mutation sweep plays hundreds).
    */
@@ -87,10 +88,12 @@ public final class Scenario {
     for (int index = 0; index < lines.size(); index++) {
       final String[] parts = lines.get(index).split("\t");
       ScenarioGame.resources = parts.length > 2 ? parts[2] : null;
+      final long started = System.nanoTime();
       final ScenarioJson.Obj facts = known(parts[0])
           ? runCatching(parts[0], parts[1])
           : ScenarioJson.obj().put("error", "unknown scenario: " + parts[0]);
-      json.println(ScenarioJson.obj().put("index", index).put("scenario", parts[0]).put("facts", facts));
+      final long ms = (System.nanoTime() - started) / 1_000_000;
+      json.println(ScenarioJson.obj().put("index", index).put("scenario", parts[0]).put("facts", facts).put("ms", ms));
       json.flush();
     }
   }

@@ -61,7 +61,7 @@ final class ScenarioAarhe {
 
   /**
    * In a game of its own, each nation in turn loses its capital alone just before its purchase of
-   * rounds 3 and 4 (and has it back just after): the research cost it then pays. A nation's block
+   * rounds 3 and 5 (and has it back just after; in round 4 it holds it): the research cost it then pays. A nation's block
    * that watches another's capital, or that blocks once only, shows.
    */
   private static ScenarioJson.Obj researchWithoutCapital(final String file) throws Exception {
@@ -77,11 +77,14 @@ final class ScenarioAarhe {
     // each loses its capital only just before its own.
     final List<String> nations = new ArrayList<>(inTurnOrder.values());
     ScenarioPlay.enter(g, nations.get(nations.size() - 1), "Purchase", 2);
-    for (final int round : new int[] {3, 4}) {
+    for (final int round : new int[] {3, 4, 5}) {
+      final boolean lost = round != 4; // round 4 with every capital held: research costs 5 again
       final ScenarioJson.Obj costs = ScenarioJson.obj();
       for (final String nation : inTurnOrder.values()) {
         final Territory capital = capitalOf(g, g.player(nation));
-        g.setOwner(capital.getName(), enemyOf(g, nation));
+        if (lost) {
+          g.setOwner(capital.getName(), enemyOf(g, nation));
+        }
         ScenarioPlay.enter(g, nation, "Purchase", round);
         costs.put(nation, techCost(g, nation));
         g.setOwner(capital.getName(), nation);

@@ -116,7 +116,31 @@ final class ScenarioAarheBuilds {
       }
     }
     out.put("converted", byNation);
+    out.put("placedOffItsPlaces", placedOffItsPlaces(g, 2 + rounds));
     g.stop();
+    return out;
+  }
+
+  /**
+   * A Type VII placed in sea zone 1, beside a German complex in Eastern Canada: refused, for the
+   * build's units go to its own place only; a place list naming that zone lets it through to the
+   * engine's next test, which says another thing.
+   */
+  private static ScenarioJson.Obj placedOffItsPlaces(final ScenarioGame g, final int round) throws Exception {
+    final ScenarioJson.Obj out = ScenarioJson.obj();
+    if (g.unitType("typeVIISubmarine") == null) {
+      return out;
+    }
+    ScenarioPlay.enter(g, GE, "Place", round);
+    g.setOwner("Eastern Canada", GE);
+    final List<games.strategy.engine.data.Unit> complex = g.addUnits("Eastern Canada", "factory", GE, 1);
+    final List<games.strategy.engine.data.Unit> typeVII = g.unitType("typeVIISubmarine").create(1, g.player(GE));
+    g.change(games.strategy.engine.data.changefactory.ChangeFactory.addUnits(g.player(GE), typeVII));
+    final games.strategy.triplea.delegate.AbstractPlaceDelegate delegate = g.delegate();
+    out.put("typeVIISubmarine", String.valueOf(delegate.placeUnits(typeVII, g.territory("1 Sea Zone"),
+        games.strategy.triplea.delegate.remote.IAbstractPlaceDelegate.BidMode.NOT_BID)));
+    g.change(games.strategy.engine.data.changefactory.ChangeFactory.removeUnits(g.territory("Eastern Canada"), complex));
+    g.setOwner("Eastern Canada", UK);
     return out;
   }
 
