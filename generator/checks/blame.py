@@ -11,11 +11,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 from weakref import WeakKeyDictionary
 
+from generator.checks.context import SpecTree
 from generator.diagnostics import Diagnostic, Mark, key_path, split_key_path
 from generator.installed_map import MapLookup
+from generator.spec.load import SpecMap
 from generator.spec.locate import written_by
 from generator.spec.resolve import Rules
 from generator.targets import Target
@@ -26,7 +27,7 @@ class _Checked:
     """A variant's own problems, as checked against one board, with its files as they were read."""
 
     maps: MapLookup | None  # the board the check read (None: none)
-    trees: list[Any]
+    trees: list[SpecMap | None]
     problems: list[Diagnostic]
 
 
@@ -38,7 +39,7 @@ _PARENTS: WeakKeyDictionary[Rules, dict[tuple[str, str], _Checked]] = WeakKeyDic
 
 
 def in_child(
-    problems: list[Diagnostic], rules: Rules, name: str, tree: Any,
+    problems: list[Diagnostic], rules: Rules, name: str, tree: SpecTree,
     parent_problems: Callable[[str], list[Diagnostic]], target: Target, maps: MapLookup | None,
 ) -> list[Diagnostic]:  # fmt: skip
     """`problems` of variant `name` (resolved `tree`), the child's own mistakes moved to its lines.
@@ -99,10 +100,10 @@ def _parents(
     return found
 
 
-def raw_chain(rules: Rules, name: str) -> list[Any]:
+def raw_chain(rules: Rules, name: str) -> list[SpecMap | None]:
     """The raw trees of `name` and its ancestors, as read (at most 32: a cycle is resolve's to report)."""
-    trees: list[Any] = []
-    current: Any = name
+    trees: list[SpecMap | None] = []
+    current: object = name
     while isinstance(current, str) and rules.exists(current) and len(trees) < 32:
         tree = rules.raw(current)[0]
         trees.append(tree)

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
+from generator.checks.context import CheckContext, SpecTree
 from generator.checks.unit_art import ArtPlan, plan_unit_art
 from generator.diagnostics import Diagnostic, Mark, Severity, did_you_mean, key_path
 from generator.installed_map import InstalledMap, MapLookup, default_maps_folder
@@ -24,7 +25,7 @@ from generator.spec.resolve import ResolvedSpec, Rules, resolve
 _BOARD_FILES = (("polygons.txt", "its shape"), ("centers.txt", "its centre"), ("place.txt", "where units stand"))
 
 
-def check_territories(spec: Spec, tree: object, installed: InstalledMap) -> list[Diagnostic]:
+def check_territories(spec: Spec, tree: SpecTree, installed: InstalledMap) -> list[Diagnostic]:
     """Each territory of the spec must be in the map's polygons.txt, centers.txt and place.txt."""
     board = installed.board
     found: list[Diagnostic] = []
@@ -109,6 +110,13 @@ def board_missing(names: list[str], maps: MapLookup) -> str:
 
 def get_hint(names: list[str]) -> str:
     return f"give --base-map, or get it: triplea-forge map get {names[-1]}"
+
+
+def check(ctx: CheckContext) -> list[Diagnostic]:
+    """`check_board` of a variant whose board is looked for (none: a game XML, or no board asked for)."""
+    if ctx.maps is None or ctx.resolved is None or ctx.rules is None:
+        return []
+    return check_board(ctx.spec, ctx.resolved, ctx.rules, ctx.maps)
 
 
 def check_board(spec: Spec, resolved: ResolvedSpec, rules: Rules, maps: MapLookup) -> list[Diagnostic]:

@@ -21,14 +21,15 @@ from typing import Any
 
 from generator.catalog import load_catalog, resolve_option
 from generator.catalog.checks import Condition, load_checks, rule_checks, shortcuts
+from generator.checks.context import CheckContext, Locator, SpecTree
 from generator.checks.in_play_rules import IN_PLAY_CHECKS
 from generator.checks.options import TARGET_ENGINES, attachments_of
 from generator.checks.parser_rules import PARSER_CHECKS
-from generator.diagnostics import Diagnostic, Severity, key_path
+from generator.diagnostics import Diagnostic, Severity
 from generator.spec.kinds import KIND_OF_TYPE
-from generator.spec.locate import locate
 from generator.spec.model import Property, Spec
 from generator.spec.option_values import option_writes
+from generator.targets import Target
 
 _INT = re.compile(r"[+-]?[0-9]+")
 _FIELD = re.compile(r"(\w+)([#~])([0-9]+)")
@@ -250,12 +251,18 @@ def _in_play_checks(spec: Spec, engine: str) -> Iterator[tuple[Path, str, str, s
                         yield path, says, when, quoted(check)
 
 
-def check_engine_rules(spec: Spec, tree: Any, target: str) -> list[Diagnostic]:
-    """Every engine check of the `target` engines that the spec's attachments fail."""
+def check_engine_rules(spec: Spec, tree: SpecTree, target: Target) -> list[Diagnostic]:
+    """`check` for a spec checked outside a variant (a game XML: importer.validate)."""
+    return check(CheckContext(spec, tree, target))
+
+
+def check(ctx: CheckContext) -> list[Diagnostic]:
+    """Every engine check of the target engines that the spec's attachments fail."""
+    spec = ctx.spec
     found: dict[tuple[Path, str, str], list[str]] = {}
     ignored: dict[tuple[Path, str, str], list[str]] = {}
     in_play: dict[tuple[Path, str, str], list[str]] = {}
-    for engine in TARGET_ENGINES[target]:
+    for engine in TARGET_ENGINES[ctx.target]:
         for path, says, words in _parser_checks(spec, engine):
             found.setdefault((path, says, words), []).append(engine)
         for path, says, when, words in _in_play_checks(spec, engine):
@@ -283,8 +290,8 @@ def check_engine_rules(spec: Spec, tree: Any, target: str) -> list[Diagnostic]:
     errors = _verdicts(found, "refuse{s} the game: {why}") + _verdicts(
         in_play, "load{s} the game and fail{s} when {why}"
     )
-    return _said(errors, tree, Severity.ERROR) + _said(
-        _verdicts(ignored, "silently ignore{s} it ({why})"), tree, Severity.WARNING
+    return _said(errors, ctx.at, Severity.ERROR) + _said(
+        _verdicts(ignored, "silently ignore{s} it ({why})"), ctx.at, Severity.WARNING
     )
 
 
@@ -300,7 +307,7 @@ def _verdicts(found: dict[tuple[Path, str, str], list[str]], verdict: str) -> Ve
     return out
 
 
-def _said(verdicts: Verdicts, tree: Any, severity: Severity) -> list[Diagnostic]:
+def _said(verdicts: Verdicts, at: Locator, severity: Severity) -> list[Diagnostic]:
     """Each finding at its place, once, with every verdict on it: an engine refusing the game when
     it loads and another failing in play on the same mistake are one problem, said with both."""
     merged: dict[tuple[Path, str], list[str]] = {}
@@ -308,8 +315,8 @@ def _said(verdicts: Verdicts, tree: Any, severity: Severity) -> list[Diagnostic]
         merged.setdefault((where, says), []).append(said)
     problems = []
     for (where, says), saids in merged.items():
-        mark = locate(tree, where, key=where[-1] not in ("max_run_count", "class"))
-        problems.append(Diagnostic("; ".join([says, *saids]), mark, key_path(where), severity))
+        key = where[-1] not in ("max_run_count", "class")
+        problems.append(at.problem(where, "; ".join([says, *saids]), severity, key=key))
     return problems
 
 

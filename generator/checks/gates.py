@@ -15,15 +15,15 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, replace
 from functools import cache
-from typing import Any
 
 from generator.catalog.gates import Applied, Gates, load_gates
+from generator.checks.context import CheckContext, Locator, Made, SpecTree
 from generator.checks.mod_rules import NOUNS, ModRule, RuleAttachment, mod_rules
 from generator.checks.options import TARGET_ENGINES, attachments_of
-from generator.diagnostics import Diagnostic, Severity, did_you_mean, key_path
-from generator.spec.locate import locate
+from generator.diagnostics import Diagnostic, Severity, did_you_mean
 from generator.spec.model import Property, Spec
 from generator.spec.option_values import option_writes
+from generator.targets import Target
 
 Path = tuple[str | int, ...]
 Steps = tuple[tuple[str | None, str, bool], ...]  # the sequence as the gates read it (see _steps)
@@ -64,9 +64,7 @@ class ShutRule:
         return f"{subject} in {ENGINE_NAMES[self.engines]} (silently ignored): {self.gate.reason} ({self.gate.fix})"
 
 
-def shut_rules(
-    spec: Spec, target: str, made: Mapping[Path, list[Any]], switched: set[str] | None = None
-) -> list[ShutRule]:
+def shut_rules(spec: Spec, target: str, made: Made, switched: set[str] | None = None) -> list[ShutRule]:
     """Every rule of the spec that some gate keeps from ever acting, one entry per gate (`switched`:
     the words of every option, when the caller has them already)."""
     engines = TARGET_ENGINES[target]
@@ -91,14 +89,19 @@ def shut_rules(
     return found
 
 
-def check_gates(spec: Spec, tree: Any, target: str, made: Mapping[Path, list[Any]]) -> list[Diagnostic]:
+def check_gates(spec: Spec, tree: SpecTree, target: Target, made: Made) -> list[Diagnostic]:
+    """`check` for a spec checked outside a variant (a game XML, the rule coverage's report)."""
+    return check(CheckContext(spec, tree, target, made=made))
+
+
+def check(ctx: CheckContext) -> list[Diagnostic]:
     """A warning for every rule of the spec that some gate keeps from ever acting, at the rule's line."""
-    named = _switched(spec)
+    named = _switched(ctx.spec)
     found = [
-        Diagnostic(s.words, locate(tree, s.where, key=s.where == s.rule.path), key_path(s.where), Severity.WARNING)
-        for s in shut_rules(spec, target, made, named)
+        ctx.at.problem(s.where, s.words, Severity.WARNING, key=s.where == s.rule.path)
+        for s in shut_rules(ctx.spec, ctx.target, ctx.made, named)
     ]
-    return found + _unreachable_units(spec, tree, named)
+    return found + _unreachable_units(ctx.spec, ctx.at, named)
 
 
 def _subject(rule: ModRule, shut: list[RuleAttachment], part: str) -> str:
@@ -214,7 +217,7 @@ def _has_step(steps: Steps, player: str | None, applied: Applied) -> bool:
     )
 
 
-def _combat_move(name: str, properties: Mapping[str, Any]) -> bool:
+def _combat_move(name: str, properties: Mapping[str, object]) -> bool:
     """The engine's test of a combat move step: its `combatMove` property, else its name."""
     if "combatMove" in properties:
         return str(properties["combatMove"]).lower() == "true"
@@ -237,7 +240,7 @@ def _class(spec: Spec, rule: RuleAttachment) -> str:
     return (written.java_class(rule.name) or "").rsplit(".", 1)[-1]
 
 
-def _unreachable_units(spec: Spec, tree: Any, named: set[str]) -> list[Diagnostic]:
+def _unreachable_units(spec: Spec, at: Locator, named: set[str]) -> list[Diagnostic]:
     """A unit type no frontier sells, no territory or player starts with and nothing names: no one
     can ever have it (a rule that makes it, a trigger that places it, names it in an option)."""
     # `named`: every word of every attachment's options (a unit's main attachment's included)
@@ -254,10 +257,9 @@ def _unreachable_units(spec: Spec, tree: Any, named: set[str]) -> list[Diagnosti
         message = (f"unit {name} never comes into play: no production frontier sells it, nothing starts with it "
                    "and no rule places or makes it (sell it in a frontier, place it, or delete it: "
                    f"units: {{{name}: !delete}})")  # fmt: skip
-        found.append(Diagnostic(message, locate(tree, ("units", name), key=True), key_path(("units", name)),
-                                Severity.WARNING))  # fmt: skip
+        found.append(at.problem(("units", name), message, Severity.WARNING, key=True))
     return found
 
 
-def _words(value: Any) -> set[str]:
+def _words(value: object) -> set[str]:
     return {word for text, _ in option_writes(value) or [] for word in text.replace("-", ":").split(":")}

@@ -9,12 +9,13 @@ Each rule keeps the key path the spec writes it at, so every stage says it at th
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from generator.spec.model import Attachment, Spec
+from generator.spec.model import Spec
 from generator.spec.patterns import PATTERNS
+from generator.spec.patterns.expansion import Use
 
 Path = tuple[str | int, ...]
 RuleKind = Literal["trigger", "objective", "userAction", "politicalAction"]
@@ -74,7 +75,7 @@ def rule_kind(java_class: str | None, options: Mapping[str, Any]) -> RuleKind | 
     return kind
 
 
-def _nonzero(value: Any) -> bool:
+def _nonzero(value: object) -> bool:
     if isinstance(value, bool) or value is None:
         return False
     if isinstance(value, int):
@@ -91,7 +92,7 @@ def rule_attachments(spec: Spec) -> Iterator[RuleAttachment]:
                 yield RuleAttachment(kind, name, player, attachment.options, ("players", player, "attachments", name))
 
 
-def mod_rules(spec: Spec, made: Mapping[Path, list[Any]]) -> list[ModRule]:
+def mod_rules(spec: Spec, made: Mapping[Path, Sequence[Use]]) -> list[ModRule]:
     """The spec's rules in spec order: its pattern uses, then the attachments written by hand.
 
     `made` says which pattern use made which entry (`Expansion.made`, or `made_by(spec)`); every
@@ -115,13 +116,13 @@ def mod_rules(spec: Spec, made: Mapping[Path, list[Any]]) -> list[ModRule]:
     return uses + own
 
 
-def _makers(path: Path, made: Mapping[Path, list[Any]]) -> list[Any]:
+def _makers(path: Path, made: Mapping[Path, Sequence[Use]]) -> list[Use]:
     for end in range(len(path), 0, -1):
         if path[:end] in made:
             return list(made[path[:end]])
     return []
 
 
-def _expectation(entry: Attachment | Any) -> Expectation | None:
+def _expectation(entry: object) -> Expectation | None:
     value = getattr(entry, "expect", None)
     return value if value in ("fires", "offered", "never") else None

@@ -12,13 +12,12 @@ from __future__ import annotations
 
 import unicodedata
 from functools import cache
-from typing import Any
 
 from pydantic import BaseModel
 
-from generator.diagnostics import Diagnostic, key_path
-from generator.spec.locate import locate
-from generator.spec.model import Property, Spec
+from generator.checks.context import CheckContext
+from generator.diagnostics import Diagnostic
+from generator.spec.model import Property
 from generator.spec.patterns.base import Part
 
 Path = tuple[str | int, ...]
@@ -60,22 +59,22 @@ def name_problem(name: str) -> str | None:
     return None
 
 
-def check_names(spec: Spec, tree: Any) -> list[Diagnostic]:
-    """Every key of the resolved `tree` and every name-valued field of `spec`, as names."""
+def check(ctx: CheckContext) -> list[Diagnostic]:
+    """Every key of the resolved tree and every name-valued field of the spec, as names."""
     odd: list[tuple[Path, str, bool]] = []
-    _keys(tree, None, odd)
-    _names(spec, None, odd)
+    _keys(ctx.tree, None, odd)
+    _names(ctx.spec, None, odd)
     found: list[Diagnostic] = []
     for path, name, is_key in odd:
         problem = name_problem(name)
         if problem:
-            found.append(Diagnostic(problem, locate(tree, path, key=is_key), key_path(path)))
+            found.append(ctx.at.problem(path, problem, key=is_key))
     return found
 
 
 # The walks below visit every key and name of a game (tens of thousands) and nearly all are
 # printable: a place is kept as a chain (parent chain, key), spelled out only for a name that is not.
-Chain = tuple[Any, str | int] | None
+Chain = tuple["Chain", str | int] | None
 
 
 def _spelled(chain: Chain) -> Path:
@@ -86,7 +85,7 @@ def _spelled(chain: Chain) -> Path:
     return tuple(reversed(parts))
 
 
-def _keys(value: Any, chain: Chain, odd: list[tuple[Path, str, bool]]) -> None:
+def _keys(value: object, chain: Chain, odd: list[tuple[Path, str, bool]]) -> None:
     """Into `odd`: (path, text, True) of every key under `value` that is not printable, in order."""
     if isinstance(value, dict):
         for key, item in value.items():
@@ -101,7 +100,7 @@ def _keys(value: Any, chain: Chain, odd: list[tuple[Path, str, bool]]) -> None:
                 _keys(item, (chain, index), odd)
 
 
-def _names(value: Any, chain: Chain, odd: list[tuple[Path, str, bool]]) -> None:
+def _names(value: object, chain: Chain, odd: list[tuple[Path, str, bool]]) -> None:
     """Into `odd`: (path, text, False) of every text of the model that is a name and is not
     printable (keys are said by `_keys`)."""
     if isinstance(value, str):

@@ -14,10 +14,10 @@ from collections.abc import Iterator
 from typing import Any
 
 from generator.catalog import check_value, load_catalog, resolve_option
+from generator.checks.context import CheckContext, SpecTree
 from generator.checks.in_play import fails_in_play
-from generator.diagnostics import Diagnostic, did_you_mean, key_path
+from generator.diagnostics import Diagnostic, did_you_mean
 from generator.spec.kinds import KINDS
-from generator.spec.locate import locate
 from generator.spec.model import Attachment, Spec
 from generator.spec.option_values import option_writes, xml_value
 from generator.targets import Target
@@ -99,9 +99,14 @@ def reference_names(spec: Spec) -> dict[str, set[str]]:
     return names
 
 
-def check_options(spec: Spec, tree: Any, target: Target) -> list[Diagnostic]:
-    """Every unknown option and badly typed value, for each engine of `target`."""
-    engines = TARGET_ENGINES[target]
+def check_options(spec: Spec, tree: SpecTree, target: Target) -> list[Diagnostic]:
+    """`check` for a spec checked outside a variant (a game XML: importer.validate)."""
+    return check(CheckContext(spec, tree, target))
+
+
+def check(ctx: CheckContext) -> list[Diagnostic]:
+    """Every unknown option and badly typed value, for each target engine."""
+    spec, engines = ctx.spec, TARGET_ENGINES[ctx.target]
     names = reference_names(spec)
     found: list[Diagnostic] = []
     memo = _memo_for(names)
@@ -111,7 +116,7 @@ def check_options(spec: Spec, tree: Any, target: Target) -> list[Diagnostic]:
                 # a property change's value is only checked in play (checks/in_play.py)
                 message = fails_in_play(refusing, cls, option, str(path[-1]), message) or message
                 where = (*path, option, *inside)
-                found.append(Diagnostic(message, locate(tree, where, key=not inside), key_path(where)))
+                found.append(ctx.at.problem(where, message, key=not inside))
     return found
 
 
@@ -130,7 +135,7 @@ def _memo_for(names: dict[str, set[str]]) -> Memo:
     return _MEMOS[key]
 
 
-def engine_meant(spec: Spec, tree: Any) -> Target | None:
+def engine_meant(spec: Spec, tree: SpecTree) -> Target | None:
     """The one engine a game can only be meant for: its options all work in it and not in the other.
 
     A game that uses options (or option values) only engine 1.9 knows cannot be meant for 2.x,
@@ -148,7 +153,7 @@ def engine_meant(spec: Spec, tree: Any) -> Target | None:
 
 
 def _option_problems(
-    engines: tuple[str, ...], cls: str, option: str, raw: Any, names: dict[str, set[str]], memo: Memo
+    engines: tuple[str, ...], cls: str, option: str, raw: object, names: dict[str, set[str]], memo: Memo
 ) -> list[tuple[str, tuple[int | str, ...], tuple[str, ...]]]:
     """What is wrong with one option, each with where inside its value (its key path below the
     option) and the engines it is wrong for: the option's name, or its value (each item of a
@@ -171,8 +176,8 @@ def _option_problems(
             said = f"unknown option '{option}' for {cls}{did_you_mean(option, known)}"
         return [(said, (), tuple(missing))]
     # As option_writes reads it: a list of lists (or of mappings) is the option repeated.
-    repeated = isinstance(raw, list) and bool(raw) and all(isinstance(v, list | dict) for v in raw)
-    found = []
+    items = raw if isinstance(raw, list) and raw and all(isinstance(v, list | dict) for v in raw) else None
+    found: list[tuple[str, tuple[int | str, ...], tuple[str, ...]]] = []
     for index, (value, count) in enumerate(writes):
         errors: dict[str, str] = {}
         for engine in engines:
@@ -183,7 +188,8 @@ def _option_problems(
                 errors[engine] = refused
         if errors:  # said in the words of the first engine that refuses it
             error = next(iter(errors.values()))
-            message, inside = _placed(_reworded(error, names), raw[index] if repeated else raw, (index,) * repeated)
+            item, at = (items[index], (index,)) if items is not None else (raw, ())
+            message, inside = _placed(_reworded(error, names), item, at)
             found.append((message, inside, tuple(errors)))
     return found
 
@@ -191,7 +197,7 @@ def _option_problems(
 _FIELD = re.compile(r"(field|item) (\d+)(?: ('[^']*'))?: ")
 
 
-def _placed(message: str, item: Any, inside: tuple[int | str, ...]) -> tuple[str, tuple[int | str, ...]]:
+def _placed(message: str, item: object, inside: tuple[int | str, ...]) -> tuple[str, tuple[int | str, ...]]:
     """The message said at the list element it is about, when the value is a YAML list whose
     elements are its ':'-separated fields one for one: `[Rusia, infantry]` is said at `Rusia`, with
     no 'field 1' (the place says it), as the same slip after a count is."""

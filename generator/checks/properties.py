@@ -12,13 +12,12 @@ probably meant. A `constant` goes beside an editable property only (an error els
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from typing import Any
+from collections.abc import Iterable, Iterator
 
 from generator.catalog import load_catalog
+from generator.checks.context import CheckContext, Locator, SpecTree
 from generator.checks.options import TARGET_ENGINES, attachments_of
-from generator.diagnostics import Diagnostic, Severity, did_you_mean, key_path
-from generator.spec.locate import locate
+from generator.diagnostics import Diagnostic, Severity, did_you_mean
 from generator.spec.model import Property, Spec
 from generator.spec.numbers import JAVA_INT_MAX, JAVA_INT_MIN, out_of_range
 from generator.spec.option_values import Scalar
@@ -27,7 +26,7 @@ from generator.targets import Target
 _KINDS = {"bool": "true or false", "int": "a whole number", "string": "text"}
 
 
-def _expanded(names: dict[str, Any], players: list[str], alliances: list[str]) -> Iterator[tuple[str, str]]:
+def _expanded(names: Iterable[str], players: list[str], alliances: list[str]) -> Iterator[tuple[str, str]]:
     """(property name, catalog name) with `{player}` and `{alliance}` filled in."""
     for name in names:
         if "{player}" in name:
@@ -59,7 +58,7 @@ def _asked_about(spec: Spec) -> set[str]:
     return asked
 
 
-def _range(prop: Scalar | Property, tree: Any, where: tuple[str, ...]) -> list[Diagnostic]:
+def _range(prop: Scalar | Property, at: Locator, where: tuple[str, ...]) -> list[Diagnostic]:
     """An editable number outside its own range: engine 1.9 refuses the game ('Default value out of
     range'); a fixed one is read as it is, whatever range it declares."""
     if not isinstance(prop, Property) or not prop.editable or isinstance(prop.value, bool):
@@ -69,14 +68,14 @@ def _range(prop: Scalar | Property, tree: Any, where: tuple[str, ...]) -> list[D
     low, high = prop.min, prop.max
     if not JAVA_INT_MIN <= prop.value <= JAVA_INT_MAX:  # an editable number is read as a Java int
         bounds = {"le": JAVA_INT_MAX} if prop.value > JAVA_INT_MAX else {"ge": JAVA_INT_MIN}
-        return [Diagnostic(out_of_range(prop.value, bounds), locate(tree, where), key_path(where))]
+        return [at.problem(where, out_of_range(prop.value, bounds))]
     if (low is not None and prop.value < low) or (high is not None and prop.value > high):
         message = f"value {prop.value} is outside its range {low}..{high} (the engine refuses an editable one)"
-        return [Diagnostic(message, locate(tree, where), key_path(where))]
+        return [at.problem(where, message)]
     return []
 
 
-def _constant(prop: Scalar | Property, tree: Any, path: tuple[str, ...]) -> list[Diagnostic]:
+def _constant(prop: Scalar | Property, at: Locator, path: tuple[str, ...]) -> list[Diagnostic]:
     """A constant beside a fixed property: both would be constants, and the engine keeps the last
     written (the constant), so `value` would do nothing. Beside an editable one nothing reads it
     while the game is played (the editable value is read first), so its type is not checked."""
@@ -87,11 +86,17 @@ def _constant(prop: Scalar | Property, tree: Any, path: tuple[str, ...]) -> list
         "a constant is kept beside an editable property only; this one is not editable, so the engine "
         "would read the constant and ignore value (write editable: true, or the value alone)"
     )
-    return [Diagnostic(message, locate(tree, where, key=True), key_path(where))]
+    return [at.problem(where, message, key=True)]
 
 
-def check_properties(spec: Spec, tree: Any, target: Target) -> list[Diagnostic]:
-    """Each property's name and value against the catalogs of the `target` engines."""
+def check_properties(spec: Spec, tree: SpecTree, target: Target) -> list[Diagnostic]:
+    """`check` for a spec checked outside a variant (a game XML: importer.validate)."""
+    return check(CheckContext(spec, tree, target))
+
+
+def check(ctx: CheckContext) -> list[Diagnostic]:
+    """Each property's name and value against the catalogs of the target engines."""
+    spec, target, at = ctx.spec, ctx.target, ctx.at
     players = list(spec.players)
     alliances = sorted({a for p in spec.players.values() for a in p.alliances})
     catalogs = {engine: load_catalog(engine)["properties"] for engine in TARGET_ENGINES[target]}
@@ -104,7 +109,7 @@ def check_properties(spec: Spec, tree: Any, target: Target) -> list[Diagnostic]:
         path: tuple[str, ...] = ("properties", name)
         value = prop.value if isinstance(prop, Property) else prop
         where = (*path, "value") if isinstance(prop, Property) else path
-        found += _range(prop, tree, where) + _constant(prop, tree, path)
+        found += _range(prop, at, where) + _constant(prop, at, path)
         readers = {engine: catalogs[engine][names[name]] for engine, names in read_by.items() if name in names}
         if not readers:
             same = [known for known in sorted(everything) if known.lower() == name.lower()]
@@ -112,17 +117,17 @@ def check_properties(spec: Spec, tree: Any, target: Target) -> list[Diagnostic]:
             # editable one at least shows in the game's options, for the players to read).
             if same:
                 message = f"no engine reads '{name}': property names are case-sensitive (did you mean '{same[0]}'?)"
-                found.append(Diagnostic(message, locate(tree, path, key=True), key_path(path), Severity.WARNING))
+                found.append(at.problem(path, message, Severity.WARNING, key=True))
             elif name not in asked and name not in legacy and not (isinstance(prop, Property) and prop.editable):
                 message = (
                     f"no engine reads '{name}' and no condition asks about it, so it does nothing"
                     f"{did_you_mean(name, everything)}"
                 )
-                found.append(Diagnostic(message, locate(tree, path, key=True), key_path(path), Severity.WARNING))
+                found.append(at.problem(path, message, Severity.WARNING, key=True))
             continue
         for kind in sorted({entry["type"] for entry in readers.values()}):
             problem = _value_problem(kind, value)
             if problem:  # a warning: whether the game breaks depends on whether anything reads it
                 message = f"the engine reads {name} as {_KINDS[kind]} and fails where it does; {problem}"
-                found.append(Diagnostic(message, locate(tree, where), key_path(where), Severity.WARNING))
+                found.append(at.problem(where, message, Severity.WARNING))
     return found

@@ -6,20 +6,19 @@ Reports every problem and never raises; structure was checked by the model (spec
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from functools import cache
 from pathlib import PurePath
-from typing import Any
 
 from pydantic import BaseModel
 
 from generator.catalog import load_catalog
-from generator.checks.names import check_names
+from generator.checks.context import CheckContext, SpecTree
+from generator.checks.names import check as check_names
 from generator.checks.proofs import check_proofs
-from generator.diagnostics import Diagnostic, did_you_mean, key_path
+from generator.diagnostics import Diagnostic, did_you_mean
 from generator.paths import path_component_problem
 from generator.spec.kinds import KINDS
-from generator.spec.locate import locate
 from generator.spec.model import Spec, WithOptions
 from generator.spec.option_values import option_writes
 from generator.targets import Target
@@ -31,17 +30,17 @@ _XML_NAME = re.compile(r"[A-Za-z_:][A-Za-z0-9_:.\-]*")
 
 
 class _Checker:
-    """What every check reads (the spec, its tree, the engines and the variant) and the problems found."""
+    """The context every check of this module reads (checks.context), and the problems found."""
 
-    def __init__(self, spec: Spec, tree: Any, target: Target, variant: str | None) -> None:
-        self.spec = spec
-        self.tree = tree
-        self.target = target
-        self.variant = variant
+    def __init__(self, ctx: CheckContext) -> None:
+        self.ctx = ctx
+        self.spec = ctx.spec
+        self.target = ctx.target
+        self.variant = ctx.name
         self.found: list[Diagnostic] = []
 
     def error(self, path: tuple[str | int, ...], message: str, *, key: bool = False) -> None:
-        self.found.append(Diagnostic(message, locate(self.tree, path, key=key), key_path(path)))
+        self.found.append(self.ctx.at.problem(path, message, key=key))
 
     def ref(
         self, path: tuple[str | int, ...], name: str, kind: str, known: Iterable[str], *, key: bool = False
@@ -52,18 +51,24 @@ class _Checker:
 
 
 def check_spec(
-    spec: Spec, tree: Any, target: Target = "portable", variant: str | None = None, *, names: bool = True
+    spec: Spec, tree: SpecTree, target: Target = "portable", variant: str | None = None, *, names: bool = True
 ) -> list[Diagnostic]:
     """Every reference and naming problem of a resolved spec, located in the file that set it.
 
     `variant` is the variant's name, when the spec is one: a ledger proof's scenarios must run on it.
     `names`: also every name's characters (checks.names); a caller that checks them first, to keep
-    other checks quiet about a broken name, says False.
+    other checks quiet about a broken name, says False (the registry checks names on their own).
     """
-    c = _Checker(spec, tree, target, variant)
-    for check in _CHECKS:
-        check(c)
-    return c.found + (check_names(spec, tree) if names else [])
+    ctx = CheckContext(spec, tree, target, variant)
+    return check(ctx) + (check_names(ctx) if names else [])
+
+
+def check(ctx: CheckContext) -> list[Diagnostic]:
+    """Every reference of the spec to a thing it must define, and what a spec's meaning needs."""
+    c = _Checker(ctx)
+    for check_part in _CHECKS:
+        check_part(c)
+    return c.found
 
 
 def _check_players(c: _Checker) -> None:
@@ -172,7 +177,7 @@ def _check_proofs(c: _Checker) -> None:
     """The ledger's proofs name scenarios and facts that exist (checks.proofs)."""
 
     def written_here(path: tuple[str | int, ...]) -> bool:
-        mark = locate(c.tree, path)
+        mark = c.ctx.at.mark(path)
         return mark is not None and PurePath(mark.file).parent.name == c.variant
 
     for path, message, key in check_proofs(c.spec, c.variant, written_here):
@@ -191,7 +196,7 @@ def _check_file_names(c: _Checker) -> None:
             c.error(("map_files", file), f"{problem}; it becomes <name>.properties in the map", key=True)
 
 
-Where = tuple[Any, str | int] | None  # a place as a chain (parent chain, key), spelled out when used
+Where = tuple["Where", str | int] | None  # a place as a chain (parent chain, key), spelled out when used
 _LEDGER_FIELDS = ("ledger", "ledger_options", "rule_ledger")
 
 
@@ -201,7 +206,7 @@ def _elements(spec: Spec) -> list[tuple[Where, BaseModel]]:
     goes only into what can hold an element (a game holds tens of thousands of plain values)."""
     found: list[tuple[Where, BaseModel]] = []
 
-    def walk(value: Any, where: Where) -> None:
+    def walk(value: object, where: Where) -> None:
         if isinstance(value, BaseModel):
             found.append((where, value))
             for name, key in _held_fields(type(value)):
@@ -303,7 +308,7 @@ def _check_attachments(c: _Checker) -> None:
                 _check_option_shapes(c, path, attachment.options)
 
 
-def _check_option_shapes(c: _Checker, path: tuple[str | int, ...], options: dict[str, Any]) -> None:
+def _check_option_shapes(c: _Checker, path: tuple[str | int, ...], options: Mapping[str, object]) -> None:
     for key, value in options.items():
         if option_writes(value) is None:
             c.error(
@@ -316,7 +321,7 @@ def _check_option_shapes(c: _Checker, path: tuple[str | int, ...], options: dict
 def _check_ids(c: _Checker) -> None:
     """Engine 1.9 treats these names as XML IDs: XML Names, unique across all kinds."""
     spec = c.spec
-    kinds: list[tuple[str, dict[str, Any]]] = [
+    kinds: list[tuple[str, Iterable[str]]] = [
         ("resources", spec.resources),
         ("units", spec.units),
         ("players", spec.players),

@@ -9,11 +9,12 @@ cannot copy the game).
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from typing import Protocol
 
+from generator.checks.context import CheckContext, Path, SpecTree
 from generator.checks.options import TARGET_ENGINES, attachments_of
-from generator.diagnostics import Diagnostic, Severity, did_you_mean, key_path
-from generator.spec.locate import locate
+from generator.diagnostics import Diagnostic, Severity, did_you_mean
 from generator.spec.model import Property, Spec
 from generator.spec.option_values import option_writes
 from generator.targets import Target
@@ -29,20 +30,34 @@ NON_NEGATIVE_UNIT_STATS = (
 NON_NEGATIVE_TERRITORY_STATS = ("production", "productionOnly", "unitProduction")
 
 
-def _stat(options: dict[str, Any], name: str) -> int:
+def _stat(options: Mapping[str, object], name: str) -> int:
     value = options.get(name, 0)
     return value if isinstance(value, int) and not isinstance(value, bool) else 0
 
 
-def _flag(options: dict[str, Any], name: str) -> bool:
+def _flag(options: Mapping[str, object], name: str) -> bool:
     return options.get(name) is True
 
 
-def check_sanity(spec: Spec, tree: Any, target: Target = "portable") -> list[Diagnostic]:
+class _Report(Protocol):
+    """Says one problem at a key path of the spec (an error unless `severity` says otherwise)."""
+
+    def __call__(self, path: Path, message: str, severity: Severity = ..., /) -> None: ...
+
+
+def check_sanity(spec: Spec, tree: SpecTree, target: Target = "portable") -> list[Diagnostic]:
+    """`check` for a spec checked outside a variant (a game XML: importer.validate)."""
+    return check(CheckContext(spec, tree, target))
+
+
+def check(ctx: CheckContext) -> list[Diagnostic]:
+    """Mistakes the engine accepts without a word: negative stats, players who cannot buy or have no
+    capital, unreachable victories, misplaced units, unit types engine 1.9 cannot copy."""
+    spec, target = ctx.spec, ctx.target
     found: list[Diagnostic] = []
 
-    def report(path: tuple[str | int, ...], message: str, severity: Severity = Severity.ERROR) -> None:
-        found.append(Diagnostic(message, locate(tree, path), key_path(path), severity))
+    def report(path: Path, message: str, severity: Severity = Severity.ERROR) -> None:
+        found.append(ctx.at.problem(path, message, severity))
 
     for name, unit in spec.units.items():
         for stat in NON_NEGATIVE_UNIT_STATS:
@@ -70,7 +85,7 @@ def check_sanity(spec: Spec, tree: Any, target: Target = "portable") -> list[Dia
     return found
 
 
-def _check_players(spec: Spec, report: Any) -> None:
+def _check_players(spec: Spec, report: _Report) -> None:
     capitals = {c for t in spec.territories.values() if isinstance(c := t.options.get("capital"), str)}
     playing = {step.player for step in spec.sequence.values() if step.player}
     for name, player in spec.players.items():
@@ -93,7 +108,7 @@ def _check_players(spec: Spec, report: Any) -> None:
 SEA_ONLY_FLAGS = {"1.9": ("isDestroyer",), "2.x": ("isSub", "isDestroyer")}
 
 
-def _check_unit_flags(spec: Spec, report: Any, target: Target) -> None:
+def _check_unit_flags(spec: Spec, report: _Report, target: Target) -> None:
     flags = [f for f in SEA_ONLY_FLAGS["2.x"] if all(f in SEA_ONLY_FLAGS[e] for e in TARGET_ENGINES[target])]
     for name, unit in spec.units.items():
         if not _flag(unit.options, "isSea"):
@@ -103,7 +118,7 @@ def _check_unit_flags(spec: Spec, report: Any, target: Target) -> None:
                            "nothing away from the sea", Severity.WARNING)  # fmt: skip
 
 
-def _check_orphan_rules(spec: Spec, report: Any) -> None:
+def _check_orphan_rules(spec: Spec, report: _Report) -> None:
     """A production rule in no frontier that no trigger adds to one: nobody can ever buy it."""
     in_frontiers = {rule for rules in spec.production_frontiers.values() for rule in rules}
     outside = [name for name in spec.production_rules if name not in in_frontiers]
@@ -118,7 +133,7 @@ def _check_orphan_rules(spec: Spec, report: Any) -> None:
                    "to one: nobody can buy it", Severity.WARNING)  # fmt: skip
 
 
-def _check_isolated(spec: Spec, report: Any) -> None:
+def _check_isolated(spec: Spec, report: _Report) -> None:
     """A land territory that borders nothing: often a misspelt name that made a new territory."""
     bordering = {name for t in spec.territories.values() for name in t.connections}
     for name, territory in spec.territories.items():
@@ -129,7 +144,7 @@ def _check_isolated(spec: Spec, report: Any) -> None:
                f"in or out{did_you_mean(name, others)}", Severity.WARNING)  # fmt: skip
 
 
-def _check_victory(spec: Spec, report: Any) -> None:
+def _check_victory(spec: Spec, report: _Report) -> None:
     total = sum(_stat(t.options, "victoryCity") for t in spec.territories.values())
     if not total:
         return
@@ -142,7 +157,7 @@ def _check_victory(spec: Spec, report: Any) -> None:
             report(path, message, Severity.WARNING)
 
 
-def _check_placements(spec: Spec, report: Any) -> None:
+def _check_placements(spec: Spec, report: _Report) -> None:
     for name, territory in spec.territories.items():
         capacity = cost = 0
         for owner, counts in territory.units.items():
@@ -173,12 +188,12 @@ UNIT_TYPE_SETS_19 = ("targetsAA", "willNotFireIfPresent", "bombingTargets", "cre
                      "repairsUnits", "givesMovement")  # fmt: skip
 
 
-def _names_in(value: Any) -> set[str]:
+def _names_in(value: object) -> set[str]:
     """Every ':'-separated word of the `<option>` values a spec option writes."""
     return {word for text, _ in option_writes(value) or [] for word in text.split(":")}
 
 
-def _check_copyable_in_19(spec: Spec, report: Any) -> None:
+def _check_copyable_in_19(spec: Spec, report: _Report) -> None:
     """A unit type that names itself in a set of unit types: engine 1.9 cannot copy the game data.
 
     The engine copies the game by Java serialization (its AIs on every purchase, and every save).

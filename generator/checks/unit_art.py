@@ -12,11 +12,12 @@ from __future__ import annotations
 import hashlib
 import re
 import struct
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
-from typing import Any, Literal
+from typing import Literal
 
+from generator.checks.context import SpecTree
 from generator.checks.unit_owners import Form, picture_forms, player_advances, uncertain_owners, unit_owners
 from generator.diagnostics import Diagnostic, Mark, Severity, did_you_mean, key_path
 from generator.installed_map import InstalledMap
@@ -67,7 +68,7 @@ def default_mark(unit: str) -> str:
 @dataclass
 class _Planner:
     spec: Spec
-    tree: Any
+    tree: SpecTree
     installed: InstalledMap
     stock: frozenset[tuple[str, str]] | None
     folder_of: Callable[[Mark | None], Path | None]  # the variant folder of a spec file
@@ -261,7 +262,7 @@ def _similar_unit(spec: Spec, name: str, players: list[str], planner: _Planner) 
     return max(named, key=len) if named else (candidates[0] if candidates else None)
 
 
-def _kind(options: dict[str, Any]) -> str:
+def _kind(options: Mapping[str, object]) -> str:
     for flag in ("isAir", "isSea"):
         if options.get(flag) is True:
             return flag
@@ -270,7 +271,7 @@ def _kind(options: dict[str, Any]) -> str:
 
 def plan_unit_art(
     spec: Spec,
-    tree: Any,
+    tree: SpecTree,
     installed: InstalledMap,
     stock: frozenset[tuple[str, str]] | None,
     folder_of: Callable[[Mark | None], Path | None],

@@ -8,21 +8,15 @@ once, each said at the user's line.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 from weakref import WeakKeyDictionary
 
 from generator.checks.blame import in_child, raw_chain, remember
-from generator.checks.board import check_board
-from generator.checks.engine_rules import check_engine_rules, not_said
-from generator.checks.gates import check_gates
-from generator.checks.names import check_names
-from generator.checks.options import check_options
-from generator.checks.properties import check_properties
-from generator.checks.references import check_spec
-from generator.checks.sanity import check_sanity
-from generator.diagnostics import Diagnostic, Severity, key_path
+from generator.checks.context import CheckContext, SpecTree
+from generator.checks.registry import consequences_unsaid, run_checks
+from generator.diagnostics import Diagnostic, Severity
 from generator.installed_map import MapLookup
 from generator.spec.expand import expand_templates
+from generator.spec.load import SpecMap
 from generator.spec.model import Spec
 from generator.spec.patterns.expansion import Expansion, attribute, expand_patterns
 from generator.spec.resolve import ResolvedSpec, Rules, resolve
@@ -59,16 +53,16 @@ def check_variant(
         _FOR_A_CHILD.setdefault(rules, {})[(parent, target)] = (maps, raw_chain(rules, parent), checked)
         return checked[1]
 
-    return compiled, _consequences_unsaid(in_child(problems, rules, name, tree, parent_problems, target, maps))
+    return compiled, consequences_unsaid(in_child(problems, rules, name, tree, parent_problems, target, maps))
 
 
-Checked = tuple[CheckedVariant | None, list[Diagnostic], Any]
+Checked = tuple[CheckedVariant | None, list[Diagnostic], SpecTree | None]  # with the tree checked
 # A parent checked for a child's sake (checks.blame) is not checked again when its own turn comes
 # in the same process (a build's worker that took the child first): the result waits for that
 # turn, once, kept with the Rules object that read it and the raw files it was made from.
-_FOR_A_CHILD: WeakKeyDictionary[Rules, dict[tuple[str, str], tuple[MapLookup | None, list[Any], Checked]]] = (
-    WeakKeyDictionary()
-)
+_FOR_A_CHILD: WeakKeyDictionary[
+    Rules, dict[tuple[str, str], tuple[MapLookup | None, list[SpecMap | None], Checked]]
+] = WeakKeyDictionary()
 
 
 def _checked_for_a_child(rules: Rules, name: str, target: Target, maps: MapLookup | None) -> Checked | None:
@@ -80,14 +74,6 @@ def _checked_for_a_child(rules: Rules, name: str, target: Target, maps: MapLooku
     now = raw_chain(rules, name)
     same = len(now) == len(kept[1]) and all(a is b for a, b in zip(now, kept[1], strict=True))
     return kept[2] if same else None
-
-
-def _consequences_unsaid(problems: list[Diagnostic]) -> list[Diagnostic]:
-    """Without the warnings said of a place that an error is said of: the error is the mistake, the
-    warnings its echoes (a fighter made a sea unit is refused by the engine; that it is "a sea unit
-    placed on land" in every territory it starts in says nothing more until it is fixed)."""
-    wrong = {p.key_path for p in problems if p.severity is Severity.ERROR and p.key_path}
-    return [p for p in problems if p.severity is not Severity.WARNING or p.key_path not in wrong]
 
 
 def _checked(rules: Rules, name: str, target: Target, maps: MapLookup | None) -> Checked:
@@ -112,34 +98,11 @@ def _checked(rules: Rules, name: str, target: Target, maps: MapLookup | None) ->
     checked, repaired = (spec, []) if spec is not None else salvage(resolved.tree, resolved.replaced)
     if checked is None:
         return None, problems, resolved.tree
-    target = checked.game.target or target  # a variant made for one engine is checked for that one
-    said = {p.mark for p in problems}
-    # A repaired place, what lies under it, and the entry that holds it say nothing more.
-    quiet = tuple(key_path(path) for path in repaired)
-    holders = {key_path(path[:-1]) for path in repaired}
-    # A name that is not one line of text is one problem: what else is said of its place is noise.
-    named = [p for p in check_names(checked, resolved.tree) if p.mark not in said]
-    said |= {p.mark for p in named}
-    problems += named
-    later = list(check_spec(checked, resolved.tree, target, name, names=False))
-    later += check_options(checked, resolved.tree, target)
-    later += not_said(check_engine_rules(checked, resolved.tree, target), later)
-    for check in (check_properties, check_sanity):
-        later += check(checked, resolved.tree, target)
-    if not any(p.severity is Severity.ERROR for p in problems + later):
-        # What the engine would ignore is read off the whole spec: a spec with a mistake is not whole
-        # (a use that made nothing leaves the triggers it would fire looking unused).
-        later += check_gates(checked, resolved.tree, target, expansion.made)
-    if maps is not None:
-        board = check_board(checked, resolved, rules, maps)
-        # A territory the map lacks is one problem: the board's error says it, not also a warning
-        # that it borders nothing.
-        gone = {p.key_path for p in board if p.severity is Severity.ERROR}
-        later = [p for p in later if not (p.severity is Severity.WARNING and p.key_path in gone)] + board
-    problems += [
-        p for p in later
-        if p.mark not in said and p.key_path not in holders and not (quiet and p.key_path.startswith(quiet))
-    ]  # fmt: skip
+    # A variant made for one engine is checked for that one.
+    ctx = CheckContext(
+        checked, resolved.tree, checked.game.target or target, name, expansion.made, maps, resolved, rules
+    )
+    problems += run_checks(ctx, problems, repaired)
     # A problem in what a pattern made is said of the use that made it.
     problems = [attribute(p, expansion) for p in problems]
     if spec is None or any(p.severity is Severity.ERROR for p in problems):

@@ -68,7 +68,7 @@ def validate_xml_file(
     # The schema sees the XML as written; with 2.x variables the options only mean something once
     # expanded, and the option checks below see them expanded.
     schema_findings = [] if b"<variableList" in data else check_xml_against_xsd(data, display, target)
-    if spec is not None:
+    if spec is not None and tree is not None:
         problems += check_spec(spec, tree, target)
         problems += check_options(spec, tree, target)
         problems += not_said(check_engine_rules(spec, tree, target), problems)
