@@ -1,7 +1,7 @@
 """Diagnostics: located messages about the user's input, and the one exception that carries them.
 
 Every stage reports problems as `Diagnostic` values instead of raising on the first one, so a user
-sees all of their mistakes in one run. The CLI prints them and picks the exit code.
+sees all of their mistakes in one run. The CLI prints them and picks the exit code (cli.group).
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import NamedTuple
 
-import click
+from generator.errors import TripleaForgeError
 
 
 class Severity(StrEnum):
@@ -53,25 +53,20 @@ class Diagnostic:
         return (m.file, m.line, m.col, self.message) if m else ("", 0, 0, self.message)
 
 
-class ForgeError(click.ClickException):
-    """Input problems found by a stage; printed one per line, exit code 1."""
-
-    exit_code = 1
+class ForgeError(TripleaForgeError):
+    """Input problems found by a stage; printed one per line, then their count (`tally`), exit code 1."""
 
     def __init__(self, diagnostics: Sequence[Diagnostic]) -> None:
         # Variants that share a parent find the parent's problems once each: say each once.
         self.diagnostics = sorted(set(diagnostics), key=Diagnostic.sort_key)
         super().__init__("\n".join(str(d) for d in self.diagnostics))
 
-    def format_message(self) -> str:
-        return self.message
-
-    def show(self, file: object = None) -> None:
+    def tally(self) -> str:
+        """The line after the problems: '2 errors and 1 warning found.'"""
         errors = sum(1 for d in self.diagnostics if d.severity is Severity.ERROR)
         warnings = len(self.diagnostics) - errors
-        click.echo(self.message, err=True)
         also = f" and {warnings} warning{'s' if warnings != 1 else ''}" if warnings else ""
-        click.echo(f"{errors} error{'s' if errors != 1 else ''}{also} found.", err=True)
+        return f"{errors} error{'s' if errors != 1 else ''}{also} found."
 
 
 def one_line(text: str) -> str:

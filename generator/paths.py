@@ -15,6 +15,8 @@ import stat
 from pathlib import Path
 from typing import BinaryIO
 
+from generator.errors import TripleaForgeError
+
 # Letters, digits, '.', '_' and '-'; starting with a letter or digit; no '--' (it ends an XML
 # comment, where variant names are written). Safe in a path, a URL, a shell word and map.yml.
 _PLAIN_NAME = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9._]|-(?!-))*")
@@ -28,11 +30,11 @@ DEBIAN_JAR = Path("/usr/share/games/triplea/bin/triplea.jar")
 DTD_IN_JAR = "games/strategy/engine/xml/game.dtd"
 
 
-class UnreadableFile(Exception):
+class UnreadableFile(TripleaForgeError):
     """A file we refuse or fail to read, with the reason in words."""
 
 
-class UnwritableFile(Exception):
+class UnwritableFile(TripleaForgeError):
     """A file we refuse or fail to write, with the reason in words."""
 
 

@@ -19,6 +19,8 @@ from collections.abc import Callable
 from pathlib import Path, PurePosixPath
 from typing import BinaryIO
 
+from generator.errors import TripleaForgeError
+
 MAX_DIRECTORY = 64 << 20  # bytes of central directory: 50,000 entries with names of over a kilobyte
 _CHUNK = 1 << 16
 _END = b"PK\x05\x06"
@@ -39,7 +41,7 @@ _UNREADABLE = (
 )  # fmt: skip
 
 
-class ZipRefused(Exception):
+class ZipRefused(TripleaForgeError):
     """Why a zip (or one entry of it) is not read, in words."""
 
 

@@ -17,9 +17,10 @@ from typing import Any
 
 from generator.balance.lab import Game, Settings, failed_record
 from generator.balance.records import Record, from_report
+from generator.errors import ToolUnusable
 
 
-class ClusterError(Exception):
+class ClusterError(ToolUnusable):
     """Ray is missing, or the cluster cannot be reached."""
 
 

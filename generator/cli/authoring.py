@@ -20,6 +20,7 @@ from generator.cli.group import (
     cli,
 )
 from generator.diagnostics import Diagnostic, Severity
+from generator.errors import TripleaForgeError
 from generator.paths import template_dir
 from generator.targets import TARGETS, Target
 
@@ -100,7 +101,7 @@ def build_variants(
 
     rules = Rules(rules_dir, _display(rules_dir))
     if not rules.variants():
-        raise click.ClickException(f"no variants found in {_display(rules_dir)}/ (expected <variant>/*.yaml)")
+        raise TripleaForgeError(f"no variants found in {_display(rules_dir)}/ (expected <variant>/*.yaml)")
     files, problems = build_outputs(rules, list(variants), target, maps, jobs)
     _report(problems, strict)
     boards = maps.board_lines()
@@ -330,23 +331,19 @@ def new(name: str, base: str, folder: Path | None, install_spec: str | None, rul
     CI installs), a .gitignore, a README to start from and the CI workflow; its variants extend
     the ones triplea-forge ships, so nothing else is copied.
     """
-    from generator.release.scaffold import ScaffoldError, new_variant, next_steps, scaffold_repository
-    from generator.release.workflow import CiUsageError
+    from generator.release.scaffold import new_variant, next_steps, scaffold_repository
     from generator.spec.resolve import Rules
 
     rules = Rules(rules_dir, _display(rules_dir))
     if not rules.exists(base):
         known = sorted({*rules.variants(), *rules.base_variants()})
         raise click.BadParameter(f"no variant named '{base}' (there are: {', '.join(known)})", param_hint="--extends")
-    try:
-        notes: list[str] = []
-        if folder is None:
-            made, note = new_variant(rules_dir, name, base)
-            written, notes = [made], [note] if note else []
-        else:
-            written, notes = scaffold_repository(folder, name, base, install_spec)
-    except (ScaffoldError, CiUsageError) as exc:
-        raise click.ClickException(str(exc)) from exc
+    notes: list[str] = []
+    if folder is None:
+        made, note = new_variant(rules_dir, name, base)
+        written, notes = [made], [note] if note else []
+    else:
+        written, notes = scaffold_repository(folder, name, base, install_spec)
     for path in written:
         click.echo(f"wrote {_display(path)}")
     for note in notes:

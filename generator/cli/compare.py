@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 import click
 
 from generator.cli.group import BOARD_OPTION, RULES_OPTION, _display, cli
+from generator.errors import TripleaForgeError
 
 if TYPE_CHECKING:
     from generator.spec.resolve import Rules
@@ -58,7 +59,6 @@ def diff(
     folded in Markdown); --brief gives the short form. --picture draws where on the board the two
     differ (owners, production, units, attachments, borders), on --base-map or the installed map.
     """
-    from generator.diff.compare import DiffError
     from generator.diff.markdown import markdown
     from generator.diff.render import json_text, print_text
     from generator.diff.sides import diff_revisions, diff_sides
@@ -70,20 +70,17 @@ def diff(
         if picture == STDOUT:
             raise click.UsageError("--picture -: the diff itself goes to the standard output; give a file name")
         check_output_file(picture, PICTURE, force, "--picture")
-    try:
-        if from_rev is not None or to_rev is not None:
-            if from_rev is None:
-                raise click.UsageError("--to needs --from (the revision to compare from)")
-            if len(sides) != 1:
-                raise click.UsageError("with --from/--to give exactly one VARIANT")
-            result = diff_revisions(sides[0], rules_dir, _display(rules_dir), from_rev, to_rev)
-        else:
-            if len(sides) != 2:
-                raise click.UsageError("give two variants or XML files (OLD NEW), or one VARIANT with --from")
-            shown = {s: _display(Path(s)) for s in sides if s.lower().endswith(".xml")}
-            result = diff_sides(sides[0], sides[1], Rules(rules_dir, _display(rules_dir)), shown)
-    except DiffError as exc:
-        raise click.ClickException(str(exc)) from exc
+    if from_rev is not None or to_rev is not None:
+        if from_rev is None:
+            raise click.UsageError("--to needs --from (the revision to compare from)")
+        if len(sides) != 1:
+            raise click.UsageError("with --from/--to give exactly one VARIANT")
+        result = diff_revisions(sides[0], rules_dir, _display(rules_dir), from_rev, to_rev)
+    else:
+        if len(sides) != 2:
+            raise click.UsageError("give two variants or XML files (OLD NEW), or one VARIANT with --from")
+        shown = {s: _display(Path(s)) for s in sides if s.lower().endswith(".xml")}
+        result = diff_sides(sides[0], sides[1], Rules(rules_dir, _display(rules_dir)), shown)
     if fmt == "json":
         click.echo(json_text(result), nl=False)
     elif fmt == "markdown":
@@ -112,7 +109,7 @@ def _diff_picture(result: object, picture: Path, base_map: Path | None, rules: R
     maps = MapLookup(base_map=base_map)
     installed, names = find_named_board(rules, variant, new.game.map, maps)
     if installed is None:
-        raise click.ClickException(f"--picture: {board_missing(names, maps)}: {get_hint(names)}")
+        raise TripleaForgeError(f"--picture: {board_missing(names, maps)}: {get_hint(names)}")
     for line in maps.board_lines():
         click.echo(line, err=True)
     title = f"{result.old.label} -> {result.new.label}: where the board differs"

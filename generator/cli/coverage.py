@@ -9,8 +9,8 @@ from typing import TYPE_CHECKING
 import click
 
 from generator.cli.group import RULES_OPTION, _display, _report, cli
-from generator.cli.release import EngineUnusable
 from generator.diagnostics import Diagnostic, did_you_mean
+from generator.errors import TripleaForgeError
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -119,7 +119,7 @@ def coverage(
             continue
         if not loaded.spec.rule_ledger:
             if variants and ledger_only:
-                raise click.ClickException(f"variant '{name}' has no rule ledger (rule_ledger: in its spec)")
+                raise TripleaForgeError(f"variant '{name}' has no rule ledger (rule_ledger: in its spec)")
             unledgered[name] = loaded
             continue
         specs[name] = loaded.spec
@@ -132,7 +132,7 @@ def coverage(
         unledgered = {}  # without VARIANTS, a folder with ledgers shows those (the project's own rules/)
     if not reports and (ledger_only or not unledgered):
         what = " has a rule ledger" if ledger_only else " (start one: triplea-forge new NAME)"
-        raise click.ClickException(f"no variant in {_display(rules_dir)}/{what}")
+        raise TripleaForgeError(f"no variant in {_display(rules_dir)}/{what}")
     if mutate:
         _sweep_all(rules, specs)
         return
@@ -199,7 +199,6 @@ def _mark_stale(rules: Rules, reports: list[Coverage]) -> None:
 
 def _sweep_all(rules: Rules, specs: dict[str, Spec]) -> None:
     """Sweep each variant (those made for 2.x are their parent's game in engine 1.9: swept there)."""
-    from generator.engine.harness import EngineError
     from generator.engine.mutation import expanded_tree, parent_tree
 
     survivors = 0
@@ -210,19 +209,16 @@ def _sweep_all(rules: Rules, specs: dict[str, Spec]) -> None:
         enforced = {i: e for i, e in spec.rule_ledger.items() if e.fidelity.grade != "notes-only"}
         with tempfile.TemporaryDirectory(prefix="forge-map-files-") as folder:
             _write_map_files(spec, Path(folder))
-            try:
-                from generator.engine.sweep import sweep
+            from generator.engine.sweep import sweep
 
-                result = sweep(
-                    name,
-                    enforced,
-                    expanded_tree(rules, name),
-                    parent=parent_tree(rules, name),
-                    map_files=Path(folder),
-                    progress=lambda line: click.echo(line, err=True),
-                )
-            except EngineError as exc:
-                raise EngineUnusable(str(exc)) from exc
+            result = sweep(
+                name,
+                enforced,
+                expanded_tree(rules, name),
+                parent=parent_tree(rules, name),
+                map_files=Path(folder),
+                progress=lambda line: click.echo(line, err=True),
+            )
         survivors += _print_sweep(result, len(spec.rule_ledger))
     if survivors:
         raise SystemExit(1)

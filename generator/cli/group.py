@@ -1,4 +1,8 @@
-"""The `triplea-forge` command group: its shared options, how problems are shown, exit codes."""
+"""The `triplea-forge` command group: its shared options, how problems are shown, exit codes.
+
+Every error a stage raises derives from `errors.TripleaForgeError`; it is said here, once, for
+every command (`_say`): no command translates an error of its own.
+"""
 
 from __future__ import annotations
 
@@ -9,11 +13,13 @@ import os
 import sys
 from dataclasses import replace
 from pathlib import Path
+from typing import NoReturn
 
 import click
 
 from generator.cli.bounds import MAX_WORKERS, FiniteFloat
 from generator.diagnostics import Diagnostic, ForgeError, Severity
+from generator.errors import TripleaForgeError, UsageProblem
 from generator.targets import TARGETS
 
 RULES_OPTION = click.option(
@@ -160,11 +166,39 @@ def _internal_error(exc: Exception) -> SystemExit:
     return SystemExit(3)
 
 
+def _say(error: TripleaForgeError, ctx: click.Context) -> NoReturn:
+    """Say `error` as click says its own errors, then exit with the error's code: `Error: <message>`;
+    a usage problem under the usage line of the command given (`ctx`); problems in the user's files
+    one a line, then their count."""
+    if isinstance(error, ForgeError):
+        click.echo(str(error), err=True)
+        click.echo(error.tally(), err=True)
+    elif isinstance(error, UsageProblem):
+        click.UsageError(str(error), ctx).show()
+    else:
+        click.ClickException(str(error)).show()
+    raise SystemExit(error.exit_code)
+
+
+class _Command(click.Command):
+    """A command whose errors are said by `_say`, in its own context (its usage line)."""
+
+    def invoke(self, ctx: click.Context) -> object:
+        try:
+            return super().invoke(ctx)
+        except TripleaForgeError as exc:
+            _say(exc, ctx)
+
+
 class _Group(click.Group):
     """Turns a bug of ours into one clear line and exit code 3 instead of a traceback.
 
-    Set TRIPLEA_FORGE_TRACEBACK=1 to see the traceback when reporting the bug.
+    Set TRIPLEA_FORGE_TRACEBACK=1 to see the traceback when reporting the bug. Its commands (and
+    groups: `map`) say the errors of triplea-forge (`_say`).
     """
+
+    command_class = _Command
+    group_class = type  # a sub-group (`map`) is one of these too
 
     def invoke(self, ctx: click.Context) -> object:
         _printable_anywhere()
@@ -176,6 +210,8 @@ class _Group(click.Group):
             return super().invoke(ctx)
         except (click.ClickException, click.exceptions.Exit, click.Abort, SystemExit):
             raise
+        except TripleaForgeError as exc:  # raised before a command ran (reading its options)
+            _say(exc, ctx)
         except BrokenPipeError:
             # The reader of our output went away (`| head`): not a bug of ours. Click's main ends
             # the command quietly with exit 1, as a command in a pipeline should.

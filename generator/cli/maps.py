@@ -85,10 +85,7 @@ def get(names: tuple[str, ...], force: bool, index: str | None, into: Path | Non
     if not missing:
         return
     entries = _index(index)
-    try:
-        wanted = [md.find_entry(entries, name) for name in missing]
-    except md.MapDownloadError as exc:
-        raise click.ClickException(str(exc)) from exc
+    wanted = [md.find_entry(entries, name) for name in missing]
     for entry in wanted:
         found = lookup.find(entry.name)
         if found is not None and not force:  # given by its title, installed by its folder name
@@ -103,10 +100,7 @@ def _index(index: str | None) -> list[IndexEntry]:
     """The index's maps; each entry it holds that cannot be installed said as a warning."""
     from generator.release import map_download as md
 
-    try:
-        found = md.fetch_index(md.index_url(index))
-    except md.MapDownloadError as exc:
-        raise click.ClickException(str(exc)) from exc
+    found = md.fetch_index(md.index_url(index))
     for line in found.skipped:
         click.echo(f"warning: {line}", err=True)
     return found.entries
@@ -132,8 +126,6 @@ def _install(entry: IndexEntry, folder: Path, force: bool) -> Path:
     try:
         with bar:
             return md.install(entry, folder, force, advance)
-    except md.MapDownloadError as exc:
-        raise click.ClickException(f"{entry.folder_name}: {exc}") from exc
     except KeyboardInterrupt:
         click.echo(f"{entry.folder_name}: interrupted; nothing installed", err=True)
         sys.exit(130)

@@ -8,6 +8,7 @@ from pathlib import Path
 import click
 
 from generator.cli.group import BOARD_OPTION, RULES_OPTION, TARGET_OPTION, _display, _report, cli
+from generator.errors import TripleaForgeError
 from generator.targets import Target
 
 
@@ -45,7 +46,7 @@ def preview(variant: str, out: Path, force: bool, base_map: Path | None, rules_d
     installed = find_board(loaded.spec, loaded.resolved, rules, maps) if loaded is not None else None
     if loaded is not None and installed is None:  # the error says it all: no warning that it is not checked
         names = map_names(rules, loaded.resolved, loaded.spec.game.map)
-        raise click.ClickException(f"{board_missing(names, maps)}: {get_hint(names)}")
+        raise TripleaForgeError(f"{board_missing(names, maps)}: {get_hint(names)}")
     _report(problems)
     assert loaded is not None and installed is not None
     for line in maps.board_lines():
@@ -97,11 +98,8 @@ def play(
         raise click.UsageError("give the VARIANT to build and play, or --zip RELEASE to open a release")
     if release is not None and base_map is not None:
         raise click.UsageError("--base-map: a release carries its map's art; give --zip or --base-map, not both")
-    try:
-        playtest.check_display()
-        driver = playtest.find_client()
-    except playtest.PlayError as exc:
-        raise click.ClickException(str(exc)) from exc
+    playtest.check_display()
+    driver = playtest.find_client()
     work = playtest.temporary_folder()
     try:
         if release is not None:
@@ -119,8 +117,6 @@ def play(
                 click.echo(line)
             click.echo(f"packaged {variant} into a TripleA home at {work / 'home'}")
         code = playtest.run(prepared, work, click.echo, driver)
-    except playtest.PlayError as exc:
-        raise click.ClickException(str(exc)) from exc
     finally:
         playtest.remove(work)
     click.echo(f"the client closed (exit code {code})")

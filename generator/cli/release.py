@@ -20,13 +20,13 @@ from generator.cli.group import (
     action_policy,
     cli,
 )
+from generator.errors import ToolUnusable, TripleaForgeError
 from generator.targets import Target
 
 
-class EngineUnusable(click.ClickException):
-    """The engine could not be run at all (not a verdict on the games): exit code 2."""
-
-    exit_code = 2
+class EngineUnusable(ToolUnusable):
+    """The engine could not be run at all (not a verdict on the games): exit code 2. The stages
+    raise errors.ToolUnusable themselves (engine.errors.EngineError); `balance` still names this."""
 
 
 @cli.command()
@@ -115,8 +115,7 @@ def check(
     from generator.cli.authoring import build_variants
     from generator.cli.targets import find_variants, shipped_games, unknown_variant
     from generator.emit.write import settle
-    from generator.engine.check import CheckUsageError, run
-    from generator.engine.harness import EngineError
+    from generator.engine.check import run
     from generator.engine.rule_activity import variant_rules
     from generator.spec.resolve import Rules
 
@@ -146,26 +145,21 @@ def check(
     rules = variant_rules(specs, played, games_dir) if rounds > 0 else {}
     for name, game in shipped.items() if rounds > 0 else ():
         rules.update(variant_rules(specs, [name], game.parent))
-    try:
-        ok = run(
-            [str(shipped.get(t, t)) for t in targets],  # a shipped variant's game by its path
-            games_dir,
-            rounds=rounds,
-            ai=ai,
-            seed=seed,
-            actions=action_policy(actions, choice_rate),
-            reproducible=reproducible,
-            games=games,
-            jobs=jobs,
-            timeout=timeout,
-            report_path=report_path,
-            rules=rules,
-            expect_fire=expect_fire,
-        )
-    except CheckUsageError as exc:
-        raise click.UsageError(str(exc)) from exc
-    except EngineError as exc:
-        raise EngineUnusable(str(exc)) from exc
+    ok = run(
+        [str(shipped.get(t, t)) for t in targets],  # a shipped variant's game by its path
+        games_dir,
+        rounds=rounds,
+        ai=ai,
+        seed=seed,
+        actions=action_policy(actions, choice_rate),
+        reproducible=reproducible,
+        games=games,
+        jobs=jobs,
+        timeout=timeout,
+        report_path=report_path,
+        rules=rules,
+        expect_fire=expect_fire,
+    )
     if not ok:
         sys.exit(1)
 
@@ -235,7 +229,7 @@ def package(
     rules = Rules(rules_dir, _display(rules_dir))
     names = list(variants) or rules.variants()
     if not names:
-        raise click.ClickException(f"no variants found in {_display(rules_dir)}/ (expected <variant>/*.yaml)")
+        raise TripleaForgeError(f"no variants found in {_display(rules_dir)}/ (expected <variant>/*.yaml)")
     given = overlay or base_map
     # A map given is checked against while compiling; one looked up is known only after.
     lookup = MapLookup(base_map=given, search=[]) if given is not None else None
@@ -250,23 +244,17 @@ def package(
         click.echo(f"{len(written)} file{'s' if len(written) != 1 else ''} written into {_display(overlay)}")
         return
     _report(stage.one_map(compiled))
-    if base_map is None:
-        try:  # the variants' board, by the rule every command follows (checks.board.find_board)
-            base_map, said = maps.installed_board(rules, compiled)
-        except maps.BaseMapError as exc:
-            raise click.UsageError(str(exc)) from exc
+    if base_map is None:  # the variants' board, by the rule every command follows (checks.board.find_board)
+        base_map, said = maps.installed_board(rules, compiled)
         for line in said:
             click.echo(line)
-    try:
-        with maps.opened(base_map) as base:
-            built, found = stage.checked_standalone(
-                base, compiled, previous, release, rules, out_dir, force=force, board_checked=lookup is not None
-            )
-            _report(found, strict)
-            assert built is not None
-            folder, archive = stage.write_package(built, out_dir)
-    except maps.BaseMapError as exc:
-        raise click.ClickException(str(exc)) from exc
+    with maps.opened(base_map) as base:
+        built, found = stage.checked_standalone(
+            base, compiled, previous, release, rules, out_dir, force=force, board_checked=lookup is not None
+        )
+        _report(found, strict)
+        assert built is not None
+        folder, archive = stage.write_package(built, out_dir)
     click.echo(f"wrote {_display(folder)}/ ({len(built.files)} files)")
     click.echo(f"wrote {_display(archive)}")
 
@@ -298,12 +286,9 @@ def init_ci(folder: Path, base_map_repo: str | None, install_spec: str | None, f
     """
     from generator.emit.write import write_file
     from generator.release.scaffold import PIN_FILE, default_pin
-    from generator.release.workflow import CiUsageError, write_workflow
+    from generator.release.workflow import write_workflow
 
-    try:
-        written = write_workflow(folder, folder / rules_dir, base_map_repo, force)
-    except CiUsageError as exc:
-        raise click.UsageError(str(exc)) from exc
+    written = write_workflow(folder, folder / rules_dir, base_map_repo, force)
     click.echo(f"wrote {_display(written)}")
     pin_file = folder / PIN_FILE
     if not pin_file.exists():

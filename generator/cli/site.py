@@ -12,6 +12,7 @@ import click
 
 from generator.cli.group import BOARD_OPTION, RULES_OPTION, _display, _report, cli
 from generator.cli.watch import INTERVAL_OPTION, STOP_AFTER_OPTION
+from generator.errors import TripleaForgeError
 
 if TYPE_CHECKING:
     from generator.release.site.build import Built, SiteBuilder
@@ -43,7 +44,7 @@ def _names(variants: tuple[str, ...], rules: Rules) -> list[str]:
 
     if not variants:
         if not rules.variants():
-            raise click.ClickException(f"no variant in {rules.display_root}/ (start one: triplea-forge new NAME)")
+            raise TripleaForgeError(f"no variant in {rules.display_root}/ (start one: triplea-forge new NAME)")
         return rules.variants()
     neither = find_variants(variants, rules).neither
     if neither:
@@ -174,10 +175,7 @@ def serve(
     builder = _builder(rules_dir, base_map, studies, mutation_results)
     names = _names(variants, builder.rules)
     live = LiveSite()
-    try:
-        server = start_server(live, port)
-    except OSError as exc:
-        raise click.ClickException(f"cannot serve on {HOST}:{port}: {exc.strerror or exc}") from exc
+    server = start_server(live, port)
     built: dict[str, Built] = {}
     failing: dict[str, list[str]] = {}
 

@@ -28,10 +28,11 @@ from generator.diff.facts import (
     step_identities,
 )
 from generator.diff.pattern_facts import made_paths
+from generator.errors import TripleaForgeError
 from generator.spec.model import Spec
 
 
-class DiffError(Exception):
+class DiffError(TripleaForgeError):
     """Why a diff cannot be made, in one line (exit 1)."""
 
 

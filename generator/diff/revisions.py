@@ -10,10 +10,11 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path, PurePosixPath
 
+from generator.errors import TripleaForgeError
 from generator.paths import SPEC_SUFFIXES
 
 
-class GitError(Exception):
+class GitError(TripleaForgeError):
     """A one-line reason why a revision cannot be read."""
 
 

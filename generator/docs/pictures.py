@@ -14,6 +14,7 @@ from pathlib import Path
 from generator.diagnostics import Diagnostic, Severity
 from generator.docs.variant_units import UNITS_SHEETS
 from generator.emit.build import Compiled
+from generator.errors import TripleaForgeError
 from generator.installed_map import InstalledMap, MapLookup, stock_units_folder
 from generator.release.diff_picture import diff_picture
 from generator.release.package import compiled_by_name
@@ -26,7 +27,7 @@ DIFF_SIDES = ("aarhe", "aarhe-phase1")  # the revision the how-to on `diff` revi
 CELL = 62  # a unit picture's square on the sheet (the Revised map's pictures are 48 x 48), a 9-letter name wide
 
 
-class DocsError(Exception):
+class DocsError(TripleaForgeError):
     """The pictures could not be made (the variants do not build against the base map)."""
 
 

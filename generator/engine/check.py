@@ -21,6 +21,7 @@ from generator.engine.harness_report import UnreadableReport, game_report
 from generator.engine.judge import Target, Verdict, action_notes, evaluate
 from generator.engine.rule_activity import RuleLine, tally
 from generator.engine.sandbox import foreign_doctype
+from generator.errors import UsageProblem
 
 __all__ = [
     "CheckUsageError",
@@ -38,7 +39,7 @@ ROUND_TIMEOUT = {"fast": 120.0, "pro": 600.0}
 STARTUP_TIMEOUT = 60.0
 
 
-class CheckUsageError(Exception):
+class CheckUsageError(UsageProblem):
     """A target that names neither a built variant nor an existing file."""
 
 

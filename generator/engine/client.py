@@ -21,13 +21,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from generator.engine.harness import CLIENT_CLASS, SHORT_JVM_OPTIONS, EngineError, find_engine
+from generator.errors import TripleaForgeError
 
 READY = "FORGE-GUI game window"
 # What the client prints when it cannot start a game: its Play button then does nothing.
 REFUSALS = ("No data of type", "FORGE-GUI failed")
 
 
-class ClientError(Exception):
+class ClientError(TripleaForgeError):
     """The client could not start (what is missing is said) or did not get to the game (the message
     ends with the tail of its log)."""
 

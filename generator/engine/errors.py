@@ -5,10 +5,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from generator.errors import ToolUnusable
+
 JsonDict = dict[str, Any]
 
 
-class EngineError(Exception):
+class EngineError(ToolUnusable):
     """Anything that prevents running the TripleA engine harness."""
 
 

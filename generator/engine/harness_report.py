@@ -13,6 +13,8 @@ from typing import Any, Literal, NotRequired
 from pydantic import ConfigDict, TypeAdapter, ValidationError, with_config
 from typing_extensions import TypedDict
 
+from generator.errors import TripleaForgeError
+
 Counts = dict[str, int]  # unit type -> how many
 _KEEP = ConfigDict(extra="allow")  # keys not declared here are kept, not dropped
 
@@ -244,7 +246,7 @@ class GameReport(TypedDict):
 _ADAPTER: TypeAdapter[GameReport] = TypeAdapter(GameReport)
 
 
-class UnreadableReport(Exception):
+class UnreadableReport(TripleaForgeError):
     """A report that is not what the harness writes (a harness of another version, or a bug)."""
 
 

@@ -20,6 +20,7 @@ from pathlib import Path
 import yaml
 from lxml import etree
 
+from generator.errors import TripleaForgeError
 from generator.paths import UnreadableFile, read_regular_file
 from generator.safe_zip import NotAZip, ZipRefused, open_zip, read_entry
 
@@ -63,7 +64,7 @@ MAX_TOTAL_BYTES = 2 * 1024 * 1024 * 1024
 MAX_ENTRIES = 100_000
 
 
-class ReleaseError(Exception):
+class ReleaseError(TripleaForgeError):
     """A previous release that cannot be read, in words."""
 
 

@@ -279,7 +279,15 @@ def unpack(archive: Path, into: Path) -> Path:
 
 
 def install(entry: IndexEntry, maps_folder: Path, force: bool, progress: Progress) -> Path:
-    """Download, check, unpack and move the map into `maps_folder`; the folder it now is."""
+    """Download, check, unpack and move the map into `maps_folder`; the folder it now is. What
+    went wrong is said of the map: '<its folder name>: <why>'."""
+    try:
+        return _install(entry, maps_folder, force, progress)
+    except MapDownloadError as exc:
+        raise MapDownloadError(f"{entry.folder_name}: {exc}") from exc
+
+
+def _install(entry: IndexEntry, maps_folder: Path, force: bool, progress: Progress) -> Path:
     problem = map_name_problem(entry.name)
     final = maps_folder / entry.folder_name
     if problem is not None or final.parent.resolve() != maps_folder.resolve():  # never outside the maps folder

@@ -17,6 +17,7 @@ from tempfile import TemporaryDirectory
 from generator.checks.board import board_missing, find_board, get_hint, map_names
 from generator.checks.variant import CheckedVariant
 from generator.diagnostics import one_line
+from generator.errors import TripleaForgeError, UsageProblem
 from generator.installed_map import MAX_MAP_ENTRIES as MAX_ENTRIES
 from generator.installed_map import MapLookup, default_maps_folder, given_map_name
 from generator.safe_zip import ZipRefused, copy_entry, entry_parts, open_zip
@@ -25,8 +26,12 @@ from generator.spec.resolve import Rules
 MAX_UNPACKED = 2 * 1024 * 1024 * 1024  # the biggest real maps are a few hundred MB
 
 
-class BaseMapError(Exception):
+class BaseMapError(TripleaForgeError):
     """Why the base map cannot be used, in one line."""
+
+
+class NoBaseMap(BaseMapError, UsageProblem):
+    """No base map was given and the variants' board is not installed: the command line must name one."""
 
 
 def maps_folders() -> list[Path]:
@@ -107,5 +112,5 @@ def installed_board(rules: Rules, compiled: Mapping[str, CheckedVariant]) -> tup
     found = boards[first.name]
     if found is None:
         names = map_names(rules, first.resolved, first.spec.game.map)
-        raise BaseMapError(f"no base map: {board_missing(names, lookup)}; {get_hint(names)}")
+        raise NoBaseMap(f"no base map: {board_missing(names, lookup)}; {get_hint(names)}")
     return found.location, lookup.board_lines()

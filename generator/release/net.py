@@ -29,6 +29,7 @@ from http.client import HTTPMessage
 from typing import IO, Any
 from urllib.parse import urlsplit
 
+from generator.errors import TripleaForgeError
 from generator.paths import file_kind
 
 TIMEOUT = 30.0  # seconds of silence (connecting, or between two reads) before the connection counts as lost
@@ -39,7 +40,7 @@ CHUNK = 1 << 16
 WEB = ("http", "https")
 
 
-class FetchError(Exception):
+class FetchError(TripleaForgeError):
     """Why nothing was fetched, in one line (exit 1)."""
 
 

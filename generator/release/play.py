@@ -21,6 +21,7 @@ from types import FrameType
 from generator.checks.board import board_missing, find_board, get_hint, map_names
 from generator.diagnostics import Diagnostic
 from generator.engine import client as real_client
+from generator.errors import TripleaForgeError
 from generator.installed_map import MapLookup
 from generator.release.package import compiled_by_name, standalone, write_package
 from generator.spec.model import Spec
@@ -30,7 +31,7 @@ from generator.targets import Target
 START_TIMEOUT = 180.0  # seconds until the game window shows; the 1.9 client takes 10-20 s
 
 
-class PlayError(Exception):
+class PlayError(TripleaForgeError):
     """Why the game could not be started, in words (exit 1)."""
 
 

@@ -16,9 +16,10 @@ from pathlib import Path
 
 from generator.checks.board import map_names
 from generator.diagnostics import Severity
+from generator.errors import TripleaForgeError
 from generator.paths import base_rules_dir, output_folder_problem, plain_name_problem
 from generator.release.mod_repo import checkout_pin, first_commit, installed_pin
-from generator.release.workflow import write_workflow
+from generator.release.workflow import CiUsageError, write_workflow
 from generator.spec.dump import SCHEMA_COMMENT
 from generator.spec.resolve import Rules, extends_cycle, resolve
 from generator.spec.schema import schema_text
@@ -36,7 +37,7 @@ __pycache__/
 """
 
 
-class ScaffoldError(Exception):
+class ScaffoldError(TripleaForgeError):
     """Why nothing was made, in one line."""
 
 
@@ -222,6 +223,8 @@ def scaffold_repository(folder: Path, name: str, base: str, install: str | None)
         _remove_made(folder, made)
         if isinstance(exc, OSError):
             raise ScaffoldError(f"cannot write {exc.filename or folder}: {exc.strerror or exc}") from exc
+        if isinstance(exc, CiUsageError):  # a problem of the new repository, not of `new`'s command line
+            raise ScaffoldError(str(exc)) from exc
         raise
     committed = first_commit(folder, f"{name}: a new mod extending {base} (triplea-forge new)")
     return written, [n for n in (note, unbuilt, committed) if n]

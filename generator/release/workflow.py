@@ -16,12 +16,13 @@ from markupsafe import Markup
 
 from generator.emit.render import environment
 from generator.emit.write import write_file
+from generator.errors import UsageProblem
 
 WORKFLOW = Path(".github") / "workflows" / "triplea-forge.yml"
 REPO = re.compile(r"^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$")
 
 
-class CiUsageError(Exception):
+class CiUsageError(UsageProblem):
     """The command line cannot give a workflow (exit 2)."""
 
 

@@ -30,6 +30,7 @@ import math
 from typing import Any
 
 from generator.diagnostics import Diagnostic, key_path
+from generator.errors import TripleaForgeError
 from generator.spec.kinds import KIND_OF_TYPE, KINDS
 from generator.spec.load import SpecList, SpecMap
 from generator.spec.locate import locate
@@ -42,7 +43,7 @@ MAX_EXPANDED_VALUES = 500_000  # variable values, attachments made and their opt
 MAX_EXPANDED_CHARS = 16 * 1024 * 1024  # characters of text with variables filled in
 
 
-class TooMuch(Exception):
+class TooMuch(TripleaForgeError):
     """The expansion would pass one of its bounds; the message says by how much, `path` where."""
 
     def __init__(self, message: str, path: tuple[str, ...] = ()) -> None:

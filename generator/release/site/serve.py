@@ -16,6 +16,7 @@ from html import escape
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import unquote, urlsplit
 
+from generator.errors import TripleaForgeError
 from generator.paths import template_dir
 
 VERSION = "/_forge/version"
@@ -95,7 +96,10 @@ class _Handler(BaseHTTPRequestHandler):
 def start_server(site: LiveSite, port: int) -> ThreadingHTTPServer:
     """The server on 127.0.0.1:`port` (0: a free one), answering in a thread of its own."""
     handler = type("Handler", (_Handler,), {"site": site})
-    server = ThreadingHTTPServer((HOST, port), handler)
+    try:
+        server = ThreadingHTTPServer((HOST, port), handler)
+    except OSError as exc:  # the port is taken, or not ours to take
+        raise TripleaForgeError(f"cannot serve on {HOST}:{port}: {exc.strerror or exc}") from exc
     server.daemon_threads = True
     threading.Thread(target=server.serve_forever, name="triplea-forge serve", daemon=True).start()
     return server

@@ -15,6 +15,7 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from generator.errors import TripleaForgeError
 from generator.spec.numbers import Count
 
 Uses = Mapping[str, Mapping[str, "Pattern | None"]]
@@ -28,7 +29,7 @@ Units = list[str] | dict[str, Count]
 """Units as a list (a name twice is two) or as {unit: how many}."""
 
 
-class PatternError(Exception):
+class PatternError(TripleaForgeError):
     """A use whose parameters are well-typed but do not fit the rest of the spec (in words).
 
     `where` is the parameter's path inside the use, so the message points at that line.
