@@ -17,14 +17,14 @@ import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cache
-from typing import Any
+from typing import Any, TypeVar
 
 from generator.catalog import load_catalog, resolve_option
 from generator.catalog.checks import Condition, load_checks, rule_checks, shortcuts
 from generator.checks.context import CheckContext, Locator, SpecTree
 from generator.checks.in_play_rules import IN_PLAY_CHECKS
 from generator.checks.options import TARGET_ENGINES, attachments_of
-from generator.checks.parser_rules import PARSER_CHECKS
+from generator.checks.parser_rules import PARSER_CHECKS, engine_facts
 from generator.diagnostics import Diagnostic, Severity
 from generator.spec.kinds import KIND_OF_TYPE
 from generator.spec.model import Property, Spec
@@ -34,6 +34,7 @@ from generator.targets import Target
 _INT = re.compile(r"[+-]?[0-9]+")
 _FIELD = re.compile(r"(\w+)([#~])([0-9]+)")
 Path = tuple[str | int, ...]
+Finder = TypeVar("Finder")  # a finder of checks.parser_rules or checks.in_play_rules
 
 
 @dataclass
@@ -43,15 +44,15 @@ class Attachment:
     engine: str
     cls: str
     name: str
-    values: dict[str, Any]
+    values: dict[str, object]  # typed(): a whole number, a boolean or text; a shortcut's as its catalog sets it
     set_by: dict[str, str]
-    properties: dict[str, Any]
+    properties: Mapping[str, object]  # the game's properties as the engine reads them (game_properties)
     direct: set[str] = field(default_factory=set)  # options written themselves, not by a shortcut
     writes: dict[str, list[str]] = field(default_factory=dict)  # every text each option was given
     current: dict[str, str] = field(default_factory=dict)  # the write of a repeated option being checked
     order: dict[str, int] = field(default_factory=dict)  # where each option was (last) written: setters run in order
 
-    def value(self, name: str) -> Any:
+    def value(self, name: str) -> object:
         if name.startswith("property:"):
             return self.properties.get(name.removeprefix("property:"))
         if name == "@name":
@@ -76,7 +77,7 @@ def _resolved(engine: str, cls: str, option: str, aliases: bool = True) -> tuple
     return resolve_option(engine, cls, option, aliases=aliases)
 
 
-def typed(spec: Mapping[str, Any], text: str) -> Any:
+def typed(spec: Mapping[str, object], text: str) -> bool | int | str:
     """An option's text as the engine holds it: a whole number, a boolean or text."""
     kind = spec.get("type")
     if kind == "bool" or (kind != "string" and text.lower() in ("true", "false")):
@@ -87,7 +88,7 @@ def typed(spec: Mapping[str, Any], text: str) -> Any:
 
 
 def read_attachment(
-    engine: str, cls: str, name: str, options: dict[str, Any], properties: dict[str, Any]
+    engine: str, cls: str, name: str, options: Mapping[str, object], properties: Mapping[str, object]
 ) -> Attachment:
     """An attachment's options as `engine` ends up with them (starting values, shortcuts applied)."""
     found = Attachment(engine, cls, name, {}, {}, properties)
@@ -190,9 +191,9 @@ def _failing(rule: dict[str, Any], attachment: Attachment) -> str | None:
     return None
 
 
-def game_properties(spec: Spec, engine: str) -> dict[str, Any]:
+def game_properties(spec: Spec, engine: str) -> dict[str, object]:
     """Every game property the engine reads, as the game sets it or at its starting value."""
-    values = {name: entry["default"] for name, entry in load_catalog(engine)["properties"].items()}
+    values: dict[str, object] = {name: entry["default"] for name, entry in load_catalog(engine)["properties"].items()}
     for name, entry in spec.properties.items():
         value = entry.value if isinstance(entry, Property) else entry
         values[name] = typed({}, str(value).lower() if isinstance(value, bool) else str(value))
@@ -220,7 +221,7 @@ def quoted(check: dict[str, Any]) -> str:
     return f'"{said}" ({where})'
 
 
-def _matching(check: dict[str, Any], table: dict[str, Any]) -> Iterator[Any]:
+def _matching(check: dict[str, Any], table: Mapping[str, Finder]) -> Iterator[Finder]:
     """The finders of `table` whose words are in the check's message (after "Class: ", of that class)."""
     for words, find in table.items():
         cls, _, words = words.rpartition(": ")
@@ -233,7 +234,7 @@ def _parser_checks(spec: Spec, engine: str) -> Iterator[tuple[Path, str, str]]:
     for check in data["checks"]:
         if check["status"] == "spec_check":
             for find in _matching(check, PARSER_CHECKS):
-                for path, says in find(spec, data):
+                for path, says in find(spec, engine_facts(engine)):
                     yield path, says, quoted(check)
 
 
@@ -245,7 +246,7 @@ def _in_play_checks(spec: Spec, engine: str) -> Iterator[tuple[Path, str, str, s
     for check in data["checks"]:
         if check["status"] == "in_play":
             for find in _matching(check, IN_PLAY_CHECKS):
-                for path, says, when in find(spec, data):
+                for path, says, when in find(spec, engine_facts(engine)):
                     if (path, says, when) not in seen:
                         seen.add((path, says, when))
                         yield path, says, when, quoted(check)

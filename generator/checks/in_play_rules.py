@@ -13,11 +13,10 @@ says it as "TripleA 1.9 loads the game and fails when …" with the engine's mes
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
-from typing import Any
+from collections.abc import Callable, Iterator, Mapping
 
 from generator.checks.options import attachments_of
-from generator.checks.parser_rules import canal_carriers
+from generator.checks.parser_rules import EngineFacts, canal_carriers
 from generator.spec.kinds import KIND_OF_TYPE
 from generator.spec.model import Spec
 
@@ -33,7 +32,7 @@ _TERRITORY_LISTS = (
 _CLEAR = ("-clear-", "-reset-")
 
 
-def _texts(options: dict[str, Any], option: str) -> list[str]:
+def _texts(options: Mapping[str, object], option: str) -> list[str]:
     """Every text an option writes (`count:value` when a count is given), as the setter gets it."""
     from generator.spec.option_values import option_writes
 
@@ -51,27 +50,27 @@ def _attachment_names(spec: Spec) -> dict[tuple[str, str], set[str]]:
     return names
 
 
-def _triggers(spec: Spec) -> Iterator[tuple[Path, str, dict[str, Any]]]:
+def _triggers(spec: Spec) -> Iterator[tuple[Path, str, Mapping[str, object]]]:
     """(key path, name, options) of every trigger."""
     for path, cls, _, options in attachments_of(spec):
         if cls == "TriggerAttachment" and len(path) == 4:
             yield path, str(path[3]), options
 
 
-def _players_of(path: Path, options: dict[str, Any]) -> list[str]:
+def _players_of(path: Path, options: Mapping[str, object]) -> list[str]:
     """A trigger's `players`, else the player it is attached to (AbstractTriggerAttachment.getPlayers)."""
     listed = [p for text in _texts(options, "players") for p in text.split(":") if p]
     return listed or ([str(path[1])] if path[0] == "players" else [])
 
 
-def _named(options: dict[str, Any], option: str, default: tuple[str, str]) -> tuple[str, str]:
+def _named(options: Mapping[str, object], option: str, default: tuple[str, str]) -> tuple[str, str]:
     """`playerAttachmentName` / `territoryAttachmentName` as (attachment, class); the engine's default."""
     texts = _texts(options, option)
     parts = texts[-1].split(":") if texts else []
     return (parts[0], parts[1]) if len(parts) == 2 else default
 
 
-def _lone_count_lists(spec: Spec, _data: dict[str, Any]) -> Found:
+def _lone_count_lists(spec: Spec, _data: EngineFacts) -> Found:
     # Alone, a count (or `each`) passes the setter's check, which skips the first item when it is a
     # number; tested, the list is read as a group name ("controlled", "original"...) or one territory.
     for path, cls, _, options in attachments_of(spec):
@@ -90,10 +89,10 @@ def _lone_count_lists(spec: Spec, _data: dict[str, Any]) -> Found:
             yield (*path, option), says, f"{path[3]} is tested"
 
 
-def _missing_player_attachments(wanted: str) -> Callable[[Spec, dict[str, Any]], Found]:
+def _missing_player_attachments(wanted: str) -> Callable[[Spec, EngineFacts], Found]:
     # The engine looks the named attachment up on each player the trigger changes: a PlayerAttachment
     # always as "playerAttachment", the others by the name given; a TechAttachment only by its own.
-    def find(spec: Spec, _: dict[str, Any]) -> Found:
+    def find(spec: Spec, _: EngineFacts) -> Found:
         names = _attachment_names(spec)
         for path, trigger, options in _triggers(spec):
             if "playerProperty" not in options:
@@ -116,10 +115,10 @@ def _missing_player_attachments(wanted: str) -> Callable[[Spec, dict[str, Any]],
     return find
 
 
-def _missing_territory_attachments(sea: bool) -> Callable[[Spec, dict[str, Any]], Found]:
+def _missing_territory_attachments(sea: bool) -> Callable[[Spec, EngineFacts], Found]:
     # Land and sea zones fail in two places: TerritoryAttachment.get refuses a land territory
     # without it; for a sea zone it gives nothing, and the trigger then throws.
-    def find(spec: Spec, _: dict[str, Any]) -> Found:
+    def find(spec: Spec, _: EngineFacts) -> Found:
         names = _attachment_names(spec)
         for path, trigger, options in _triggers(spec):
             if "territoryProperty" not in options:
@@ -140,7 +139,7 @@ def _missing_territory_attachments(sea: bool) -> Callable[[Spec, dict[str, Any]]
     return find
 
 
-def _unknown_tech_categories(spec: Spec, _: dict[str, Any]) -> Found:
+def _unknown_tech_categories(spec: Spec, _: EngineFacts) -> Found:
     for path, trigger, options in _triggers(spec):
         categories = dict.fromkeys(text.split(":")[0] for text in _texts(options, "availableTech"))
         for player in _players_of(path, options):
@@ -153,9 +152,9 @@ def _unknown_tech_categories(spec: Spec, _: dict[str, Any]) -> Found:
                     yield (*path, "availableTech"), says, f"{trigger} fires"
 
 
-def _reset_support(option: str) -> Callable[[Spec, dict[str, Any]], Found]:
+def _reset_support(option: str) -> Callable[[Spec, EngineFacts], Found]:
     # A property change with a clear prefix resets the option first; these three resetters throw.
-    def find(spec: Spec, _data: dict[str, Any]) -> Found:
+    def find(spec: Spec, _data: EngineFacts) -> Found:
         for path, trigger, options in _triggers(spec):
             for text in _texts(options, "unitProperty"):
                 value, _, name = text.rpartition(":")
@@ -166,7 +165,7 @@ def _reset_support(option: str) -> Callable[[Spec, dict[str, Any]], Found]:
     return find
 
 
-def _canals(spec: Spec, _: dict[str, Any]) -> Found:
+def _canals(spec: Spec, _: EngineFacts) -> Found:
     # 1.9 counts the sea zones of a canal only when it checks a route through one of them.
     for canal, places in canal_carriers(spec).items():
         if len(places) != 2:
@@ -177,7 +176,7 @@ def _canals(spec: Spec, _: dict[str, Any]) -> Found:
             yield from ((place, says, when) for place in places)
 
 
-def _without_capital(spec: Spec, data: dict[str, Any]) -> Found:
+def _without_capital(spec: Spec, facts: EngineFacts) -> Found:
     # Purchase (when the player can buy), research (with Tech Development) and the end of a turn
     # ask whether the player holds enough capitals; an optional player without one is let off.
     from generator.checks.engine_rules import game_properties  # engine_rules runs this module
@@ -188,7 +187,7 @@ def _without_capital(spec: Spec, data: dict[str, Any]) -> Found:
     for _, _, options in _triggers(spec):  # a trigger may make one in play
         changes = [text.rpartition(":") for text in _texts(options, "territoryProperty")]
         capitals |= {value for value, _, option in changes if option == "capital"}
-    researching = game_properties(spec, str(data["engine"])).get("Tech Development") is True
+    researching = game_properties(spec, facts.engine).get("Tech Development") is True
     for name, player in spec.players.items():
         if name in capitals or player.optional:
             continue
@@ -217,7 +216,7 @@ def _asks_capital(spec: Spec, step_name: str, player: str, researching: bool) ->
 
 
 # Words of the engine's message (after "Class: " where two classes say the same) -> what in the spec sets it off.
-IN_PLAY_CHECKS: dict[str, Callable[[Spec, dict[str, Any]], Found]] = {
+IN_PLAY_CHECKS: dict[str, Callable[[Spec, EngineFacts], Found]] = {
     "AbstractRulesAttachment: No territory called": _lone_count_lists,
     "No player attachment for": _missing_player_attachments("PlayerAttachment"),
     "RulesAttachment: No rule attachment for:{} with name": _missing_player_attachments("RulesAttachment"),

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Literal
 
 from generator.spec.model import Spec
 from generator.spec.patterns import PATTERNS
@@ -43,7 +43,7 @@ class RuleAttachment:
     kind: RuleKind
     name: str  # the attachment's name: what the engine's history and delegates call it
     player: str  # the player it is attached to
-    options: Mapping[str, Any]
+    options: Mapping[str, object]
     path: Path  # ("players", player, "attachments", name)
 
     @property
@@ -66,7 +66,7 @@ class ModRule:
         return ".".join(str(p) for p in self.path)
 
 
-def rule_kind(java_class: str | None, options: Mapping[str, Any]) -> RuleKind | None:
+def rule_kind(java_class: str | None, options: Mapping[str, object]) -> RuleKind | None:
     """The kind of rule an attachment of this class and options is, or None (it only serves others)."""
     short = (java_class or "").rsplit(".", 1)[-1]
     kind = RULE_CLASSES.get(short)

@@ -10,8 +10,7 @@ from __future__ import annotations
 
 import re
 import weakref
-from collections.abc import Iterator
-from typing import Any
+from collections.abc import Iterator, Mapping
 
 from generator.catalog import check_value, load_catalog, resolve_option
 from generator.checks.context import CheckContext, SpecTree
@@ -26,7 +25,7 @@ TARGET_ENGINES = {"1.9": ("1.9",), "2.x": ("2.x",), "portable": ("1.9", "2.x")}
 Path = tuple[str | int, ...]
 
 
-Found = tuple[Path, str, str, dict[str, Any]]
+Found = tuple[Path, str, str, Mapping[str, object]]  # see attachments_of
 # Each spec's attachments, made once: nearly every check reads them, several many times (the
 # in-play rules once per rule), which made them a tenth of a cold build. A Spec is frozen and its
 # collections are never changed once validated; the entry goes with the Spec (whose id is not

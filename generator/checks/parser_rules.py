@@ -14,8 +14,10 @@ engine's message beside it.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from typing import Any
+from dataclasses import dataclass
+from functools import cache
 
+from generator.catalog.checks import load_checks
 from generator.diagnostics import did_you_mean
 from generator.spec.kinds import ATTACHMENT_PACKAGE
 from generator.spec.model import DELEGATE_PACKAGE, ProductionRule, Spec
@@ -26,13 +28,28 @@ _PRODUCTION = "production_frontiers"
 Found = Iterator[tuple[Path, str]]
 
 
-def _run_counts(spec: Spec, _: dict[str, Any]) -> Found:
+@dataclass(frozen=True)
+class EngineFacts:
+    """What a finder here (and in checks.in_play_rules) reads of an engine's engine-checks catalog."""
+
+    engine: str  # "1.9" or "2.x"
+    delegates: frozenset[str]  # the delegate classes it can make (1.9: qualified names, 2.x: short)
+    builtin_techs: tuple[str, ...]  # its built-in advances, in the catalog's order
+
+
+@cache
+def engine_facts(engine: str) -> EngineFacts:
+    data = load_checks(engine)
+    return EngineFacts(str(data["engine"]), frozenset(data["delegates"]), tuple(data["builtinTechs"]))
+
+
+def _run_counts(spec: Spec, _: EngineFacts) -> Found:
     for name, step in spec.sequence.items():
         if step.max_run_count is not None and step.max_run_count <= 0:
             yield ("sequence", name, "max_run_count"), "max_run_count must be 1 or more (leave it out for no limit)"
 
 
-def _units_without_attachment(spec: Spec, _: dict[str, Any]) -> Found:
+def _units_without_attachment(spec: Spec, _: EngineFacts) -> Found:
     for name, unit in spec.units.items():
         attached = any(a.java_class(n) == ATTACHMENT_PACKAGE + "UnitAttachment" for n, a in unit.attachments.items())
         if not unit.options and not attached:
@@ -40,9 +57,9 @@ def _units_without_attachment(spec: Spec, _: dict[str, Any]) -> Found:
             yield ("units", name), says
 
 
-def _unknown_delegates(spec: Spec, data: dict[str, Any]) -> Found:
-    """Delegate classes the engine cannot make (data["delegates"]: 1.9 qualified, 2.x short names)."""
-    known = set(data["delegates"])
+def _unknown_delegates(spec: Spec, facts: EngineFacts) -> Found:
+    """Delegate classes the engine cannot make (1.9 names them qualified, 2.x short)."""
+    known = facts.delegates
     for name, delegate in spec.delegates.items():
         java = delegate.java_class
         if java not in known and java.removeprefix(DELEGATE_PACKAGE) not in known:
@@ -60,8 +77,8 @@ def _listed_twice(frontiers: dict[str, list[str]], collection: str) -> Found:
                 yield (collection, name, index), says
 
 
-def _unknown_advances(spec: Spec, data: dict[str, Any]) -> Found:
-    builtin = data["builtinTechs"]
+def _unknown_advances(spec: Spec, facts: EngineFacts) -> Found:
+    builtin = facts.builtin_techs
     for name, tech in (spec.technologies or {}).items():
         if tech.tech is not None and tech.tech.strip() and tech.tech not in builtin:
             says = (
@@ -71,7 +88,7 @@ def _unknown_advances(spec: Spec, data: dict[str, Any]) -> Found:
             yield ("technologies", name, "tech"), says
 
 
-def _abilities_of_named_advances(spec: Spec, _: dict[str, Any]) -> Found:
+def _abilities_of_named_advances(spec: Spec, _: EngineFacts) -> Found:
     # A technology that names a built-in advance takes that advance's own abilities; the engine's
     # TechAbilityAttachment.validate refuses one of its own on it (checked for both engines: 1.9
     # validates while parsing, 2.x when the game is selected).
@@ -94,10 +111,10 @@ def _abilities_of_named_advances(spec: Spec, _: dict[str, Any]) -> Found:
             yield blamed, says
 
 
-def _hits_beyond_hit_points(spec: Spec, data: dict[str, Any]) -> Found:
+def _hits_beyond_hit_points(spec: Spec, facts: EngineFacts) -> Found:
     from generator.checks.engine_rules import game_properties, read_attachment  # engine_rules runs this module
 
-    engine = str(data["engine"])
+    engine = facts.engine
     properties = game_properties(spec, engine)
     for territory, entry in spec.territories.items():
         for index, damaged in enumerate(entry.damaged_units):
@@ -136,7 +153,7 @@ def canal_carriers(spec: Spec) -> dict[str, list[Path]]:
     return carriers
 
 
-def _canals(spec: Spec, _: dict[str, Any]) -> Found:
+def _canals(spec: Spec, _: EngineFacts) -> Found:
     # CanalAttachment.validate counts the territories carrying a canal of each name: exactly two.
     for canal, places in canal_carriers(spec).items():
         if len(places) != 2:
@@ -146,7 +163,7 @@ def _canals(spec: Spec, _: dict[str, Any]) -> Found:
 
 
 # Words of the engine's message (after "Class: " where two classes say the same) -> what in the spec fails it.
-PARSER_CHECKS: dict[str, Callable[[Spec, dict[str, Any]], Found]] = {
+PARSER_CHECKS: dict[str, Callable[[Spec, EngineFacts], Found]] = {
     "maxRunCount must be positive": _run_counts,
     "does not have unit attachments": _units_without_attachment,
     "is not a delegate": _unknown_delegates,

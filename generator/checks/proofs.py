@@ -12,15 +12,14 @@ The scenarios a proof may name are listed in generator/catalog/scenarios.py.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from typing import Any
+from collections.abc import Callable, Iterator, Mapping
 
 from generator.catalog import load_catalog, resolve_option
 from generator.catalog.scenarios import SCENARIOS
 from generator.diagnostics import did_you_mean
 from generator.spec.kinds import WITH_MAIN, class_from_name
 from generator.spec.ledger import DumpFacts, Proof
-from generator.spec.model import Spec
+from generator.spec.model import Attachment, Spec
 
 Path = tuple[str | int, ...]
 Problem = tuple[Path, str, bool]  # (key path, message, whether it points at the key)
@@ -131,7 +130,7 @@ def _check_dump(spec: Spec, facts: DumpFacts, at: Path) -> Iterator[Problem]:
                 yield (*where, key), f"unknown step fact '{key}'{did_you_mean(key, _STEP_KEYS)}", True
 
 
-def _check_territory_extra(spec: Spec, key: str, value: Any, where: Path) -> Iterator[Problem]:
+def _check_territory_extra(spec: Spec, key: str, value: object, where: Path) -> Iterator[Problem]:
     if key == "owner" and value is not None and value not in spec.players:
         yield where, f"unknown player '{value}'{did_you_mean(str(value), spec.players)}", False
     if key == "connections":
@@ -150,7 +149,7 @@ def _check_territory_extra(spec: Spec, key: str, value: Any, where: Path) -> Ite
                     yield (*where, owner, unit), f"unknown unit '{unit}'{did_you_mean(unit, spec.units)}", True
 
 
-def _check_attachments(value: Any, declared: dict[str, Any], where: Path) -> Iterator[Problem]:
+def _check_attachments(value: object, declared: Mapping[str, Attachment], where: Path) -> Iterator[Problem]:
     """{attachment name: {option: value}}: each option known to the attachment's class."""
     if not isinstance(value, dict):
         yield where, "attachments are {name: {option: value}}", False

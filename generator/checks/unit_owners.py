@@ -15,7 +15,6 @@ import itertools
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
 
 from generator.spec.model import NEUTRAL, Attachment, Property, Spec, Unit
 from generator.spec.option_values import option_writes
@@ -37,11 +36,11 @@ _AA_KINDS = ("isAAforCombatOnly", "isAAforBombingThisUnitOnly", "isAAforFlyOverO
 _DAMAGE_TO_UNITS = "Damage From Bombing Done To Units Instead Of Territories"
 
 
-def _true(value: Any) -> bool:
+def _true(value: object) -> bool:
     return value is True or (isinstance(value, str) and value.lower() == "true")
 
 
-def _number(value: Any) -> int:
+def _number(value: object) -> int:
     if isinstance(value, bool):
         return 0
     if isinstance(value, int):
@@ -49,7 +48,7 @@ def _number(value: Any) -> int:
     return int(value) if isinstance(value, str) and re.fullmatch(r"-?\d+", value) else 0
 
 
-def _tokens(value: Any) -> Iterator[str]:
+def _tokens(value: object) -> Iterator[str]:
     """Every ':'-separated part of every option an option value writes."""
     for text, _count in option_writes(value) or []:
         yield from text.split(":")

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import io
 import re
-from typing import Any
+from typing import cast
 
 from lxml import etree
 
@@ -38,7 +38,7 @@ def _classes(target: Target) -> dict[str, dict[str, str]]:
 _CACHE: dict[str, dict[str, dict[str, str]]] = {}
 
 
-def _problem(option: Any, kind: str | None) -> str | None:
+def _problem(option: etree._Element, kind: str | None) -> str | None:
     if kind is None:
         return f"'{option.get('name')}' is not an option of this class"
     value = option.get("value")
@@ -49,9 +49,9 @@ def _problem(option: Any, kind: str | None) -> str | None:
     return None
 
 
-def _line(element: Any) -> int:
-    line: int = element.sourceline or 1
-    return line
+def _line(element: etree._Element) -> int:
+    # lxml-stubs 0.5 declares sourceline as `...`; lxml gives an int, or None for a made element.
+    return cast("int | None", element.sourceline) or 1
 
 
 def check_xml_options(xml: bytes, display: str, target: Target = "portable") -> list[Diagnostic]:
