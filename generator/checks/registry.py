@@ -4,13 +4,13 @@ A check is a function `(ctx: CheckContext) -> Iterable[Diagnostic]` (checks.cont
 everything it finds and knows nothing of the others. Adding one is a module and a line in
 `CHECKS`; the order of `CHECKS` is the order its problems are said in. What is said once, and
 what an earlier problem makes an echo not worth saying, is decided here (`run_checks`,
-`consequences_unsaid`), for every check alike; `_SIFT` names the few checks with a part of
+`consequences_unsaid`), for every check alike; `SIFTS` names the few checks with a part of
 their own in it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from enum import Enum
 
 from generator.checks import board, engine_rules, gates, names, options, properties, references, sanity
@@ -51,7 +51,7 @@ class Sift(Enum):
     OVERRIDES = "overrides"
 
 
-_SIFT: dict[Check, Sift] = {
+SIFTS: Mapping[Check, Sift] = {
     names.check: Sift.FIRST,
     engine_rules.check: Sift.ECHOES,
     gates.check: Sift.WHOLE,
@@ -60,15 +60,20 @@ _SIFT: dict[Check, Sift] = {
 
 
 def run_checks(
-    ctx: CheckContext, said: Sequence[Diagnostic], repaired: Sequence[Path] = (), checks: Sequence[Check] = CHECKS
+    ctx: CheckContext,
+    said: Sequence[Diagnostic],
+    repaired: Sequence[Path] = (),
+    checks: Sequence[Check] = CHECKS,
+    sifts: Mapping[Check, Sift] = SIFTS,
 ) -> list[Diagnostic]:
-    """The problems `checks` find in `ctx`, in order, sifted (see `Sift`): `said` are the problems
-    found before the checks (loading, the model), `repaired` the key paths the model repaired."""
+    """The problems `checks` find in `ctx`, in order, sifted as `sifts` says (see `Sift`): `said`
+    are the problems found before the checks (loading, the model), `repaired` the key paths the
+    model repaired."""
     marks: set[Mark | None] = {p.mark for p in said}
     first: list[Diagnostic] = []  # what FIRST checks said: said before every other finding
     later: list[Diagnostic] = []
     for check in checks:
-        sift = _SIFT.get(check)
+        sift = sifts.get(check)
         if sift is Sift.WHOLE and _any_error([*said, *first, *later]):
             continue
         found = list(check(ctx))
