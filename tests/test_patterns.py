@@ -12,11 +12,15 @@ from typing import Any
 import pytest
 import yaml
 
+from generator.diagnostics import Mark
 from generator.engine.harness import dump
+from generator.spec.load import load_text
+from generator.spec.locate import locate
 from generator.spec.model import Spec
 from generator.spec.patterns import PATTERNS
-from generator.spec.patterns.reference import reference_markdown
-from generator.spec.resolve import Rules
+from generator.spec.patterns.expansion import expand_patterns
+from generator.spec.patterns.reference import examples_make, reference_markdown
+from generator.spec.resolve import Rules, resolve
 from tests.helpers import ROOT, TINY, run_cli, variant_spec
 
 FIXTURE = ROOT / "tests" / "fixtures" / "patterns"
@@ -136,6 +140,31 @@ def test_a_mistake_is_said_at_the_use(tmp_path: Path, case: str) -> None:
     assert not (project / "output").exists()
 
 
+def test_what_a_use_makes_is_said_at_the_parameter_it_repeats_else_at_the_use(tmp_path: Path) -> None:
+    """A made value that is one of the use's own texts is said at that text's line; what the model
+    computes (a name, a count it copies, a place read from the schedule, another use) at the use."""
+    project = _project(tmp_path)
+    resolved, problems = resolve(Rules(project / "rules", "rules"), "patterns")
+    assert resolved is not None, problems
+    tree, problems, _ = expand_patterns(resolved.tree)
+    assert problems == []
+
+    def at(*path: str | int) -> tuple[int, int]:
+        mark = locate(tree, path)
+        assert isinstance(mark, Mark) and mark.file == "rules/patterns/game.yaml", mark
+        return mark.line, mark.col
+
+    levy = ("players", "Reds", "attachments", "triggerAttachmentReLevyDeclare")
+    fort = ("players", "Reds", "attachments", "triggerAttachmentBlFortInBeta")
+    assert at(*levy, "resource") == (24, 12)  # the name given as a key: gain: {PUs: 5}
+    assert at(*levy, "players", 0) == (22, 13)  # player: Reds
+    assert at(*levy) == at(*levy, "resourceCount") == at(*levy, "uses") == (21, 3)  # the use: ReLevy
+    assert at(*fort, "placement", 0, 1) == (28, 22)  # its units: [infantry]
+    assert at(*fort, "placement", 0, 0) == (25, 3)  # Beta, read from the schedule: said at the use, BlFort
+    assert at("sequence", "redsUserActions", "player") == (11, 15)  # players: {Reds: reds, ...}
+    assert at("sequence", "redsUserActions", "delegate") == (12, 27)  # phases: {UserActions: userActions...}
+
+
 def test_diff_compares_the_uses_not_what_they_make(tmp_path: Path) -> None:
     project = _project(tmp_path)
     child = project / "rules" / "child"
@@ -154,15 +183,23 @@ def test_diff_compares_the_uses_not_what_they_make(tmp_path: Path) -> None:
     ]
 
 
-def test_every_pattern_is_a_spec_key_with_a_template_and_an_example_that_reads() -> None:
+def test_every_pattern_is_a_spec_key_with_an_example_that_reads_and_makes_what_the_reference_shows() -> None:
+    """Each example validates, and the reference's "What it makes" block reads back (as a spec file is
+    read) as exactly what the model makes of the example: the page shows the pattern's real output."""
     fields = Spec.model_fields
+    made = examples_make()
+    page = reference_markdown()
     for pattern in PATTERNS:
         assert pattern.collection in fields, pattern.collection
-        assert (ROOT / "templates" / pattern.template()).is_file()
         [(key, uses)] = yaml.safe_load(pattern.example).items()
         assert key == pattern.collection
         for params in uses.values():
             pattern.model_validate(params)
+        section = page.split(f"## `{pattern.collection}`: {pattern.noun}\n", 1)[1].split("\n## ", 1)[0]
+        block = section.split("What it makes:\n\n```yaml\n", 1)[1].split("```", 1)[0]
+        shown, problems = load_text(block, "<reference>")
+        assert problems == [] and shown == made[pattern.collection], pattern.collection
+        assert made[pattern.collection], pattern.collection  # an example that makes nothing shows nothing
 
 
 def test_patterns_prints_the_reference_and_the_committed_one_is_current() -> None:
@@ -173,8 +210,8 @@ def test_patterns_prints_the_reference_and_the_committed_one_is_current() -> Non
     assert "| `gain` | {name: whole number} | default `{}` | A resource received once, when declared: {PUs: 5}. |" in (
         result.out
     )
-    committed = (ROOT / "templates" / "patterns" / "README.md").read_text(encoding="utf-8")
-    assert committed == reference_markdown(), "run: triplea-forge patterns -o templates/patterns/README.md"
+    committed = (ROOT / "docs" / "reference" / "patterns.md").read_text(encoding="utf-8")
+    assert committed.endswith("\n\n" + reference_markdown()), "run: python -m generator.docs"
     one = run_cli("patterns", "treaties", cwd=ROOT)
     assert one.out.startswith("## `treaties`: treaty") and "## `turns`" not in one.out
     assert run_cli("patterns", "nothing", cwd=ROOT).code == 2

@@ -86,10 +86,6 @@ _BaseLoader: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoade
 
 
 _STR = "tag:yaml.org,2002:str"
-# A rule pattern's template writes each parameter value it repeats as `!origin<N> "value"`, so that
-# what it made is said at that parameter's line (see generator/spec/patterns/expansion.py).
-ORIGIN_TAG = "!origin"
-ORIGIN_FILE = "<origin>"
 _INT_TAG = "tag:yaml.org,2002:int"
 _FLOAT, _BOOL, _NULL = "tag:yaml.org,2002:float", "tag:yaml.org,2002:bool", "tag:yaml.org,2002:null"
 _MERGE = "tag:yaml.org,2002:merge"
@@ -169,10 +165,9 @@ _COLLECTIONS = (MappingNode, SequenceNode)
 class _Builder:
     """Turns composed YAML nodes into SpecMap/SpecList/scalars, collecting every problem."""
 
-    def __init__(self, file: str, loader: yaml.SafeLoader, origins: bool = False, escapes: bool = True) -> None:
+    def __init__(self, file: str, loader: yaml.SafeLoader, escapes: bool = True) -> None:
         self.file = file
         self.loader = loader
-        self.origins = origins
         # Whether the text has a \u or \U escape, the only way a scalar can hold a lone surrogate
         # (the text itself may not: forbidden_characters): without one, no scalar is searched.
         self.escapes = escapes
@@ -195,8 +190,6 @@ class _Builder:
             if not (isinstance(node, ScalarNode) and node.value == ""):
                 self._problem(node, path, "!delete takes no value")
             return DELETE
-        if self.origins and node.tag.startswith(ORIGIN_TAG) and isinstance(node, ScalarNode):
-            return node.value  # a template's parameter value: always a string
         if isinstance(node, ScalarNode):
             return self._scalar(node, path)
         self._problem(node, path, "unsupported YAML node")
@@ -246,7 +239,7 @@ class _Builder:
             self._problem(node, path, f"tag {_short_tag(node.tag)} is not allowed in a spec")
         for index, child in enumerate(node.value):
             out.append(self.build(child, (path, str(index))))
-            out.item_marks.append(self._mark(child))
+            out.item_marks.append(self._at(child))
         return out
 
     def _mapping(self, node: MappingNode, path: Any) -> SpecMap:
@@ -263,8 +256,7 @@ class _Builder:
             if not isinstance(key_node, ScalarNode):
                 self._problem(key_node, path, "a key must be a plain name, not a collection")
                 continue
-            tagged = self.origins and key_node.tag.startswith(ORIGIN_TAG)
-            raw_key = key_node.value if tagged else self._scalar(key_node, path)
+            raw_key = self._scalar(key_node, path)
             if raw_key is None or isinstance(raw_key, bool | float):
                 self._problem(key_node, path, f"key {key_node.value!r} must be a name")
                 continue
@@ -274,14 +266,9 @@ class _Builder:
                 self._problem(key_node, (path, key), f"duplicate key (first defined at line {first.line})")
                 continue
             out[key] = self.build(value_node, (path, key))
-            out.key_marks[key] = self._mark(key_node)
-            out.value_marks[key] = self._mark(value_node)
+            out.key_marks[key] = self._at(key_node)
+            out.value_marks[key] = self._at(value_node)
         return out
-
-    def _mark(self, node: Node) -> Mark:
-        if self.origins and node.tag.startswith(ORIGIN_TAG):
-            return Mark(ORIGIN_FILE, int(node.tag[len(ORIGIN_TAG) :]), 0)
-        return self._at(node)
 
     def _at(self, node: Node) -> Mark:
         """`_mark(node, self.file)`, inlined: one for each node and key (tens of thousands in a big spec)."""
@@ -289,12 +276,8 @@ class _Builder:
         return Mark(self.file, start.line + 1, start.column + 1) if start else Mark(self.file, 1, 1)
 
 
-def load_text(text: str, file: str, *, origins: bool = False) -> tuple[Any, list[Diagnostic]]:
-    """Parse one YAML document; returns the located tree and every problem found.
-
-    With `origins` (a rule pattern's template output, never a user's spec), a scalar tagged
-    `!origin<N>` is the string it quotes, and its position is `Mark(ORIGIN_FILE, N, 0)`: the
-    N-th parameter the template was given, which the pattern expansion puts back."""
+def load_text(text: str, file: str) -> tuple[Any, list[Diagnostic]]:
+    """Parse one YAML document; returns the located tree and every problem found."""
     forbidden = forbidden_characters(text, file)
     if forbidden:
         return None, forbidden
@@ -326,7 +309,7 @@ def load_text(text: str, file: str, *, origins: bool = False) -> tuple[Any, list
                 _mark(root, file),
             )
         ]
-    builder = _Builder(file, loader, origins, escapes="\\u" in text or "\\U" in text)
+    builder = _Builder(file, loader, escapes="\\u" in text or "\\U" in text)
     # Building allocates one container per node and nothing here forms cycles: pausing the
     # cyclic garbage collector meanwhile saves a third of the time on big maps.
     collecting = gc.isenabled()

@@ -1,7 +1,7 @@
 """Rule patterns: a rule of the document written as one spec entry, made into the entries that enforce it.
 
-Reads a resolved spec tree; each pattern (a typed model here, a template in templates/patterns/)
-turns its uses into ordinary spec entries before the model reads the spec (see `expansion`).
+Reads a resolved spec tree; each pattern (a typed model here) makes its uses into ordinary spec
+entries, as data, before the model reads the spec (see `expansion`).
 """
 
 from __future__ import annotations

@@ -2,25 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, TypedDict
+from typing import Any, ClassVar
 
 from pydantic import Field
 
-from generator.spec.patterns.base import (
-    Pattern,
-    Uses,
-)
-
-
-class AttackData(TypedDict):
-    ledger: list[str]
-    tech: str
-    bonus: dict[str, Any]  # the tech's options
-    trigger: str
-    triggers_on: str
-    player: str
-    conditions: list[str]
-    when: str
+from generator.spec.patterns.base import Made, Pattern, Text, Uses, attachments
 
 
 class NationalAttack(Pattern):
@@ -38,18 +24,21 @@ national_attacks:
     triggers_on: Germans
 """
 
-    player: str = Field(description="The nation that has it.")
-    bonus: dict[str, Any] = Field(
+    player: Text = Field(description="The nation that has it.")
+    bonus: dict[Text, Any] = Field(
         description="The tech's abilities (TechAbilityAttachment options): {attackBonus: [1, fighter]}."
     )
-    given_before: str = Field(description="The step before which the nation gets it (once).")
-    conditions: list[str] = Field(default=[], description="Conditions the giving trigger tests (1.9 wants one).")
-    triggers_on: str = Field(description="The player the trigger is attached to.")
+    given_before: Text = Field(description="The step before which the nation gets it (once).")
+    conditions: list[Text] = Field(default=[], description="Conditions the giving trigger tests (1.9 wants one).")
+    triggers_on: Text = Field(description="The player the trigger is attached to.")
 
-    def values(self, name: str, uses: Uses) -> AttackData:
+    def make(self, name: str, uses: Uses) -> Made:
         tech = f"Na{name}"
-        return {
-            "ledger": self.ledger, "tech": tech, "bonus": {**self.bonus, "ledger": self.ledger},
-            "trigger": f"triggerAttachment{tech}", "triggers_on": self.triggers_on, "player": self.player,
-            "conditions": self.conditions, "when": f"before:{self.given_before}",
+        giving = {
+            "ledger": self.ledger, "conditions": self.conditions, "players": [self.player], "tech": [tech], "uses": 1,
+            "when": f"before:{self.given_before}",
         }  # fmt: skip
+        return [
+            {"technologies": {tech: {**self.bonus, "ledger": self.ledger}}},
+            attachments(self.triggers_on, {f"triggerAttachment{tech}": giving}),
+        ]

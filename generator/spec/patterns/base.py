@@ -1,9 +1,16 @@
-"""What every rule pattern shares: the parameter model's base, and the values templates write often.
+"""What every rule pattern shares: the parameter model's base, the parts of what patterns make, and
+where a parameter's text was written.
 
 A pattern's model is its typed parameter schema (pydantic: unknown keys and wrong types are
 errors at the use's line, like any spec entry; the JSON schema and `triplea-forge patterns` come
-from it) and it computes everything its template needs (`values`): whole names, whole option
-values. The template only places them.
+from it), and its `make` builds what one use stands for as spec data: the dicts and lists a spec
+file would read as, which `expansion` merges into the tree. Nothing is written as text and read
+back; `reference` writes what each pattern makes as YAML, for the reader.
+
+Every text parameter is a `Text`. While a use is expanded, its texts are `Located`: the text
+with where the spec writes it, which the model keeps (pydantic would make a plain copy). What
+`make` passes through as given is said at that parameter's line; what it computes (a name made of
+several) is said at the use.
 """
 
 from __future__ import annotations
@@ -11,10 +18,11 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidatorFunctionWrapHandler, WrapValidator
 
+from generator.diagnostics import Mark
 from generator.errors import TripleaForgeError
 from generator.spec.numbers import Count
 
@@ -22,10 +30,36 @@ Uses = Mapping[str, Mapping[str, "Pattern | None"]]
 """The uses expanded so far, by collection and name: a pattern may read another's (a schedule).
 None: a use that could not be read (its problems are said where it is)."""
 
-TemplateData = Mapping[str, Any]
-"""What a pattern's template writes for one use; each pattern types its own (a TypedDict beside it)."""
+Made = list[dict[str, Any]]
+"""What one use stands for: spec documents (each as a spec file would read), merged in order."""
 
-Units = list[str] | dict[str, Count]
+
+class Located(str):
+    """A parameter's text as one use gives it, with where the spec writes it and whose it is
+    (`use`: the collection and name of the use; another use's text read by this one, a
+    schedule's place, is said at this use like anything it computes)."""
+
+    mark: Mark
+    use: tuple[str, str]
+
+    def __new__(cls, text: str, mark: Mark, use: tuple[str, str]) -> Located:
+        made = super().__new__(cls, text)
+        made.mark, made.use = mark, use
+        return made
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return Located, (str(self), self.mark, self.use)  # str's own would lose the mark
+
+
+def _keep_located(value: Any, checked: ValidatorFunctionWrapHandler) -> Any:
+    text = checked(value)  # a text's checks and errors, as for any str
+    return value if isinstance(value, Located) else text
+
+
+Text = Annotated[str, WrapValidator(_keep_located)]
+"""A text parameter: a str that stays `Located` when the use's is."""
+
+Units = list[Text] | dict[Text, Count]
 """Units as a list (a name twice is two) or as {unit: how many}."""
 
 
@@ -55,10 +89,10 @@ class Pattern(Part):
 
     collection: ClassVar[str]  # the spec key holding the uses (a mapping: name -> parameters)
     noun: ClassVar[str]  # what one use is called in messages and in `diff`
-    example: ClassVar[str]  # one use, as a spec would write it (the reference shows it)
+    example: ClassVar[str]  # uses as a spec would write them (the reference shows them and what they make)
     ordered: ClassVar[tuple[str, ...]] = ()  # parameters whose mapping's order is part of the rule
 
-    ledger: list[str] = Field(default=[], description="Rule-ledger ids that everything the pattern makes implements.")
+    ledger: list[Text] = Field(default=[], description="Rule-ledger ids that everything the pattern makes implements.")
     expect: Literal["fires", "offered", "never"] | None = Field(
         default=None,
         description="What the use must do when `check` plays the game: `fires` (a trigger it makes fires, an "
@@ -66,21 +100,21 @@ class Pattern(Part):
         "`never` (none of these); `check` fails at the use's line otherwise.",
     )
 
-    @classmethod
-    def template(cls) -> str:
-        """Its template, under templates/: named after its key."""
-        return f"patterns/{cls.collection}.yaml.j2"
-
     def problems(self) -> list[PatternError]:
         """Mistakes within the parameters that leave the rest usable (said, and the use still made)."""
         return []
 
-    def values(self, name: str, uses: Uses) -> TemplateData:
-        """What the template writes for the use called `name` (raises PatternError)."""
+    def make(self, name: str, uses: Uses) -> Made:
+        """What the use called `name` stands for, as spec data (raises PatternError)."""
         raise NotImplementedError
 
 
-# ---------------------------------------------------------------- values templates write often
+# ---------------------------------------------------------------- what patterns make often
+
+
+def attachments(owner: str, entries: dict[str, Any]) -> dict[str, Any]:
+    """A spec document giving player `owner` the attachments `entries`."""
+    return {"players": {owner: {"attachments": entries}}}
 
 
 def counted(units: Units) -> Counter[str]:

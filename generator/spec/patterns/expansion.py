@@ -3,33 +3,28 @@
 Runs after `extends` is resolved (a child variant changes or `!delete`s a use like any entry) and
 before attachment templates and the model. For each use: its parameters are checked by the
 pattern's model (a use that does not validate makes nothing; the model's errors are reported
-where the spec is read, at the use's lines), the model computes the values, the template writes
-them as spec YAML (documents separated by `---`, merged in order), and the result is merged into
-the tree. Everything made carries the position of the use (or of the parameter whose value it
-repeats), and `Expansion.made` remembers which use made it: later errors name the use, and
-`diff` compares uses instead of what they make. Two uses may make the same entry only if they
-make it alike; an entry the spec writes itself is never overwritten.
+where the spec is read, at the use's lines), the model makes what the use stands for as spec
+data (`Pattern.make`: documents merged in order), and the result is merged into the tree.
+Everything made carries the position of the use, or of the parameter whose text it repeats (the
+model reads the use's texts `Located`), and `Expansion.made` remembers which use made it: later
+errors name the use, and `diff` compares uses instead of what they make. Two uses may make the
+same entry only if they make it alike; an entry the spec writes itself is never overwritten.
 """
 
 from __future__ import annotations
 
-import functools
-import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-import jinja2
 from pydantic import ValidationError
 
-from generator import templating
-from generator.diagnostics import Diagnostic, did_you_mean, key_path
+from generator.diagnostics import Diagnostic, Mark, did_you_mean, key_path
 from generator.spec.expand import copy_marks, owned, shallow
-from generator.spec.load import SpecList, SpecMap, load_text
+from generator.spec.load import SpecList, SpecMap
 from generator.spec.locate import locate
 from generator.spec.patterns import PATTERNS, Pattern, PatternError
-from generator.spec.patterns.base import Consequence, TemplateData
-from generator.spec.patterns.origins import RENDERING, Origins, parameter_origins, relocate, yaml_value
+from generator.spec.patterns.base import Consequence, Located
 
 Path = tuple[str | int, ...]
 
@@ -62,11 +57,6 @@ class Expansion:
         return None
 
 
-@functools.cache
-def environment() -> jinja2.Environment:
-    return templating.environment(autoescape=False, finalize=yaml_value)  # YAML: yaml_value writes each value
-
-
 def expand_patterns(tree: Any) -> tuple[Any, list[Diagnostic], Expansion]:
     """The tree with every pattern use made into entries, the problems found, and what made what."""
     expansion = Expansion()
@@ -86,25 +76,25 @@ def expand_patterns(tree: Any) -> tuple[Any, list[Diagnostic], Expansion]:
             if params is not given:  # the use as the model reads it: the spec keeps it so
                 owned(out, pattern.collection)[str(name)] = params
             try:
-                use = pattern.model_validate(params)
+                use = pattern.model_validate(_located(params, (pattern.collection, str(name))))
             except ValidationError:
                 continue  # reported with the rest of the spec's structure, at the use's lines
+            documents = None
             try:
                 found = use.problems()
-                values = use.values(str(name), expansion.uses)
+                documents = use.make(str(name), expansion.uses)
             except PatternError as exc:
                 found = [] if isinstance(exc, Consequence) else [exc]
-                values = None
             for error in found:
                 at = (*where, *error.where)
                 problems.append(Diagnostic(str(error), locate(tree, at), key_path(at)))
-            if values is None:
+            if documents is None:
                 continue
             made[str(name)] = use
-            origins = parameter_origins(params, locate(tree, where, key=True))
-            for document in _documents(pattern, values, where, origins):
-                relocate(document, origins)
-                problems += _merge(out, document, (), Use(pattern.collection, str(name), pattern.noun), expansion, tree)
+            said = locate(tree, where, key=True)
+            for document in documents:
+                spec = _spec_data(document, said, (pattern.collection, str(name)))
+                problems += _merge(out, spec, (), Use(pattern.collection, str(name), pattern.noun), expansion, tree)
     return out, problems, expansion
 
 
@@ -148,53 +138,55 @@ def _with_defaults(pattern: type[Pattern], params: Any, defaults: dict[str, Any]
     return filled
 
 
-def _documents(pattern: type[Pattern], values: TemplateData, where: Path, origins: Origins) -> Iterator[SpecMap]:
-    """What a use makes, as spec documents of its own (the caller relocates and merges them)."""
-    for part in _parts(pattern, values, origins):
-        yield _copy(_checked(_read(part, pattern.template()), where, part))
+def _located(params: Any, use: tuple[str, str]) -> Any:
+    """A use's parameters with each text the spec writes `Located` there: values, list items, and
+    names given as keys below the top ({PUs: 5}); the model keeps them so (see base.Text)."""
+
+    def walk(node: Any, nested: bool) -> Any:
+        if isinstance(node, SpecMap):
+            out = {}
+            for key, value in node.items():
+                if nested and key in node.key_marks:
+                    key = Located(key, node.key_marks[key], use)
+                if isinstance(value, str) and key in node.value_marks:
+                    out[key] = Located(value, node.value_marks[key], use)
+                else:
+                    out[key] = walk(value, True)
+            return out
+        if isinstance(node, SpecList):
+            marks = node.item_marks
+            return [
+                Located(item, marks[index], use) if isinstance(item, str) and index < len(marks) else walk(item, True)
+                for index, item in enumerate(node)
+            ]
+        return node
+
+    return walk(params, False)
 
 
-def _parts(pattern: type[Pattern], values: TemplateData, origins: Origins | None = None) -> list[str]:
-    token = RENDERING.set(origins)
-    try:
-        text = environment().get_template(pattern.template()).render(values)
-    finally:
-        RENDERING.reset(token)
-    return re.split(r"^---$", text, flags=re.MULTILINE)
-
-
-def _checked(document: SpecMap | str, where: Path, part: str) -> SpecMap:
-    if isinstance(document, str):
-        # The template is ours: what it writes not reading back as a spec is a bug of ours.
-        raise RuntimeError(f"pattern template {document} at {key_path(where)}\n{part}")
-    return document
-
-
-@functools.lru_cache(maxsize=4096)
-def _read(part: str, template: str) -> SpecMap | str:
-    """One document a template wrote, read once per text: `watch` and `diff` read the same uses
-    again and again, and a variant reads its parent's. Its positions are only its values'
-    origins (the caller relocates every one), so the same text always reads the same."""
-    document, found = load_text(part, f"<{template}>", origins=True)
-    if found or not isinstance(document, SpecMap):
-        return f"{template} wrote unreadable YAML: {found}"
-    return document
-
-
-def _copy(node: Any) -> Any:
-    """A copy of a read document that the caller may relocate and merge (the cache keeps its own)."""
-    if isinstance(node, SpecMap):
-        copied = SpecMap()
-        for key, value in node.items():
-            copied[key] = _copy(value)
-        copied.mark, copied.key_marks, copied.value_marks = node.mark, dict(node.key_marks), dict(node.value_marks)
-        return copied
-    if isinstance(node, SpecList):
+def _spec_data(made: Any, at: Mark | None, use: tuple[str, str]) -> Any:
+    """What `make` made as a spec tree: every entry said where its value's text is written when
+    it is one of the use's own parameters, else at the use (`at`)."""
+    if isinstance(made, dict):
+        tree = SpecMap()
+        tree.mark = at
+        for key, value in made.items():
+            name = str(key)  # a plain str, as a spec file's keys are
+            tree[name] = _spec_data(value, at, use)
+            # An option is said where its value is (checks point at an option's key).
+            tree.key_marks[name] = tree.value_marks[name] = _where(value, at, use)  # type: ignore[assignment]
+        return tree
+    if isinstance(made, list | tuple):
         items = SpecList()
-        items.extend(_copy(item) for item in node)
-        items.mark, items.item_marks = node.mark, list(node.item_marks)
+        items.mark = at
+        items.extend(_spec_data(item, at, use) for item in made)
+        items.item_marks = [_where(item, at, use) for item in made]  # type: ignore[misc]
         return items
-    return node  # scalars (and DELETE) are immutable
+    return str(made) if isinstance(made, Located) else made  # a plain str, as a spec file's texts are
+
+
+def _where(value: Any, at: Mark | None, use: tuple[str, str]) -> Mark | None:
+    return value.mark if isinstance(value, Located) and value.use == use else at
 
 
 def _merge(
@@ -205,7 +197,7 @@ def _merge(
     for key, value in made.items():
         here = (*path, key)
         current = target.get(key)
-        if isinstance(value, dict) and _container(here) and (current is None or isinstance(current, dict)):
+        if isinstance(value, dict) and merges_into(here) and (current is None or isinstance(current, dict)):
             # A collection (players, a player's attachments, map_files...): its entries are what is made.
             problems += _merge(owned(target, key), value, here, use, expansion, tree)
         elif key not in target:
@@ -230,7 +222,7 @@ def _merge(
     return problems
 
 
-def _container(path: Path) -> bool:
+def merges_into(path: Path) -> bool:
     """Whether made entries merge into what the spec has at `path` (a collection, a player's
     attachments...) rather than being entries of their own (an attachment, a step)."""
     return len(path) < 4 and not (path[0] == "sequence" and len(path) == 2)
@@ -262,26 +254,21 @@ def made_by(spec: Any) -> dict[Path, list[Use]]:
     for pattern in PATTERNS:
         for name, use in getattr(spec, pattern.collection, {}).items():
             try:
-                values = use.values(name, uses)
+                documents = use.make(name, uses)
             except PatternError:
                 continue  # the build reported it; a spec that loaded has none
             uses.setdefault(pattern.collection, {})[name] = use
             who = Use(pattern.collection, name, pattern.noun)
-            for part in _parts(pattern, values):
-                for path in _made_paths(part, pattern.template(), (pattern.collection, name)):
+            for document in documents:
+                for path in _entries(document, ()):
                     made.setdefault(path, []).append(who)
     return made
-
-
-@functools.lru_cache(maxsize=4096)
-def _made_paths(part: str, template: str, where: Path) -> tuple[Path, ...]:
-    return tuple(_entries(_checked(_read(part, template), where, part), ()))
 
 
 def _entries(node: dict[str, Any], path: Path) -> Iterator[Path]:
     for key, value in node.items():
         here = (*path, key)
-        if isinstance(value, dict) and _container(here):
+        if isinstance(value, dict) and merges_into(here):
             yield from _entries(value, here)
         else:
             yield here

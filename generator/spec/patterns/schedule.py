@@ -8,55 +8,29 @@ placing at Mobilize), the second slot shared by a side where it says so. The nat
 
 from __future__ import annotations
 
-from typing import ClassVar, TypedDict
+from typing import Any, ClassVar
 
 from pydantic import Field
 
 from generator.diagnostics import did_you_mean
 from generator.spec.numbers import Count
-from generator.spec.patterns.base import (
-    Part,
-    Pattern,
-    PatternError,
-    Uses,
-)
+from generator.spec.patterns.base import Made, Part, Pattern, PatternError, Text, Uses, attachments, switch
 
 
 class SeaPlace(Part):
-    at: str = Field(description="The territory (a sea zone) where the units go.")
-    held: str | None = Field(default=None, description="A land place the nation must hold to place there.")
+    at: Text = Field(description="The territory (a sea zone) where the units go.")
+    held: Text | None = Field(default=None, description="A land place the nation must hold to place there.")
 
 
 class Nation(Part):
-    code: str = Field(description="What the nation's names start with: Ru makes conditionAttachmentRuMayDeclare.")
-    steps: str = Field(description="What its step names start with: russian for russianUserActions, russianPurchase.")
+    code: Text = Field(description="What the nation's names start with: Ru makes conditionAttachmentRuMayDeclare.")
+    steps: Text = Field(description="What its step names start with: russian for russianUserActions, russianPurchase.")
     shared_second: bool = Field(default=False, description="Its second advantage takes the slot its side shares.")
-    places: dict[str, str | SeaPlace] = Field(
+    places: dict[Text, Text | SeaPlace] = Field(
         default={},
         description="Places its advantages name, by short name: a land territory (held: placing there needs it) "
         "or a sea zone {at, held}.",
     )
-
-
-class ScheduledNation(TypedDict):
-    player: str
-    n: dict[str, str]  # its schedule's names (AdvantageSchedule.names)
-    own_slot2: bool
-    slot2_holder: str
-    owns: dict[str, str]  # condition -> the place it holds
-
-
-class ScheduleData(TypedDict):
-    ledger: list[str]
-    holder: str
-    triggers_on: str
-    always: str
-    rounds: dict[str, int | str]
-    shared_slot: str | None
-    first: str
-    second: str
-    from_second: str
-    nations: list[ScheduledNation]
 
 
 class AdvantageSchedule(Pattern):
@@ -70,19 +44,20 @@ advantage_schedules:
     holder: Russians
     triggers_on: Germans
     nations:
-      Russians: {code: Ru, steps: russian, shared_second: true, places: {Russia: Russia}}
+      Russians: {code: Ru, steps: russian, shared_second: true, places: {Russia: Russia, Yakut: Yakut S.S.R.,
+        SovietFarEast: Soviet Far East, Buryatia: Buryatia S.S.R.}}
       Germans: {code: Ge, steps: german, places: {Libya: Libya, SZ5: {at: 5 Sea Zone}}}
 """
 
-    holder: str = Field(description="The player holding the round conditions and the side's shared slot.")
-    triggers_on: str = Field(
+    holder: Text = Field(description="The player holding the round conditions and the side's shared slot.")
+    triggers_on: Text = Field(
         description="The player every trigger is attached to (TripleA 1.9 copies game data reliably only when "
         "the triggers belong to the first player it reads)."
     )
     first_round: Count = Field(default=1, description="The round of the first slot (at the start of a turn).")
     second_round: Count = Field(default=2, description="From this round the second slot (start of a turn or Mobilize).")
-    shared_slot: str = Field(default="Allies", description="Name of the second slot nations with shared_second share.")
-    nations: dict[str, Nation] = Field(description="Each nation that declares advantages, by player.")
+    shared_slot: Text = Field(default="Allies", description="Name of the second slot nations with shared_second share.")
+    nations: dict[Text, Nation] = Field(description="Each nation that declares advantages, by player.")
 
     def always(self) -> str:
         return "conditionAttachmentAlways"
@@ -141,28 +116,48 @@ advantage_schedules:
                     found.append(PatternError(message, "nations", player, "places", short, "held"))
         return found
 
-    def values(self, name: str, uses: Uses) -> ScheduleData:
-        shared = any(n.shared_second for n in self.nations.values())
-        nations: list[ScheduledNation] = []
+    def make(self, name: str, uses: Uses) -> Made:
+        ledger, always = self.ledger, self.always()
+        first, second, from_second = (self.round_condition(k) for k in ("first", "second", "from_second"))
+        rounds: dict[str, Any] = {always: {"ledger": ledger, "switch": True}}
+        rounds[first] = {"ledger": ledger, "rounds": self.first_round}
+        rounds[second] = {"ledger": ledger, "rounds": self.second_round}
+        rounds[from_second] = {"ledger": ledger, "rounds": f"{self.second_round}-+"}
+        if any(n.shared_second for n in self.nations.values()):
+            rounds[f"conditionAttachment{self.shared_slot}Slot2Free"] = {"ledger": ledger, "switch": True}
+        made = [attachments(self.holder, rounds)]
         for player, nation in self.nations.items():
             n = self.names(player)
-            owns = {self.owns(player, s): t for s, t in nation.places.items() if isinstance(t, str)}
-            holder = self.holder if nation.shared_second else player
-            nations.append(
-                {"player": player, "n": n, "own_slot2": not nation.shared_second, "slot2_holder": holder, "owns": owns}
-            )
-        return {
-            "ledger": self.ledger,
-            "holder": self.holder,
-            "triggers_on": self.triggers_on,
-            "always": self.always(),
-            "rounds": {
-                self.round_condition(k): r for k, r in (("first", self.first_round), ("second", self.second_round))
+            own: dict[str, Any] = {
+                self.owns(player, short): {"directOwnershipTerritories": [territory]}
+                for short, territory in nation.places.items()
+                if isinstance(territory, str)
             }
-            | {self.round_condition("from_second"): f"{self.second_round}-+"},
-            "shared_slot": f"conditionAttachment{self.shared_slot}Slot2Free" if shared else None,
-            "first": self.round_condition("first"),
-            "second": self.round_condition("second"),
-            "from_second": self.round_condition("from_second"),
-            "nations": nations,
-        }
+            own[n["at_mobilize"]] = {"ledger": ledger, "switch": False}
+            own[n["at_start"]] = {"ledger": ledger, "conditions": [n["at_mobilize"]], "invert": True}
+            own[n["slot1"]] = {"ledger": ledger, "switch": True}
+            if not nation.shared_second:
+                own[n["slot2"]] = {"ledger": ledger, "switch": True}
+            windows = {
+                "window1": [first, n["at_start"], n["slot1"]],
+                "window2": [second, n["at_start"], n["slot2"]],
+                "window3": [from_second, n["at_mobilize"], n["slot2"]],
+            }
+            for window, conditions in windows.items():
+                own[n[window]] = {"ledger": ledger, "conditions": conditions}
+            windowed = [n["window1"], n["window2"], n["window3"]]
+            own[n["may_declare"]] = {"ledger": ledger, "conditions": windowed, "conditionType": "OR"}
+            holder = self.holder if nation.shared_second else player
+            mobilize = n["mobilize_actions"]
+            triggers = {
+                n["mobilize_on"]: {"ledger": ledger, "conditions": [always], "when": ["before", mobilize],
+                                   **switch(player, n["at_mobilize"], True)},
+                n["mobilize_off"]: {"ledger": ledger, "conditions": [always], "when": ["after", mobilize],
+                                    **switch(player, n["at_mobilize"], False)},
+                n["use_slot1"]: {"ledger": ledger, "conditions": [first], **switch(player, n["slot1"], False),
+                                 "uses": 0},
+                n["use_slot2"]: {"ledger": ledger, "conditions": [from_second], **switch(holder, n["slot2"], False),
+                                 "uses": 0},
+            }  # fmt: skip
+            made += [attachments(player, own), attachments(self.triggers_on, triggers)]
+        return made

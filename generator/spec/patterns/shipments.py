@@ -3,23 +3,12 @@ and lend-lease tokens a donor gets every turn and ships to a sea zone, where the
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, TypedDict
+from typing import Any, ClassVar
 
 from pydantic import Field
 
 from generator.spec.numbers import Count
-from generator.spec.patterns.base import Part, Pattern, PatternError, Units, Uses, placement
-
-
-class FreeUnitsData(TypedDict):
-    ledger: list[str]
-    player: str
-    triggers_on: str
-    round: str  # the condition of the round
-    rounds: int
-    trigger: str
-    after: list[list[str]]
-    placement: list[Any]
+from generator.spec.patterns.base import Made, Part, Pattern, PatternError, Text, Units, Uses, attachments, placement
 
 
 class FreeUnits(Pattern):
@@ -36,52 +25,26 @@ free_units:
     triggers_on: Germans
 """
 
-    player: str = Field(description="Who gets them.")
+    player: Text = Field(description="Who gets them.")
     round: Count = Field(default=1, description="The round they come in.")
-    after: str = Field(description="The step after which they are placed (the player's Mobilize).")
-    place: dict[str, Units] = Field(description="Where they go: {territory: units}.")
-    triggers_on: str = Field(description="The player the trigger is attached to.")
+    after: Text = Field(description="The step after which they are placed (the player's Mobilize).")
+    place: dict[Text, Units] = Field(description="Where they go: {territory: units}.")
+    triggers_on: Text = Field(description="The player the trigger is attached to.")
 
-    def values(self, name: str, uses: Uses) -> FreeUnitsData:
-        return {
-            "ledger": self.ledger, "player": self.player, "triggers_on": self.triggers_on,
-            "round": f"conditionAttachmentRound{self.round}", "rounds": self.round,
-            "trigger": f"triggerAttachmentFreeUnits{name}", "after": [["after", self.after]],
-            "placement": [entry for territory, units in self.place.items() for entry in placement(territory, units)],
+    def make(self, name: str, uses: Uses) -> Made:
+        ledger, round_ = self.ledger, f"conditionAttachmentRound{self.round}"
+        places = [entry for territory, units in self.place.items() for entry in placement(territory, units)]
+        placing = {
+            "ledger": ledger, "conditions": [round_], "players": [self.player], "placement": places,
+            "when": [["after", self.after]], "uses": 1,
         }  # fmt: skip
+        made = {round_: {"rounds": self.round}, f"triggerAttachmentFreeUnits{name}": placing}
+        return [attachments(self.triggers_on, made)]
 
 
 class Delivery(Part):
-    player: str = Field(description="Who is paid when a token arrives.")
-    at: dict[str, str] = Field(description="The sea zone it arrives in, by short name: {SZ4: 4 Sea Zone}.")
-
-
-class Route(TypedDict):
-    """One token's way to one destination: arrived there, paid, unloaded."""
-
-    arrived: str
-    count: int
-    zone: str
-    player: str
-    paid: str
-    unloaded: str
-
-
-class LendLeaseData(TypedDict):
-    ledger: list[str]
-    donor: str
-    token: str
-    triggers_on: str
-    owns: str | None
-    granted_if: list[str]
-    territory: str
-    placement: list[Any]
-    granted: str
-    granted_after: list[list[str]]
-    delivered_after: list[list[str]]
-    resource: str
-    amount: int
-    routes: list[Route]
+    player: Text = Field(description="Who is paid when a token arrives.")
+    at: dict[Text, Text] = Field(description="The sea zone it arrives in, by short name: {SZ4: 4 Sea Zone}.")
 
 
 class LendLease(Pattern):
@@ -103,30 +66,30 @@ lend_lease:
     triggers_on: Germans
 """
 
-    donor: str = Field(description="The player who ships.")
-    code: str | None = Field(
+    donor: Text = Field(description="The player who ships.")
+    code: Text | None = Field(
         default=None, description="What the donor's names start with (Us: conditionAttachmentUsOwnsEasternUS)."
     )
-    token: str = Field(description="The unit that stands for a shipment.")
+    token: Text = Field(description="The unit that stands for a shipment.")
     tokens: Count = Field(
         default=1, description="Tokens placed each turn; as many are paid out per sea zone each turn."
     )
-    granted_in: dict[str, str] = Field(description="Where the tokens appear each turn (while the donor holds it).")
-    granted_if: list[str] | None = Field(
+    granted_in: dict[Text, Text] = Field(description="Where the tokens appear each turn (while the donor holds it).")
+    granted_if: list[Text] | None = Field(
         default=None, description="Conditions for the tokens to appear instead of holding granted_in (needs no code)."
     )
-    granted_after: str = Field(description="The step after which they appear.")
-    worth: dict[str, Count] = Field(description="What a delivered token pays: {PUs: 10}.")
-    delivered_after: str = Field(description="The step after which tokens that arrived are paid and removed.")
-    to: dict[str, Delivery] = Field(description="Each destination, by name.")
-    triggers_on: str = Field(description="The player every attachment is attached to.")
+    granted_after: Text = Field(description="The step after which they appear.")
+    worth: dict[Text, Count] = Field(description="What a delivered token pays: {PUs: 10}.")
+    delivered_after: Text = Field(description="The step after which tokens that arrived are paid and removed.")
+    to: dict[Text, Delivery] = Field(description="Each destination, by name.")
+    triggers_on: Text = Field(description="The player every attachment is attached to.")
     # Names, for a game whose attachments already have theirs (the engine knows them by name).
-    grant_trigger: str | None = Field(
+    grant_trigger: Text | None = Field(
         default=None, description="The granting trigger's name after 'triggerAttachment'."
     )
-    paid_suffix: str = Field(default="Paid", description="What a paying trigger's name ends with.")
+    paid_suffix: Text = Field(default="Paid", description="What a paying trigger's name ends with.")
 
-    def values(self, name: str, uses: Uses) -> LendLeaseData:
+    def make(self, name: str, uses: Uses) -> Made:
         for field in ("granted_in", "worth"):
             if len(getattr(self, field)) != 1:
                 raise PatternError("give exactly one entry", field)
@@ -141,48 +104,36 @@ lend_lease:
             raise PatternError(f"between 1 and {len(_ORDINALS)} tokens a turn", "tokens")
         [(short, territory)] = self.granted_in.items()
         [(resource, amount)] = self.worth.items()
+        ledger, donor, delivered = self.ledger, self.donor, [["after", self.delivered_after]]
+        made: dict[str, Any] = {}
         owns = f"conditionAttachment{self.code}Owns{short}"
-        routes: list[Route] = []
-        for key, delivery in self.to.items():
+        if self.granted_if is None:  # granted while the donor holds the place
+            made[owns] = {"ledger": ledger, "players": [donor], "directOwnershipTerritories": [territory]}
+        made[f"triggerAttachment{self.grant_trigger or name + 'Granted'}"] = {
+            "ledger": ledger, "conditions": self.granted_if or [owns], "players": [donor],
+            "placement": placement(territory, {self.token: self.tokens}), "when": [["after", self.granted_after]],
+        }  # fmt: skip
+        for key, delivery in self.to.items():  # per destination and token: arrived there, paid, unloaded
             [(zone_name, zone)] = delivery.at.items()
             for count, (times, nth) in enumerate(_ORDINALS[: self.tokens], 1):
                 arrived = f"conditionAttachment{times}{name}In{zone_name}"
-                routes.append({
-                    "arrived": arrived, "count": count, "zone": zone, "player": delivery.player,
-                    "paid": f"triggerAttachment{nth}{name}{key}{self.paid_suffix}",
-                    "unloaded": f"triggerAttachment{nth}{name}{key}Unloaded",
-                })  # fmt: skip
-        return {
-            "ledger": self.ledger, "donor": self.donor, "token": self.token, "triggers_on": self.triggers_on,
-            "owns": None if self.granted_if is not None else owns, "granted_if": self.granted_if or [owns],
-            "territory": territory, "placement": placement(territory, {self.token: self.tokens}),
-            "granted": f"triggerAttachment{self.grant_trigger or name + 'Granted'}",
-            "granted_after": [["after", self.granted_after]], "delivered_after": [["after", self.delivered_after]],
-            "resource": resource, "amount": amount, "routes": routes,
-        }  # fmt: skip
+                made[arrived] = {
+                    "ledger": ledger, "players": [donor], "directPresenceTerritories": [zone],
+                    "unitPresence": {"value": [self.token], "count": count},
+                }  # fmt: skip
+                made[f"triggerAttachment{nth}{name}{key}{self.paid_suffix}"] = {
+                    "ledger": ledger, "conditions": [arrived], "players": [delivery.player], "resource": resource,
+                    "resourceCount": amount, "when": delivered,
+                }  # fmt: skip
+                made[f"triggerAttachment{nth}{name}{key}Unloaded"] = {
+                    "ledger": ledger, "conditions": [arrived], "players": [donor],
+                    "removeUnits": [[zone, self.token]], "when": delivered,
+                }  # fmt: skip
+        return [attachments(self.triggers_on, made)]
 
 
 # The k-th token a turn: its conditions' and its triggers' names start with these.
 _ORDINALS = [("", ""), ("Two", "Second"), ("Three", "Third")]
-
-
-class Conversion(TypedDict):
-    """One unit converted in one place: the condition that so many stand there, the trigger that swaps one."""
-
-    built: str
-    convert: str
-    territory: str
-    count: int
-
-
-class NationalBuildData(TypedDict):
-    ledger: list[str]
-    player: str
-    unit: str
-    becomes: str
-    triggers_on: str
-    when: list[list[str]]
-    conversions: list[Conversion]
 
 
 class NationalBuild(Pattern):
@@ -206,26 +157,28 @@ national_builds:
     triggers_on: Germans
 """
 
-    player: str = Field(description="Who builds it.")
-    unit: str = Field(description="The unit its production rule makes.")
-    becomes: str = Field(description="The unit it is on the board.")
-    at: str | dict[str, str] = Field(description="Where it is placed: a territory, or several by short name.")
+    player: Text = Field(description="Who builds it.")
+    unit: Text = Field(description="The unit its production rule makes.")
+    becomes: Text = Field(description="The unit it is on the board.")
+    at: Text | dict[Text, Text] = Field(description="Where it is placed: a territory, or several by short name.")
     up_to: Count = Field(default=1, description="How many are converted in a place each time (at most).")
-    after: list[str] = Field(description="The steps after which they are converted (the player's Mobilize).")
-    triggers_on: str = Field(description="The player every attachment is attached to.")
+    after: list[Text] = Field(description="The steps after which they are converted (the player's Mobilize).")
+    triggers_on: Text = Field(description="The player every attachment is attached to.")
 
-    def values(self, name: str, uses: Uses) -> NationalBuildData:
+    def make(self, name: str, uses: Uses) -> Made:
         places = {"": self.at} if isinstance(self.at, str) else self.at
-        conversions: list[Conversion] = []
-        for short, territory in places.items():
+        when = [["after", step] for step in self.after]
+        made: dict[str, Any] = {}
+        for short, territory in places.items():  # per place and unit: so many placed there, and one swapped
             for count in range(1, self.up_to + 1):
                 suffix = f"{short}{count if self.up_to > 1 else ''}"
-                conversions.append({
-                    "built": f"conditionAttachmentBuilt{name}{suffix}",
-                    "convert": f"triggerAttachmentConvert{name}{suffix}", "territory": territory, "count": count,
-                })  # fmt: skip
-        return {
-            "ledger": self.ledger, "player": self.player, "unit": self.unit, "becomes": self.becomes,
-            "triggers_on": self.triggers_on, "when": [["after", step] for step in self.after],
-            "conversions": conversions,
-        }  # fmt: skip
+                built = f"conditionAttachmentBuilt{name}{suffix}"
+                made[built] = {
+                    "ledger": self.ledger, "players": [self.player], "directPresenceTerritories": [territory],
+                    "unitPresence": {"value": [self.unit], "count": count},
+                }  # fmt: skip
+                made[f"triggerAttachmentConvert{name}{suffix}"] = {
+                    "ledger": self.ledger, "conditions": [built], "players": [self.player],
+                    "removeUnits": [[territory, self.unit]], "placement": [[territory, self.becomes]], "when": when,
+                }  # fmt: skip
+        return [attachments(self.triggers_on, made)]

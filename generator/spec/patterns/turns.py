@@ -7,21 +7,19 @@ opening turn, bids). A child variant replaces a whole turn order by deleting the
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, TypedDict
+from typing import Any, ClassVar
 
 from pydantic import Field
 
-from generator.spec.patterns.base import Part, Pattern, Uses
+from generator.spec.patterns.base import Made, Part, Pattern, Text, Uses
 
 
 class Phase(Part):
-    delegate: str = Field(description="The delegate the step runs.")
-    display: str | None = Field(default=None, description="The step's name in the client (default: the delegate's).")
-    ledger: list[str] = Field(default=[], description="Rule-ledger ids this phase implements besides the turn order's.")
-
-
-class TurnsData(TypedDict):
-    steps: dict[str, dict[str, Any]]  # step name -> the step as the spec writes it
+    delegate: Text = Field(description="The delegate the step runs.")
+    display: Text | None = Field(default=None, description="The step's name in the client (default: the delegate's).")
+    ledger: list[Text] = Field(
+        default=[], description="Rule-ledger ids this phase implements besides the turn order's."
+    )
 
 
 class Turns(Pattern):
@@ -43,14 +41,14 @@ turns:
       EndTurn: endTurn
 """
 
-    players: dict[str, str] = Field(description="The players in play order, each with its steps' prefix.")
-    phases: dict[str, str | Phase] = Field(description="The phases in play order: name suffix -> delegate (or more).")
+    players: dict[Text, Text] = Field(description="The players in play order, each with its steps' prefix.")
+    phases: dict[Text, Text | Phase] = Field(description="The phases in play order: name suffix -> delegate (or more).")
     once: bool = Field(default=False, description="Played in the first round only (max run count 1).")
-    player_ledger: dict[str, list[str]] = Field(
+    player_ledger: dict[Text, list[Text]] = Field(
         default={}, description="Rule-ledger ids a player's steps implement besides the rest (a sixth player...)."
     )
 
-    def values(self, name: str, uses: Uses) -> TurnsData:
+    def make(self, name: str, uses: Uses) -> Made:
         steps = {}
         for player, prefix in self.players.items():
             for suffix, phase in self.phases.items():
@@ -65,4 +63,4 @@ turns:
                     step["display"] = phase.display
                 step["ledger"] = [*self.ledger, *phase.ledger, *self.player_ledger.get(player, [])]
                 steps[f"{prefix}{suffix}"] = step
-        return {"steps": steps}
+        return [{"sequence": steps}]
