@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import NamedTuple
 
@@ -67,6 +67,21 @@ class ForgeError(TripleaForgeError):
         warnings = len(self.diagnostics) - errors
         also = f" and {warnings} warning{'s' if warnings != 1 else ''}" if warnings else ""
         return f"{errors} error{'s' if errors != 1 else ''}{also} found."
+
+
+def warnings_or_raise(problems: Sequence[Diagnostic], strict: bool = False) -> list[Diagnostic]:
+    """The warnings among `problems` to say, each once, in order; ForgeError when there are errors,
+    with the warnings beside them. With `strict`, warnings count as errors.
+
+    A warning at the very place of an error is left out: the error says what to fix there.
+    """
+    if strict:
+        problems = [replace(p, severity=Severity.ERROR) for p in problems]
+    errors = [p for p in problems if p.severity is Severity.ERROR]
+    if errors:
+        at_errors = {p.mark for p in errors if p.mark is not None}
+        raise ForgeError([p for p in problems if p.severity is Severity.ERROR or p.mark not in at_errors])
+    return sorted(set(problems), key=Diagnostic.sort_key)
 
 
 def one_line(text: str) -> str:

@@ -38,6 +38,14 @@ class UnwritableFile(TripleaForgeError):
     """A file we refuse or fail to write, with the reason in words."""
 
 
+def display_path(path: Path) -> str:
+    """A path as messages show it: relative to the working folder when inside it, else as given."""
+    try:
+        return str(path.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)
+
+
 def engine_jar() -> Path:
     """The engine's jar: $TRIPLEA_JAR, else where Debian's package installs it (read at each call:
     a test or a long-running `watch` may set it later)."""

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Any
 
 import click
 
@@ -20,8 +19,6 @@ from generator.cli.group import (
     cli,
 )
 from generator.diagnostics import Diagnostic, Severity
-from generator.errors import TripleaForgeError
-from generator.paths import template_dir
 from generator.targets import TARGETS, Target
 
 
@@ -68,137 +65,32 @@ def build_variants(
     base_map: Path | None = None,
     jobs: int = 0,
 ) -> None:
-    """The `build` command's work, also done by `check` before it plays what was built."""
-    from generator.diagnostics import ForgeError
-    from generator.emit import cache as buildcache
-    from generator.emit.ownership import in_the_way, orphans, write_outputs
-    from generator.emit.write import settle, stale_files
-    from generator.installed_map import MapLookup
-
-    out = _display(output_dir)
-    refuse_spec_output(output_dir, rules_dir)
-    if output_dir.is_dir():
-        settle(output_dir)  # a build killed while switching its files is finished first
-    maps = MapLookup(base_map=base_map)
-    options = [*variants, "--", target, str(strict), str(base_map.resolve() if base_map else "")]
-    key = buildcache.fingerprint(rules_dir, template_dir(), options)
-    done = buildcache.recall(key, output_dir, rules_dir, maps.stamp)
-    if (
-        done is not None
-        and not in_the_way(output_dir, done["files"], out)
-        and not (orphans(output_dir, done["files"].__contains__) if not variants else [])
-    ):
-        # Same inputs, same code, and every file it made is unchanged on disk: nothing to do.
-        for warning in done["warnings"]:
-            click.echo(warning, err=True)
-        for line in done.get("boards", []):
-            click.echo(line)
-        made = len(done["files"])
-        click.echo(f"{out}/ is up to date ({made} files)" if check else f"0 files written, {made} unchanged")
-        return
-    from generator.emit.outputs import build_outputs
+    """The `build` command (stage emit.project), said; also done by `check` before it plays what was built."""
+    from generator.emit.project import build_project, check_project, write_project
     from generator.spec.resolve import Rules
 
     rules = Rules(rules_dir, _display(rules_dir))
-    if not rules.variants():
-        raise TripleaForgeError(f"no variants found in {_display(rules_dir)}/ (expected <variant>/*.yaml)")
-    files, problems = build_outputs(rules, list(variants), target, maps, jobs)
-    _report(problems, strict)
-    boards = maps.board_lines()
-    for line in boards:
+    built = build_project(rules, output_dir, _display(output_dir), variants, target, strict, base_map, jobs)
+    for warning in built.warnings:
+        click.echo(warning, err=True)
+    for line in built.boards:
         click.echo(line)
-    stamps = {name: maps.stamp(name) for name in maps.consulted()}
-    warnings = [str(w) for w in sorted(set(problems), key=Diagnostic.sort_key)]
-    key = buildcache.fingerprint(rules_dir, template_dir(), options, read=rules.digests)  # as read
-    reads = buildcache.other_reads(rules.other_reads, rules_dir)
-    # Only a build of every variant knows which files in games/ no variant makes any more.
-    keep = files.__contains__ if not variants else None
     if check:
-        foreign = in_the_way(output_dir, files, out)
-        if foreign:
-            raise ForgeError(foreign)
-        stale = stale_files(output_dir, files)
-        leftovers = orphans(output_dir, keep) if keep is not None else []
-        absent = [rel for rel in stale if not (output_dir / rel).exists()]
-        for line in _absent_lines(output_dir, out, absent, len(absent) == len(files)):
+        from generator.release.stale import stale_lines
+
+        found = None if built.recalled else check_project(built)
+        for line in stale_lines(built, found) if found else []:
             click.echo(line, err=True)
-        for rel in (rel for rel in stale if rel not in absent):
-            click.echo(f"stale: {out}/{rel}{_why_stale(rules, output_dir, rel, files[rel])}", err=True)
-        for rel in leftovers:
-            click.echo(f"stale: {out}/{rel} (no variant makes it; a build removes it)", err=True)
-        if stale or leftovers:
+        if found:
             sys.exit(1)
-        buildcache.remember(key, files, warnings, stamps, reads, boards)
-        click.echo(f"{out}/ is up to date ({len(files)} files)")
+        click.echo(f"{built.out}/ is up to date ({built.made} files)")
         return
-    written, removed = write_outputs(output_dir, files, keep, out)
-    buildcache.remember(key, files, warnings, stamps, reads, boards)
+    written, removed = ([], []) if built.recalled else write_project(built)
     for rel in written:
-        click.echo(f"wrote {out}/{rel}")
+        click.echo(f"wrote {built.out}/{rel}")
     for rel in removed:
-        click.echo(f"removed {out}/{rel}")
-    click.echo(f"{len(written)} file{'s' if len(written) != 1 else ''} written, {len(files) - len(written)} unchanged")
-
-
-def refuse_spec_output(output_dir: Path, rules_dir: Path) -> None:
-    """Exit 1 when what is written into `output_dir` would be read as a spec (see paths.spec_reader)."""
-    from generator.diagnostics import ForgeError
-    from generator.paths import spec_reader
-
-    reader = spec_reader(output_dir, rules_dir)
-    if reader is not None:
-        message = (
-            f"--output {_display(output_dir)} is inside {_display(reader)}/, where the map.yml a build writes "
-            "would be read as a spec; choose a folder outside the rules folder (the default is output/)"
-        )
-        raise ForgeError([Diagnostic(message)])
-
-
-def _absent_lines(output_dir: Path, out: str, absent: list[str], every: bool) -> list[str]:
-    """What `build --check` says of the files a build would make that are not there: never
-    committed (a clone of a repository whose output/ was not committed, as its CI has), or missing
-    (deleted since, or no git here). Not stale: there is nothing older to be stale."""
-    from generator.emit.ownership import variant_of
-    from generator.release.mod_repo import tracked
-
-    held = tracked([output_dir / rel for rel in absent])
-    never = [rel for rel in absent if held is not None and output_dir / rel not in held]
-    lines = []
-    if every and never == absent and absent:  # the whole output: one thing to do
-        return [f"not committed: {out}/ (run `triplea-forge build`, then commit {out}/ with the specs)"]
-    for rel in absent:
-        name = variant_of(rel)
-        build = f"triplea-forge build{f' {name}' if rel != 'map.yml' else ''}"
-        if rel in never:
-            lines.append(f"not committed: {out}/{rel} (run `{build}`, then commit it)")
-        else:
-            since = ": deleted since the last commit" if held is not None else ""
-            lines.append(f"missing: {out}/{rel} (run `{build}`{since})")
-    return lines
-
-
-def _why_stale(rules: Any, output_dir: Path, rel: str, made: bytes) -> str:
-    """Why a built file is stale: the spec files saved since, and what the specs say differently now."""
-    from generator.diff.sides import describe
-    from generator.spec.resolve import resolve
-
-    variant = Path(rel).name.removesuffix(".notes.html").removesuffix(".xml")
-    path = output_dir / rel
-    if variant not in rules.variants() or not path.is_file():
-        return " (run `triplea-forge build`)"
-    built = path.stat().st_mtime
-    resolved = resolve(rules, variant)[0]
-    files = (
-        {shown: rules.root / Path(shown).parent.name / Path(shown).name for shown in resolved.files} if resolved else {}
-    )
-    saved = [shown for shown, spec in files.items() if spec.is_file() and spec.stat().st_mtime > built]
-    reasons = [f"{', '.join(saved)} saved since"] if saved else []
-    if rel.endswith(".xml"):
-        changes = describe(path.read_bytes(), made)
-        shown = "; ".join(changes[:3]) + (f"; and {len(changes) - 3} more" if len(changes) > 3 else "")
-        reasons += [f"the specs now say: {shown}"] if changes else []
-    why = "; ".join(reasons) or f"rules/{variant}/ makes something else now"
-    return f" ({why}; run `triplea-forge build {variant}`)"
+        click.echo(f"removed {built.out}/{rel}")
+    click.echo(f"{len(written)} file{'s' if len(written) != 1 else ''} written, {built.made - len(written)} unchanged")
 
 
 @cli.command()

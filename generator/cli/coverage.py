@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -198,28 +197,15 @@ def _mark_stale(rules: Rules, reports: list[Coverage]) -> None:
 
 
 def _sweep_all(rules: Rules, specs: dict[str, Spec]) -> None:
-    """Sweep each variant (those made for 2.x are their parent's game in engine 1.9: swept there)."""
-    from generator.engine.mutation import expanded_tree, parent_tree
+    """Each variant's sweep said as it finishes (stage release.ledger_sweep); exit 1 when a mutant survives."""
+    from generator.release.ledger_sweep import sweep_variants
 
     survivors = 0
-    for name, spec in specs.items():
-        if spec.game.target == "2.x":
-            click.echo(f"{name}: made for TripleA 2.x; engine 1.9 plays its parent's game, swept there")
-            continue
-        enforced = {i: e for i, e in spec.rule_ledger.items() if e.fidelity.grade != "notes-only"}
-        with tempfile.TemporaryDirectory(prefix="forge-map-files-") as folder:
-            _write_map_files(spec, Path(folder))
-            from generator.engine.sweep import sweep
-
-            result = sweep(
-                name,
-                enforced,
-                expanded_tree(rules, name),
-                parent=parent_tree(rules, name),
-                map_files=Path(folder),
-                progress=lambda line: click.echo(line, err=True),
-            )
-        survivors += _print_sweep(result, len(spec.rule_ledger))
+    for swept in sweep_variants(rules, specs, progress=lambda line: click.echo(line, err=True)):
+        if swept.result is None:
+            click.echo(f"{swept.name}: made for TripleA 2.x; engine 1.9 plays its parent's game, swept there")
+        else:
+            survivors += _print_sweep(swept.result, swept.rules)
     if survivors:
         raise SystemExit(1)
 
@@ -248,13 +234,3 @@ def _print_sweep(result: SweepResult, rules: int) -> int:
     if without:
         click.echo(f"  no mutant builds for: {', '.join(without)}")
     return left + len(without)
-
-
-def _write_map_files(spec: Spec, folder: Path) -> None:
-    """The variant's map .properties files as its package writes them: trigger texts live there."""
-    from generator.release.properties import encode, format_entry
-    from generator.spec.option_values import xml_value
-
-    for file, entries in spec.map_files.items():
-        lines = [format_entry(key, xml_value(value)) for key, value in entries.items()]
-        (folder / f"{file}.properties").write_bytes(encode(lines))

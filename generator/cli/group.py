@@ -11,15 +11,15 @@ import errno
 import gc
 import os
 import sys
-from dataclasses import replace
 from pathlib import Path
 from typing import NoReturn
 
 import click
 
 from generator.cli.bounds import MAX_WORKERS, FiniteFloat
-from generator.diagnostics import Diagnostic, ForgeError, Severity
+from generator.diagnostics import Diagnostic, ForgeError, warnings_or_raise
 from generator.errors import TripleaForgeError, UsageProblem
+from generator.paths import display_path
 from generator.targets import TARGETS
 
 RULES_OPTION = click.option(
@@ -107,25 +107,13 @@ TEXT_OUTPUT_OPTION = click.option(
 
 def _display(path: Path) -> str:
     """A path as shown in messages: relative to the working folder when inside it."""
-    try:
-        return str(path.resolve().relative_to(Path.cwd().resolve()))
-    except ValueError:
-        return str(path)
+    return display_path(path)
 
 
 def _report(problems: list[Diagnostic], strict: bool = False) -> None:
-    """Print every problem; raise (exit 1) when there are errors, with the warnings beside them.
-
-    A warning at the very place of an error is left out: the error says what to fix there.
-    With --strict, warnings count as errors.
-    """
-    if strict:
-        problems = [replace(p, severity=Severity.ERROR) for p in problems]
-    errors = [p for p in problems if p.severity is Severity.ERROR]
-    if errors:
-        at_errors = {p.mark for p in errors if p.mark is not None}
-        raise ForgeError([p for p in problems if p.severity is Severity.ERROR or p.mark not in at_errors])
-    for warning in sorted(set(problems), key=Diagnostic.sort_key):
+    """Print every warning; raise (exit 1) when there are errors, with the warnings beside them
+    (diagnostics.warnings_or_raise). With --strict, warnings count as errors."""
+    for warning in warnings_or_raise(problems, strict):
         click.echo(str(warning), err=True)
 
 

@@ -165,7 +165,7 @@ def watch(
     Prints each rebuilt variant's problems, or the rule changes since its last good build, and
     writes its outputs as `build` does. Only the variants that read a changed folder are rebuilt.
     """
-    from generator.cli.authoring import refuse_spec_output
+    from generator.emit.project import refuse_spec_output
 
     refuse_spec_output(output_dir, rules_dir)
     watcher = Watcher(rules_dir, output_dir, target, variants, base_map)
