@@ -1,5 +1,6 @@
 """Build one variant's files: check it (checks.variant), render the game XML and notes, check the
-XML against the engine's grammar; and the map.yml that lists every variant's game.
+XML against the engine's grammar; and the map.yml that lists every variant's game (`game_of`
+reads the `game` of a variant not built).
 
 Nothing is written here; `write` puts the results in place once everything succeeded.
 """
@@ -10,6 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 import yaml
+from pydantic import ValidationError
 
 from generator.checks.dtd import check_xml_against_dtd
 from generator.checks.options import TARGET_ENGINES
@@ -20,7 +22,7 @@ from generator.emit.origin import in_spec
 from generator.emit.render import render_game_xml, render_notes
 from generator.installed_map import MapLookup
 from generator.spec.model import GameInfo
-from generator.spec.resolve import Rules
+from generator.spec.resolve import Rules, resolve
 from generator.targets import Target
 
 
@@ -52,6 +54,23 @@ def compile_variant(
     compiled.files[f"games/{name}.xml"] = xml
     compiled.files[f"games/{name}.notes.html"] = render_notes(name, compiled.spec).encode("utf-8")
     return compiled, problems
+
+
+def game_of(rules: Rules, name: str) -> GameInfo | None:
+    """The `game` a variant writes, for map.yml, read without checking the variant: its files and
+    its ancestors' resolved into one tree, and that tree's `game` typed. None when they give none
+    (the variant's files, its chain of variants or its `game` have errors).
+
+    A build of some variants lists every variant in map.yml: the others are read this way, so a
+    build of one variant checks only it and what it extends.
+    """
+    resolved, problems = resolve(rules, name)
+    if resolved is None or any(p.severity is Severity.ERROR for p in problems):
+        return None
+    try:
+        return GameInfo.model_validate(resolved.tree.get("game"))
+    except ValidationError:
+        return None
 
 
 def several_maps(games: Mapping[str, GameInfo]) -> str | None:

@@ -21,9 +21,8 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from generator.checks.variant import check_variant
 from generator.diagnostics import Diagnostic, Severity
-from generator.emit.build import compile_variant, map_yml
+from generator.emit.build import compile_variant, game_of, map_yml
 from generator.installed_map import BoardUsed, MapLookup
 from generator.paths import spec_files
 from generator.spec.model import GameInfo
@@ -179,12 +178,12 @@ def build_outputs(
     for name in known:
         if name in games:
             continue
-        loaded, found = check_variant(rules, name, target)
-        if loaded is None:
+        game = game_of(rules, name)  # its `game` only: a build of one variant checks no other
+        if game is None:
             warning = f"map.yml not updated: variant '{name}' has errors (run `triplea-forge build {name}`)"
             problems.append(Diagnostic(warning, severity=Severity.WARNING))
             return files, problems
-        games[name] = loaded.spec.game
+        games[name] = game
     content, found = map_yml(games)
     problems += found
     if content is not None:
