@@ -8,8 +8,7 @@ from typing import TYPE_CHECKING
 import click
 
 from generator.cli.group import RULES_OPTION, _display, _report, cli
-from generator.diagnostics import Diagnostic, did_you_mean
-from generator.errors import TripleaForgeError
+from generator.diagnostics import did_you_mean
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -91,62 +90,39 @@ def coverage(
     """
     from rich.console import Console
 
-    from generator.checks.claims import check_claims
-    from generator.checks.variant import check_variant
-    from generator.emit.coverage import coverage as ledger_coverage
+    from generator.engine.ledger_report import gather_ledgers, mark_stale, refuse_nothing_to_show
     from generator.spec.resolve import Rules
 
     rules = Rules(rules_dir, _display(rules_dir))
-    known = rules.variants()
-    for name in variants:
-        if not rules.exists(name):  # the folder's own, or one triplea-forge ships (a mod's base)
-            raise click.BadParameter(
-                f"no variant '{name}' in {_display(rules_dir)}/ or among the variants triplea-forge ships"
-                + did_you_mean(name, rules.known()),
-                param_hint="VARIANTS",
-            )
+    _refuse_unknown(variants, rules)
     ledger_only = mutate or list_stale  # the sweep mutates what a ledger enforces
-    problems: list[Diagnostic] = []
-    reports: list[Coverage] = []
-    specs: dict[str, Spec] = {}
-    unledgered: dict[str, CheckedVariant] = {}
-    listed: dict[str, CheckedVariant] = {}  # by rule, in the order shown
-    for name in variants or tuple(known):
-        loaded, found = check_variant(rules, name)
-        problems += found
-        if loaded is None:
-            continue
-        if not loaded.spec.rule_ledger:
-            if variants and ledger_only:
-                raise TripleaForgeError(f"variant '{name}' has no rule ledger (rule_ledger: in its spec)")
-            unledgered[name] = loaded
-            continue
-        specs[name] = loaded.spec
-        problems += check_claims(rules, loaded)  # a member of a set rule no entry claims: never swept
-        reports.append(ledger_coverage(name, loaded.spec, mutation_results))
-        if by_rule:
-            listed[name] = loaded
-    _report(problems)
-    if ledger_only or (not variants and reports):
-        unledgered = {}  # without VARIANTS, a folder with ledgers shows those (the project's own rules/)
-    if not reports and (ledger_only or not unledgered):
-        what = " has a rule ledger" if ledger_only else " (start one: triplea-forge new NAME)"
-        raise TripleaForgeError(f"no variant in {_display(rules_dir)}/{what}")
+    names = variants or tuple(rules.variants())
+    found = gather_ledgers(rules, names, bool(variants), ledger_only, by_rule, mutation_results)
+    _report(found.problems)
+    refuse_nothing_to_show(rules, found, ledger_only)
     if mutate:
-        _sweep_all(rules, specs)
+        _sweep_all(rules, found.specs)
         return
-    _mark_stale(rules, reports)
+    mark_stale(rules, found)
     if list_stale:
-        for report in reports:
-            if specs[report.variant].game.target != "2.x" and (report.mutation is None or report.mutation.stale):
-                click.echo(report.variant)
+        for name in found.stale_sweeps():
+            click.echo(name)
         return
-    listed.update(unledgered)
-    order = [n for n in variants or tuple(known) if n in listed or n in specs]
     console = Console()
     if fmt == "table" and not console.is_terminal:
         console.width = max(console.width, 120)
-    _show(order, reports, listed, rules_dir, fmt, console)
+    _show(found.order, found.reports, found.listed, rules_dir, fmt, console)
+
+
+def _refuse_unknown(variants: tuple[str, ...], rules: Rules) -> None:
+    """A usage error for a name that is neither the folder's variant nor one triplea-forge ships (a mod's base)."""
+    for name in variants:
+        if not rules.exists(name):
+            raise click.BadParameter(
+                f"no variant '{name}' in {rules.display_root}/ or among the variants triplea-forge ships"
+                + did_you_mean(name, rules.known()),
+                param_hint="VARIANTS",
+            )
 
 
 def _show(
@@ -184,16 +160,6 @@ def _check_command(rules_dir: Path, name: str) -> str:
     """What plays the variant's game (a shipped one too, as check finds it by name)."""
     folder = "" if rules_dir == Path("rules") else f" --rules {_display(rules_dir)}"
     return f"triplea-forge check {name}{folder}"
-
-
-def _mark_stale(rules: Rules, reports: list[Coverage]) -> None:
-    """A recorded sweep of another game than the variant's today is stale (its fingerprint differs)."""
-    from generator.engine.mutation import expanded_tree
-    from generator.engine.sweep import fingerprint
-
-    for report in reports:
-        if report.mutation is not None:
-            report.mutation.stale = report.mutation.fingerprint != fingerprint(expanded_tree(rules, report.variant))
 
 
 def _sweep_all(rules: Rules, specs: dict[str, Spec]) -> None:
