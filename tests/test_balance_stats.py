@@ -210,7 +210,7 @@ def test_the_study_loop_stops_at_its_cap_and_counts_the_pairs_it_has(tmp_path: P
             made.append(record)
         return made
 
-    monkeypatch.setattr("generator.cli.balance._play", play)
+    monkeypatch.setattr("generator.balance.study._play", play)
     args = ("patterns", "--without", "ReLevy", "--until", "significant", "--games", "4", "--max-games", "10",
             "--rounds", "1", "--out", "study")  # fmt: skip
     result = run_cli("balance", *args, cwd=tmp_path)

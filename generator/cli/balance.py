@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import io
-import os
-from collections.abc import Callable
+from collections.abc import Iterator
+from contextlib import contextmanager
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TextIO
 
 import click
 
@@ -24,8 +24,10 @@ from generator.cli.group import (
 )
 from generator.cli.release import EngineUnusable
 from generator.diagnostics import Diagnostic, ForgeError
+from generator.paths import UnwritableFile
 
 if TYPE_CHECKING:  # the balance lab (scipy, numpy) is imported when a study runs, not with the CLI
+    from generator.balance.study import Arm, Played, Study
     from generator.balance.worth import RuleActions
 
 
@@ -132,17 +134,45 @@ def balance(
     self-contained HTML report and PNG charts; prints the table. Differences are marked where
     their 95 % interval leaves out zero.
     """
+    from generator.balance.study import Study, run_study
+
+    _require_libraries()
+    # Every seed played is a Java long, as the harness reads it: said before a game is built.
+    check_seeds(seed, (max_games or 5 * games) if until else games)
+    _check_out(out, force)
+    chosen = _arms(variants, rules_dir, output_dir)
+    policy = action_policy(actions, choice_rate)
+    rules_of = _restricted_arms(chosen, policy, forbidden, value_of_actions, cluster, rules_dir)
+    if until and len(chosen) != 2:
+        raise click.UsageError("--until compares two variants: name exactly two (or one with --without)")
+    settings = _settings(rounds, ai, policy, reproducible)
+    study = Study(chosen, games, seed, settings, until, margin, max_games, workers, cluster)
+    with _opened(out / "games.jsonl") as stream, _engine_usable():
+        played = run_study(study, stream, partial(click.echo, err=True), None if cluster else _find_engine())
+    _report(study, played, rules_of, out)
+
+
+def _report(study: Study, played: Played, rules_of: dict[str, RuleActions], out: Path) -> None:
+    """The records rewritten in the plan's order, the table printed, the report files written, and said."""
     from rich.console import Console
 
-    from generator.balance import lab, missing_libraries, records, render
-    from generator.balance.cluster import ClusterError
-    from generator.balance.summary import prices, summarize
-    from generator.cli.authoring import build_variants
-    from generator.cli.outputs import foreign_file_problem, study_kind
-    from generator.cli.targets import find_variants, shipped_games, unknown_variant
-    from generator.engine.harness import EngineError, find_engine
-    from generator.paths import UnwritableFile, open_output, output_file_problem, output_folder_problem
-    from generator.spec.resolve import Rules
+    from generator.balance.study import write_report
+
+    # Streamed in the order games finished (an interrupted study keeps what it played); kept in
+    # the plan's order (variant by seed), so the same study gives the same file on one worker or many.
+    try:
+        written = write_report(study, played, rules_of, out, Console())
+    except UnwritableFile as exc:
+        raise ForgeError([Diagnostic(str(exc))]) from exc
+    click.echo(
+        f"{len(played.games)} games in {played.wall:.0f} s {played.where}; wrote {_display(out / 'games.jsonl')}, "
+        + ", ".join(_display(p) for p in written)
+    )
+
+
+def _require_libraries() -> None:
+    """A study needs the 'balance' extra: said before anything is built or played."""
+    from generator.balance import missing_libraries
 
     missing = missing_libraries()
     if missing:
@@ -152,16 +182,16 @@ def balance(
             f"a balance study needs {', '.join(missing)} (the 'balance' extra), which this triplea-forge was "
             f"installed without; add it with: {extra_install_line('balance')}"
         )
-    # Every seed played is a Java long, as the harness reads it: said before a game is built.
-    check_seeds(seed, (max_games or 5 * games) if until else games)
-    # A name is the rules folder's own variant, else one triplea-forge ships (cli.targets).
-    specs = Rules(rules_dir, _display(rules_dir))
-    found = find_variants(variants, specs)
-    if found.neither:
-        raise click.UsageError("; ".join(unknown_variant(name, specs) for name in found.neither))
-    # What the study writes is checked before a game is played: hours of play are not lost to a
-    # file in the way, and a FIFO named games.jsonl is refused rather than waited on.
-    # A file of the user's there (a report.md of their own) is never replaced without --force.
+
+
+def _check_out(out: Path, force: bool) -> None:
+    """What a study writes is checked before a game is played: hours of play are not lost to a file in
+    the way, and a FIFO named games.jsonl is refused rather than waited on. A file of the user's there
+    (a report.md of their own) is never replaced without --force."""
+    from generator.balance import render
+    from generator.cli.outputs import foreign_file_problem, study_kind
+    from generator.paths import output_file_problem, output_folder_problem
+
     blocked = output_folder_problem(out)
     unwritable = [f"cannot write {out}: {blocked}"] if blocked else []  # as given: it may be a link
     for name in [] if blocked else ["games.jsonl", *render.report_files()]:
@@ -171,87 +201,84 @@ def balance(
         unwritable += [foreign] if foreign else []
     if unwritable:
         raise ForgeError([Diagnostic(message) for message in unwritable])
-    # Never play a stale game: the variants are built first, as `check` does; a shipped one into a
-    # temporary folder that lives as long as the study (never into the mod's own output/).
+
+
+def _arms(variants: tuple[str, ...], rules_dir: Path, output_dir: Path) -> list[Arm]:
+    """One arm per variant named, its built file: never a stale game, the variants are built first, as
+    `check` does; a shipped one into a temporary folder that lives as long as the command (never into
+    the mod's own output/). A name is the rules folder's own variant, else one triplea-forge ships."""
+    from generator.cli.authoring import build_variants
+    from generator.cli.targets import find_variants, shipped_games, unknown_variant
+    from generator.spec.resolve import Rules
+
+    specs = Rules(rules_dir, _display(rules_dir))
+    found = find_variants(variants, specs)
+    if found.neither:
+        raise click.UsageError("; ".join(unknown_variant(name, specs) for name in found.neither))
     if found.own:
         build_variants(found.own, False, False, "portable", rules_dir, output_dir)
     shipped = click.get_current_context().with_resource(shipped_games(found.shipped, specs))
-    policy = action_policy(actions, choice_rate)
-    chosen: list[tuple[str, Path, str | None]] = [
-        (v, shipped.get(v, output_dir / "games" / f"{v}.xml"), None) for v in dict.fromkeys(variants)
-    ]
-    rules_of: dict[str, RuleActions] = {}
-    if forbidden or value_of_actions:
-        rules_of = _restricted(chosen, forbidden, value_of_actions, bool(cluster), rules_dir)
-        chosen += [(arm, chosen[0][1], f"{policy};without={','.join(r.actions)}") for arm, r in rules_of.items()]
-        if value_of_actions:
-            click.echo(f"value of actions: {len(rules_of)} rules of {chosen[0][0]}, each forbidden in turn", err=True)
-    if until and len(chosen) != 2:
-        raise click.UsageError("--until compares two variants: name exactly two (or one with --without)")
-    # The cap is never overshot: a --max-games that is not a multiple of --games cuts the last batch.
-    cap = (max_games or 5 * games) if until else games
-    looks = -(-cap // games)
-    settings = lab.Settings(rounds=rounds, ai=ai, actions=policy, reproducible=reproducible)
+    return [(v, shipped.get(v, output_dir / "games" / f"{v}.xml"), None) for v in dict.fromkeys(variants)]
+
+
+def _restricted_arms(
+    chosen: list[Arm],
+    policy: str,
+    forbidden: tuple[str, ...],
+    value_of_actions: bool,
+    cluster: str | None,
+    rules_dir: Path,
+) -> dict[str, RuleActions]:
+    """Restricted play: the arms of the one variant with rules forbidden, added to ``chosen``, by name."""
+    if not (forbidden or value_of_actions):
+        return {}
+    rules_of = _restricted(chosen, forbidden, value_of_actions, bool(cluster), rules_dir)
+    chosen += [(arm, chosen[0][1], f"{policy};without={','.join(r.actions)}") for arm, r in rules_of.items()]
+    if value_of_actions:
+        click.echo(f"value of actions: {len(rules_of)} rules of {chosen[0][0]}, each forbidden in turn", err=True)
+    return rules_of
+
+
+def _settings(rounds: int, ai: str, policy: str, reproducible: bool) -> Any:
+    """How each game of the study is played (generator.balance.lab.Settings)."""
+    from generator.balance import lab
+
+    return lab.Settings(rounds=rounds, ai=ai, actions=policy, reproducible=reproducible)
+
+
+@contextmanager
+def _opened(path: Path) -> Iterator[TextIO]:
+    """games.jsonl, open for the records streamed as games finish."""
+    from generator.paths import open_output
+
     try:
-        stream = io.TextIOWrapper(open_output(out / "games.jsonl"), encoding="utf-8")
+        stream = io.TextIOWrapper(open_output(path), encoding="utf-8")
     except UnwritableFile as exc:
         raise ForgeError([Diagnostic(str(exc))]) from exc
-    finished, planned = 0, 0
+    with stream:
+        yield stream
 
-    def keep(record: records.Record) -> None:
-        nonlocal finished
-        finished += 1
-        stream.write(records.dumps(record) + "\n")
-        stream.flush()
-        outcome = record["winningSide"] or f"round {record['roundsCompleted']}"
-        problem = f", {len(record['errors'])} errors" if record["errors"] else ""
-        click.echo(f"[{finished}/{planned}] {record['variant']} seed {record['seed']}: {outcome}{problem}", err=True)
 
-    played: list[records.Record] = []
-    wall, verdicts = 0.0, []
-    fractions: list[float] = []  # the information fraction of each look of the stopping rule
+@contextmanager
+def _engine_usable() -> Iterator[None]:
+    """An engine or a cluster that cannot play: the command's error, not a traceback."""
+    from generator.balance.cluster import ClusterError
+    from generator.engine.harness import EngineError
+
     try:
-        with stream:
-            engine = None if cluster else find_engine()
-            count = workers or lab.default_workers()
-            where = f"on the Ray cluster {cluster}" if cluster else f"on {count} local worker{'s' if count > 1 else ''}"
-            load_before = os.getloadavg()[0]
-            for look in range(1, looks + 1):
-                plan = lab.plan(chosen, min(games, cap - (look - 1) * games), seed + (look - 1) * games)
-                planned += len(plan)
-                batch, seconds, _ = lab.timed(partial(_play, plan, settings, keep, cluster, engine, count))
-                load_after = os.getloadavg()[0]
-                played, wall = played + batch, wall + seconds
-                if until:
-                    names = (chosen[0][0], chosen[1][0])
-                    verdict, stop = _look(played, names, (look, looks, cap), until, margin, fractions)
-                    verdicts = [verdict, UNADJUSTED] if stop else [verdict]
-                    click.echo(verdict, err=True)
-                    if stop:
-                        break
+        yield
     except (EngineError, ClusterError) as exc:
         raise EngineUnusable(str(exc)) from exc
-    # Streamed in the order games finished (an interrupted study keeps what it played); kept in
-    # the plan's order (variant by seed), so the same study gives the same file on one worker or many.
-    # TUV at one price list for every variant: the baseline's (the first variant named).
-    price_list = prices([r for r in played if r["variant"] == chosen[0][0]])
-    summaries = [summarize(v, [r for r in played if r["variant"] == v], rounds, price_list) for v, _, _ in chosen]
-    try:
-        records.write(out / "games.jsonl", played)
-        worths = _worths(played, chosen[0][0], rules_of)
-        speed = [_speed(played, wall, where, (load_before, load_after))]
-        render.terminal(summaries, Console(), verdicts, worths, speed)
-        written = render.write_all(summaries, out, verdicts, worths, speed)
-    except UnwritableFile as exc:
-        raise ForgeError([Diagnostic(str(exc))]) from exc
-    click.echo(
-        f"{len(played)} games in {wall:.0f} s {where}; wrote {_display(out / 'games.jsonl')}, "
-        + ", ".join(_display(p) for p in written)
-    )
+
+
+def _find_engine() -> Any:
+    from generator.engine.harness import find_engine
+
+    return find_engine()
 
 
 def _restricted(
-    chosen: list[tuple[str, Path, str | None]],
+    chosen: list[Arm],
     forbidden: tuple[str, ...],
     every_rule: bool,
     cluster: bool,
@@ -294,87 +321,3 @@ def _spec(rules_dir: Path, name: str) -> Any:
     if loaded is None:
         raise ForgeError(problems)
     return loaded.spec
-
-
-def _worths(played: list[dict[str, Any]], base_name: str, rules_of: dict[str, RuleActions]) -> list[Any]:
-    """What each restricted arm's rule is worth to the side that holds it, paired by seed, most first."""
-    from generator.balance.summary import prices
-    from generator.balance.worth import ranked, worth
-
-    base = [r for r in played if r["variant"] == base_name]
-    price_list = prices(base)
-    return ranked(
-        [
-            worth(arm, rule, base, [r for r in played if r["variant"] == arm], price_list)
-            for arm, rule in rules_of.items()
-        ]
-    )
-
-
-def _speed(played: list[dict[str, Any]], wall: float, where: str, load: tuple[float, float]) -> str:
-    """How fast this machine played the study: games and game-rounds an hour, with the load it had."""
-    rounds = sum(r["roundsCompleted"] for r in played)
-    per_hour = 3600 / wall if wall > 0 else 0.0
-    return (
-        f"speed: {len(played)} games ({rounds} game-rounds) in {wall:.0f} s {where}: "
-        f"{len(played) * per_hour:.0f} games an hour ({rounds * per_hour:.0f} game-rounds); "
-        f"load average {load[0]:.1f} before, {load[1]:.1f} after, on {os.cpu_count() or 1} cores"
-    )
-
-
-def _play(
-    plan: list[Any], settings: Any, keep: Callable[[dict[str, Any]], None], cluster: str | None, engine: Any, count: int
-) -> list[dict[str, Any]]:
-    """One batch of games, on the Ray cluster or on local workers."""
-    from generator.balance import lab
-    from generator.balance.cluster import play_ray
-
-    if cluster:
-        return play_ray(cluster, plan, settings, keep)
-    return lab.play_local(engine, plan, settings, count, keep)
-
-
-# Said after every stop of the stopping rule: only its own interval allows for the looks.
-UNADJUSTED = (
-    "the table's intervals are not adjusted for the stopping rule's looks: a study that stops when a "
-    "difference shows leans towards one, so read them as a description of the games played; the stopping "
-    "rule's repeated interval above is the adjusted one"
-)
-
-
-def _look(
-    played: list[dict[str, Any]],
-    names: tuple[str, str],
-    at: tuple[int, int, int],
-    until: str,
-    margin: float,
-    fractions: list[float],
-) -> tuple[str, bool]:
-    """The sequential test after a batch: the sentence the study prints and reports, and whether it stops.
-
-    ``at`` is (look, looks, cap); ``fractions`` the information fractions of the looks analysed
-    before, to which this one's is added: its pairs over the cap's, so pairs dropped for a failed
-    game are information the study does not have."""
-    from generator.balance.sequential import look as sequential_look
-    from generator.balance.summary import paired_scores, prices
-
-    (base, other), (look, looks, cap) = names, at
-    baseline = [r for r in played if r["variant"] == base]
-    side = sorted({s for r in baseline for s in r["sides"].values()})[:1] or ["-"]
-    differences = paired_scores(baseline, [r for r in played if r["variant"] == other], side[0], prices(baseline))
-    fraction = len(differences) / cap
-    # A look with no new pair (every game of the batch failed) is no look: it would spend for nothing.
-    analysed = len(differences) >= 2 and (look >= looks or not fractions or fraction > fractions[-1])
-    seen = [*fractions, fraction] if analysed else fractions
-    state = sequential_look(differences if analysed else differences[:1], look, looks, until, margin, seen)
-    if analysed:
-        fractions.append(fraction)
-    interval = state.interval
-    verdict = f": stop, {state.decision}" if state.decision else ": go on"
-    text = (
-        f"stopping rule ({until}, O'Brien-Fleming spending, at most {looks} look{'s' if looks > 1 else ''}), "
-        f"look {look}: {state.pairs} pairs (information {min(1.0, fraction):.2f}), "
-        f"{side[0]} score {other} - {base} {interval.value:+.3f} "
-        f"(repeated 95 % interval {interval.low:+.3f}..{interval.high:+.3f}){verdict}"
-    )
-    return text, bool(state.decision)
