@@ -33,9 +33,10 @@ NOTE = (
     "by inverting its interval), then in brackets after Holm's adjustment over the table's rows, so that the "
     "chance of marking any row that truly does not differ stays 5 %; † marks a row that still does. var ratio: "
     "the variance of the per-seed differences over the sum of the two variants' variances: 1 for independent "
-    "games, lower where a seed's dice pull both games the same way (the dice are common: a roll is keyed by "
-    "what it is for, so a battle that is the same in both games rolls the same dice). The first variant is "
-    "the baseline. Failed games, games with errors and the harness's re-plans are listed below the table."
+    "games, lower where a seed pulls both games the same way (the dice and the AIs' random choices are common: "
+    "a roll is keyed by what it is for, an AI's choice by its step and the place in its plan that asks, so a "
+    "battle or a choice that is the same in both games draws the same numbers). The first variant is the "
+    "baseline. Failed games, games with errors and the harness's re-plans are listed below the table."
 )
 
 

@@ -46,7 +46,8 @@ import games.strategy.triplea.delegate.UserActionDelegate;
  * also makes the deliveries the rules pay for (lend-lease tokens shipped to where they are paid,
  * see Deliveries): "deliver T to Z" is open at a non-combat move with a T waiting, taken when one
  * arrives.
- * The same seed takes the same decisions as long as the game state is the same. The engine
+ * The same seed takes the same decisions as long as the game state is the same, and a step draws
+ * from a stream keyed by (seed, round, step), so a step alike in two games chooses alike. The engine
  * lists open actions in hash order, so they are sorted by name before the shuffle.
  * Every policy but "none" logs which actions were open at each step (actionsOpen).
  */
@@ -60,6 +61,7 @@ final class ActionPolicy {
   private final String policy;
   private final double choiceRate;
   private final Set<String> forbidden; // restricted play: what a rule is worth
+  private final long seed;
   private final Random random;
   private final Map<String, Integer> takenInRun;
   final List<String> taken = new ArrayList<>();
@@ -93,7 +95,8 @@ final class ActionPolicy {
     final String[] parts = restricted[0].split(":", 2);
     this.policy = parts[0];
     this.choiceRate = parts.length > 1 ? Double.parseDouble(parts[1]) : 1.0;
-    // A stream of its own: the dice keep the sequence they have without actions.
+    // A stream of its own (keyed again at every step: act): the dice never see its draws.
+    this.seed = seed;
     this.random = new Random(seed * 0x9E3779B97F4A7C15L + 0x5DEECE66DL);
     this.takenInRun = TAKEN_IN_RUN.computeIfAbsent(path, k -> new HashMap<>());
   }
@@ -102,6 +105,10 @@ final class ActionPolicy {
   void act(final GameData data, final GameStep step) {
     final IDelegate delegate = step.getDelegate();
     final PlayerID player = step.getPlayerId();
+    // Common random numbers for the policy's own choices: a stream per step, so two games of a
+    // pair (or two arms of restricted play) shuffle and choose alike in a step whatever came before.
+    final int round = data.getSequence().getRound();
+    random.setSeed(CommonDice.streamSeed(seed, round, "action policy|" + step.getName()));
     deliveries.observe(data, step, orders(data));
     if (policy.equals("none") || player == null || player.isNull()) {
       return;

@@ -24,12 +24,23 @@ import games.strategy.triplea.oddsCalculator.ta.IOddsCalculator;
 
 /**
  * Resets the engine's hidden sources of randomness before a game, so that the AIs decide the
- * same way for the same seed (the dice are seeded separately, by PlayRun.SeededDice).
+ * same way for the same seed (the dice are seeded separately, by CommonDice), and keys them by
+ * step during a game: the AIs' own common random numbers.
+ *
+ * <p>Two games of a pair (one seed, two variants) part ways at the first choice a rule changes.
+ * With one stream a game for an AI's random choices (Math.random's tie-breaks, the dice of the
+ * battles it simulates while it plans), every later choice of the two games then draws other
+ * numbers, in steps where the two boards are still alike. So each step starts these sources
+ * afresh from (seed, round, step): the i-th random choice an AI makes in a step draws the same
+ * number in both games of a pair, whatever the games drew before (Math.random's draws are keyed
+ * by the place in the AI's code that asks as well: AiChoices). Reproducible from the seed as
+ * before; what a rule changes in a plan still shows, as the same number read against other odds.
  */
 final class Determinism {
   private Determinism() {}
 
   private static int games;
+  private static Random mathRandom; // java.lang.Math's own generator, found once a JVM
 
   /**
    * ProAI shares one static ConcurrentOddsCalculator: its workers (as many as there are cores,
@@ -54,9 +65,28 @@ final class Determinism {
 
   /** Call before the game file is parsed (parsing creates the units' GUIDs). */
   static void reset(final long seed) throws Exception {
+    final AiChoices keyed = AiChoices.install(); // before the first game: Math.random is not compiled yet
+    if (keyed != null) {
+      keyed.step(seed, 0, "setup");
+    }
     seedMathRandom(seed * 0x9E3779B97F4A7C15L + 1);
     seedPlainRandomSource(seed * 0x9E3779B97F4A7C15L + 2);
     resetGuids(++games);
+  }
+
+  /**
+   * Before each step of a game (PlayRun): Math.random and the simulations' static dice start from
+   * a stream of their own keyed by the game's seed, the round and the step (the step's name holds
+   * its player: "germanPurchase"); the k-th draw of a step is then the k-th of that key.
+   */
+  static void step(final long seed, final int round, final String step) throws Exception {
+    final AiChoices keyed = AiChoices.install();
+    if (keyed != null) {
+      keyed.step(seed, round, step); // keyed by the AI's place that asks, too (AiChoices)
+    } else {
+      mathRandom().setSeed(CommonDice.streamSeed(seed, round, "AI choices|" + step));
+    }
+    seedPlainRandomSource(CommonDice.streamSeed(seed, round, "AI simulations|" + step));
   }
 
   /**
@@ -64,6 +94,13 @@ final class Determinism {
    * ProTechAI, ProPoliticsAI, AIPoliticalUtils. Its generator is java.lang.Math's private holder.
    */
   static void seedMathRandom(final long seed) throws Exception {
+    mathRandom().setSeed(seed);
+  }
+
+  private static Random mathRandom() throws Exception {
+    if (mathRandom != null) {
+      return mathRandom;
+    }
     Math.random(); // initialise the holder
     final Field f = Class.forName("java.lang.Math$RandomNumberGeneratorHolder").getDeclaredField("randomNumberGenerator");
     Random r;
@@ -76,7 +113,8 @@ final class Determinism {
       final sun.misc.Unsafe unsafe = (sun.misc.Unsafe) u.get(null);
       r = (Random) unsafe.getObject(unsafe.staticFieldBase(f), unsafe.staticFieldOffset(f));
     }
-    r.setSeed(seed);
+    mathRandom = r;
+    return r;
   }
 
   /**

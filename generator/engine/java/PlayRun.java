@@ -206,6 +206,8 @@ final class PlayRun {
       ErrorCapture.position(round, step.getName(), player == null ? null : player.getName());
       progress(round, sequence.getStepIndex(), sequence.size(), step.getName());
       report.beforeStep(data, step);
+      // The AIs' own random choices keyed by step, as the dice are by roll (Determinism.step).
+      Determinism.step(seed, round, step.getName());
       final long stepStart = System.nanoTime();
       try {
         startStep.invoke(game, false);
