@@ -113,38 +113,23 @@ def check(
     never), and with --expect-fire when it acts on its own and never did.
     """
     from generator.cli.authoring import build_variants
-    from generator.cli.targets import find_variants, shipped_games, unknown_variant
-    from generator.emit.write import settle
+    from generator.cli.targets import find_variants, refuse_unknown_games, shipped_games
     from generator.engine.check import run
-    from generator.engine.rule_activity import variant_rules
+    from generator.engine.played import played_rules
     from generator.spec.resolve import Rules
 
-    check_seeds(seed, games)  # every seed played is a Java long, as the harness reads it
-    if report_path is not None:  # said before hours of play, not after; a file of the user's needs --force
-        from generator.cli.outputs import CHECK_REPORT, check_file_target
-
-        check_file_target(report_path, CHECK_REPORT, force, "--report")
-    if output_dir.is_dir():
-        settle(output_dir)  # a build killed while switching its files is finished first
+    _refuse_early(seed, games, report_path, force, output_dir)
     # A name is the rules folder's own variant, else a shipped one (cli.targets), else a game file.
     specs = Rules(rules_dir, _display(rules_dir))
     found = find_variants(targets, specs)
-    known = set(specs.variants())
-    games_dir = output_dir / "games"
-    for name in found.neither:  # a game XML by its path, one built before, or a mistake said here
-        if not (name.endswith(".xml") or "/" in name or Path(name).is_file() or (games_dir / f"{name}.xml").is_file()):
-            raise click.UsageError(unknown_variant(name, specs))
+    refuse_unknown_games(found.neither, specs, output_dir / "games")
     # Never play a stale game: the variants named (or all of them) are built first.
-    if known and (found.own or not targets):
+    if specs.variants() and (found.own or not targets):
         build_variants(found.own, False, False, "portable", rules_dir, output_dir)
-    # The variants played, a game named by its path included: their rules are said at their lines.
-    paths = {Path(t).resolve() for t in found.neither}
-    played = [v for v in sorted(known) if not targets or v in found.own or (games_dir / f"{v}.xml").resolve() in paths]
     # A shipped variant is built into a temporary folder that lives as long as the command.
     shipped = click.get_current_context().with_resource(shipped_games(found.shipped, specs))
-    rules = variant_rules(specs, played, games_dir) if rounds > 0 else {}
-    for name, game in shipped.items() if rounds > 0 else ():
-        rules.update(variant_rules(specs, [name], game.parent))
+    games_dir = output_dir / "games"
+    rules = played_rules(specs, targets, found.own, found.neither, games_dir, shipped) if rounds > 0 else {}
     ok = run(
         [str(shipped.get(t, t)) for t in targets],  # a shipped variant's game by its path
         games_dir,
@@ -162,6 +147,19 @@ def check(
     )
     if not ok:
         sys.exit(1)
+
+
+def _refuse_early(seed: int, games: int, report_path: Path | None, force: bool, output_dir: Path) -> None:
+    """What `check` refuses before hours of play, not after: seeds beyond a Java long, a --report
+    file of the user's without --force; and an output folder a killed build left is settled."""
+    from generator.cli.outputs import CHECK_REPORT, check_file_target
+    from generator.emit.write import settle
+
+    check_seeds(seed, games)  # every seed played is a Java long, as the harness reads it
+    if report_path is not None:
+        check_file_target(report_path, CHECK_REPORT, force, "--report")
+    if output_dir.is_dir():
+        settle(output_dir)  # a build killed while switching its files is finished first
 
 
 @cli.command()

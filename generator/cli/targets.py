@@ -56,6 +56,14 @@ def unknown_variant(name: str, rules: Rules) -> str:
     return f"no variant '{name}' in {where}{hint}"
 
 
+def refuse_unknown_games(names: Sequence[str], rules: Rules, games_dir: Path) -> None:
+    """UsageError for a name that is neither a variant nor a game: a game XML by its path, or one
+    built before into `games_dir`, is played; anything else is a mistake, said before any build."""
+    for name in names:
+        if not (name.endswith(".xml") or "/" in name or Path(name).is_file() or (games_dir / f"{name}.xml").is_file()):
+            raise click.UsageError(unknown_variant(name, rules))
+
+
 def refuse_shipped(names: Sequence[str], rules: Rules, command: str, output: str) -> None:
     """UsageError when a command that writes the folder's own output is given a shipped variant."""
     shipped = find_variants(names, rules).shipped
