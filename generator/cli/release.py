@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Mapping
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
@@ -22,6 +24,10 @@ from generator.cli.group import (
 )
 from generator.errors import ToolUnusable, TripleaForgeError
 from generator.targets import Target
+
+if TYPE_CHECKING:
+    from generator.emit.build import Compiled
+    from generator.spec.resolve import Rules
 
 
 class EngineUnusable(ToolUnusable):
@@ -214,8 +220,6 @@ def package(
     """
     from generator.cli.outputs import check_package_target
     from generator.installed_map import MapLookup
-    from generator.release import maps
-    from generator.release import overlay as add_into
     from generator.release import package as stage
     from generator.spec.resolve import Rules
 
@@ -234,13 +238,38 @@ def package(
     compiled, problems = stage.compiled_by_name(rules, names, target, lookup)
     _report(problems, strict)
     if overlay is not None:
-        plan, found = add_into.plan_overlay(overlay, compiled, force, rules)
-        _report(found, strict)
-        written = add_into.apply_overlay(plan)
-        for path in written:
-            click.echo(f"wrote {_display(path)}")
-        click.echo(f"{len(written)} file{'s' if len(written) != 1 else ''} written into {_display(overlay)}")
-        return
+        _add_into(overlay, compiled, rules, force, strict)
+    else:
+        _standalone(compiled, rules, base_map, lookup is not None, previous, release, out_dir, force, strict)
+
+
+def _add_into(overlay: Path, compiled: Mapping[str, Compiled], rules: Rules, force: bool, strict: bool) -> None:
+    """`package --overlay`: the games added into an installed map (stage release.overlay), said."""
+    from generator.release import overlay as add_into
+
+    plan, found = add_into.plan_overlay(overlay, compiled, force, rules)
+    _report(found, strict)
+    written = add_into.apply_overlay(plan)
+    for path in written:
+        click.echo(f"wrote {_display(path)}")
+    click.echo(f"{len(written)} file{'s' if len(written) != 1 else ''} written into {_display(overlay)}")
+
+
+def _standalone(
+    compiled: Mapping[str, Compiled],
+    rules: Rules,
+    base_map: Path | None,
+    board_checked: bool,
+    previous: Path | None,
+    release: str,
+    out_dir: Path,
+    force: bool,
+    strict: bool,
+) -> None:
+    """`package` into a standalone map folder and zip on the base map (stage release.package), said."""
+    from generator.release import maps
+    from generator.release import package as stage
+
     _report(stage.one_map(compiled))
     if base_map is None:  # the variants' board, by the rule every command follows (checks.board.find_board)
         base_map, said = maps.installed_board(rules, compiled)
@@ -248,7 +277,7 @@ def package(
             click.echo(line)
     with maps.opened(base_map) as base:
         built, found = stage.checked_standalone(
-            base, compiled, previous, release, rules, out_dir, force=force, board_checked=lookup is not None
+            base, compiled, previous, release, rules, out_dir, force=force, board_checked=board_checked
         )
         _report(found, strict)
         assert built is not None
