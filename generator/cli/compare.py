@@ -12,6 +12,7 @@ from generator.cli.group import BOARD_OPTION, RULES_OPTION, _display, cli
 from generator.errors import TripleaForgeError
 
 if TYPE_CHECKING:
+    from generator.diff.compare import Diff
     from generator.spec.resolve import Rules
 
 
@@ -61,7 +62,6 @@ def diff(
     """
     from generator.diff.markdown import markdown
     from generator.diff.render import json_text, print_text
-    from generator.diff.sides import diff_revisions, diff_sides
     from generator.spec.resolve import Rules
 
     if picture is not None:
@@ -70,17 +70,7 @@ def diff(
         if picture == STDOUT:
             raise click.UsageError("--picture -: the diff itself goes to the standard output; give a file name")
         check_output_file(picture, PICTURE, force, "--picture")
-    if from_rev is not None or to_rev is not None:
-        if from_rev is None:
-            raise click.UsageError("--to needs --from (the revision to compare from)")
-        if len(sides) != 1:
-            raise click.UsageError("with --from/--to give exactly one VARIANT")
-        result = diff_revisions(sides[0], rules_dir, _display(rules_dir), from_rev, to_rev)
-    else:
-        if len(sides) != 2:
-            raise click.UsageError("give two variants or XML files (OLD NEW), or one VARIANT with --from")
-        shown = {s: _display(Path(s)) for s in sides if s.lower().endswith(".xml")}
-        result = diff_sides(sides[0], sides[1], Rules(rules_dir, _display(rules_dir)), shown)
+    result = _compared(sides, from_rev, to_rev, rules_dir)
     if fmt == "json":
         click.echo(json_text(result), nl=False)
     elif fmt == "markdown":
@@ -92,6 +82,23 @@ def diff(
         _diff_picture(result, picture, base_map, Rules(rules_dir, _display(rules_dir)), new_variant)
     if exit_code and result.changes:
         sys.exit(1)
+
+
+def _compared(sides: tuple[str, ...], from_rev: str | None, to_rev: str | None, rules_dir: Path) -> Diff:
+    """The diff the arguments ask for (stage diff.sides): one VARIANT at two revisions, or two sides."""
+    from generator.diff.sides import diff_revisions, diff_sides
+    from generator.spec.resolve import Rules
+
+    if from_rev is not None or to_rev is not None:
+        if from_rev is None:
+            raise click.UsageError("--to needs --from (the revision to compare from)")
+        if len(sides) != 1:
+            raise click.UsageError("with --from/--to give exactly one VARIANT")
+        return diff_revisions(sides[0], rules_dir, _display(rules_dir), from_rev, to_rev)
+    if len(sides) != 2:
+        raise click.UsageError("give two variants or XML files (OLD NEW), or one VARIANT with --from")
+    shown = {s: _display(Path(s)) for s in sides if s.lower().endswith(".xml")}
+    return diff_sides(sides[0], sides[1], Rules(rules_dir, _display(rules_dir)), shown)
 
 
 def _diff_picture(result: object, picture: Path, base_map: Path | None, rules: Rules, variant: str | None) -> None:

@@ -16,6 +16,7 @@ from generator.cli.group import _display, cli
 from generator.diagnostics import one_line
 
 if TYPE_CHECKING:
+    from generator.installed_map import MapLookup
     from generator.release.map_download import IndexEntry
 
 INDEX_OPTION = click.option(
@@ -65,7 +66,7 @@ def list_maps(index: str | None, into: Path | None) -> None:
 @INTO_OPTION
 def get(names: tuple[str, ...], force: bool, index: str | None, into: Path | None) -> None:
     """Download and install NAMES (a map's name as `map list` shows it, or its title) where TripleA keeps maps."""
-    from generator.installed_map import MapLookup, default_maps_folder, normalized_map_name
+    from generator.installed_map import MapLookup, default_maps_folder
     from generator.release import map_download as md
 
     folder = into or default_maps_folder()
@@ -74,14 +75,7 @@ def get(names: tuple[str, ...], force: bool, index: str | None, into: Path | Non
         if problem is not None:
             raise click.BadParameter(f"{one_line(repr(name[:100]))} {problem}", param_hint="NAMES")
     lookup = MapLookup(search=[folder])
-    # A map installed already needs no index: a CI run with its maps cached works offline.
-    missing = [name for name in names if force or lookup.find(name) is None]
-    for name in names:
-        if name not in missing:
-            found = lookup.find(name)
-            assert found is not None
-            shown = normalized_map_name(name)
-            click.echo(f"{shown}: installed already at {_display(found.location)} (--force gets it again)")
+    missing = _missing(names, lookup, force)
     if not missing:
         return
     entries = _index(index)
@@ -94,6 +88,21 @@ def get(names: tuple[str, ...], force: bool, index: str | None, into: Path | Non
         path = _install(entry, folder, force)
         version = f" v{entry.version}" if entry.version else ""
         click.echo(f"{entry.folder_name}{version}: installed at {_display(path)}")
+
+
+def _missing(names: tuple[str, ...], lookup: MapLookup, force: bool) -> list[str]:
+    """The names to download (all with --force); each map installed already said so. A map
+    installed already needs no index: a CI run with its maps cached works offline."""
+    from generator.installed_map import normalized_map_name
+
+    missing = [name for name in names if force or lookup.find(name) is None]
+    for name in names:
+        if name not in missing:
+            found = lookup.find(name)
+            assert found is not None
+            shown = normalized_map_name(name)
+            click.echo(f"{shown}: installed already at {_display(found.location)} (--force gets it again)")
+    return missing
 
 
 def _index(index: str | None) -> list[IndexEntry]:

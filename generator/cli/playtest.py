@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from generator.cli.group import BOARD_OPTION, RULES_OPTION, TARGET_OPTION, _display, _report, cli
 from generator.errors import TripleaForgeError
 from generator.targets import Target
+
+if TYPE_CHECKING:
+    from generator.release.play import Playtest
 
 
 @cli.command()
@@ -87,10 +91,7 @@ def play(
     installs it, and nothing is built. Without --ai every player is human (hot-seat). Needs
     TripleA (apt-get install triplea) and a display.
     """
-    from generator.installed_map import MapLookup
     from generator.release import play as playtest
-    from generator.release.play_release import prepare_release
-    from generator.spec.resolve import Rules
 
     if player is not None and not ai:
         raise click.UsageError("--player says whom you play against the computer: give --ai too")
@@ -102,22 +103,42 @@ def play(
     driver = playtest.find_client()
     work = playtest.temporary_folder()
     try:
-        if release is not None:
-            prepared = prepare_release(release, variant, work, ai, player)
-            click.echo(f"installed {_display(release)} into a TripleA home at {work / 'home'}")
-        else:
-            assert variant is not None
-            rules = Rules(rules_dir, _display(rules_dir))
-            maps = MapLookup(base_map=base_map)
-            built, problems = playtest.prepare(rules, variant, target, maps, work, ai, player)
-            _report(problems)
-            assert built is not None
-            prepared = built
-            for line in maps.board_lines():
-                click.echo(line)
-            click.echo(f"packaged {variant} into a TripleA home at {work / 'home'}")
+        prepared = _prepared(variant, release, ai, player, base_map, target, rules_dir, work)
         code = playtest.run(prepared, work, click.echo, driver)
     finally:
         playtest.remove(work)
     click.echo(f"the client closed (exit code {code})")
     sys.exit(0 if code in (0, 143) else 1)
+
+
+def _prepared(
+    variant: str | None,
+    release: Path | None,
+    ai: bool,
+    player: str | None,
+    base_map: Path | None,
+    target: Target,
+    rules_dir: Path,
+    work: Path,
+) -> Playtest:
+    """The game installed into the TripleA home in `work`: the release as it is (stage
+    release.play_release), or VARIANT built and packaged (release.play); said."""
+    from generator.installed_map import MapLookup
+    from generator.release import play as playtest
+    from generator.release.play_release import prepare_release
+    from generator.spec.resolve import Rules
+
+    if release is not None:
+        prepared = prepare_release(release, variant, work, ai, player)
+        click.echo(f"installed {_display(release)} into a TripleA home at {work / 'home'}")
+        return prepared
+    assert variant is not None
+    rules = Rules(rules_dir, _display(rules_dir))
+    maps = MapLookup(base_map=base_map)
+    built, problems = playtest.prepare(rules, variant, target, maps, work, ai, player)
+    _report(problems)
+    assert built is not None
+    for line in maps.board_lines():
+        click.echo(line)
+    click.echo(f"packaged {variant} into a TripleA home at {work / 'home'}")
+    return built
