@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import gc
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -168,9 +167,9 @@ def serve(
     (as `watch` does) and the page open in the browser reloads itself. A mistake shows at the top of
     every page at its file:line, and the pages stay those of the last good build. Ctrl-C stops.
     """
-    from generator.cli.watch import changed_folders, snapshot
     from generator.release.site.build import site_files
     from generator.release.site.serve import HOST, LiveSite, start_server
+    from generator.spec.follow import follow, snapshot
 
     builder = _builder(rules_dir, base_map, studies, mutation_results)
     names = _names(variants, builder.rules)
@@ -179,38 +178,25 @@ def serve(
     built: dict[str, Built] = {}
     failing: dict[str, list[str]] = {}
 
-    def say(text: str) -> None:
-        click.echo(text)
-
-    def publish() -> None:
+    def rebuild(folders: set[str] | None) -> None:
+        """The variants that read a changed folder (all: None), and those that failed (their chain
+        may have changed), built again; the pages served are then the new ones."""
+        if folders is not None:
+            builder.forget(folders)
+        again = [n for n in names if folders is None or n not in built or n in failing or folders & set(built[n].chain)]
+        _rebuild(builder, again, built, failing, click.echo)
         mistakes = [m for n in names for m in failing.get(n, [])]
         live.update(site_files([built[n] for n in names if n in built]), mistakes)
 
     try:
-        say(f"serving http://{HOST}:{server.server_address[1]}/ (Ctrl-C stops)")
+        click.echo(f"serving http://{HOST}:{server.server_address[1]}/ (Ctrl-C stops)")
         last = snapshot(rules_dir)
-        _rebuild(builder, names, built, failing, say)
-        publish()
+        rebuild(None)
         for line in builder.settings.maps.board_lines():
-            say(line)
-        done = 0
-        while not cycles or done < cycles:
-            time.sleep(interval)
-            now = snapshot(rules_dir)
-            folders = changed_folders(last, now)
-            if not folders:
-                continue
-            last = now
-            say(f"[{time.strftime('%H:%M:%S')}] {', '.join(sorted(folders))} changed")
-            builder.forget(folders)
-            # The variants that read a changed folder, and those that failed (their chain may have changed).
-            again = [n for n in names if n not in built or n in failing or folders & set(built[n].chain)]
-            _rebuild(builder, again, built, failing, say)
-            publish()
-            done += 1
-            gc.collect()  # as watch does: the memory of a long session stays flat
+            click.echo(line)
+        follow(rules_dir, last, interval, cycles, rebuild, click.echo)
     except KeyboardInterrupt:
-        say("stopped")
+        click.echo("stopped")
     finally:
         server.shutdown()
         server.server_close()

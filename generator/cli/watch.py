@@ -1,7 +1,7 @@
 """`triplea-forge watch`: rebuild and re-check on every save, the editor loop.
 
 One process stays warm (imports, catalogs, compiled templates, the schema, every spec file it
-read), polls the spec files' sizes and times, and on a change rebuilds only the variants that read
+read), follows the spec files (spec.follow), and on a change rebuilds only the variants that read
 the changed folder (the folder's variant and every variant that extends it). It prints each
 variant's problems, or the rule changes since its last good build, and writes the outputs of a
 good build as `build` does.
@@ -9,7 +9,6 @@ good build as `build` does.
 
 from __future__ import annotations
 
-import gc
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -29,32 +28,6 @@ INTERVAL_OPTION = click.option(
 STOP_AFTER_OPTION = click.option(
     "--stop-after", "cycles", default=0, type=click.IntRange(min=0), help="Stop after N rebuilds (0: never)."
 )
-
-Snapshot = dict[Path, tuple[int, int]]
-
-
-def snapshot(rules_dir: Path) -> Snapshot:
-    """(modification time, size) of every spec file of every variant folder."""
-    from generator.paths import spec_files, variant_folders
-
-    found: Snapshot = {}
-    for folder in variant_folders(rules_dir):
-        for path in spec_files(folder):
-            try:
-                stat = path.stat()
-            except OSError:
-                try:  # a link that leads nowhere (or in a loop): its own times, so its folder is
-                    stat = path.lstat()  # built and the link reported as `build` reports it
-                except OSError:
-                    continue  # gone since the folder was listed
-            found[path] = (stat.st_mtime_ns, stat.st_size)
-    return found
-
-
-def changed_folders(before: Snapshot, after: Snapshot) -> set[str]:
-    """Names of the variant folders with a file added, removed or saved between two snapshots."""
-    paths = {p for p in before.keys() | after.keys() if before.get(p) != after.get(p)}
-    return {p.parent.name for p in paths}
 
 
 class Watcher:
@@ -166,6 +139,7 @@ def watch(
     writes its outputs as `build` does. Only the variants that read a changed folder are rebuilt.
     """
     from generator.emit.project import refuse_spec_output
+    from generator.spec.follow import follow, snapshot
 
     refuse_spec_output(output_dir, rules_dir)
     watcher = Watcher(rules_dir, output_dir, target, variants, base_map)
@@ -174,29 +148,12 @@ def watch(
 
         refuse_shipped(variants, watcher.rules, "watch", _display(output_dir))
 
-    def say(text: str) -> None:
-        click.echo(text)
-
     last = snapshot(rules_dir)
-    say(f"watching {_display(rules_dir)}/ (Ctrl-C stops)")
-    watcher.rebuild({v.parent.name for v in last}, say)
+    click.echo(f"watching {_display(rules_dir)}/ (Ctrl-C stops)")
+    watcher.rebuild({v.parent.name for v in last}, click.echo)
     for line in watcher.maps.board_lines():
-        say(line)
-    done = 0
+        click.echo(line)
     try:
-        while not cycles or done < cycles:
-            time.sleep(interval)
-            now = snapshot(rules_dir)
-            folders = changed_folders(last, now)
-            if not folders:
-                continue
-            last = now
-            saved = time.strftime("%H:%M:%S")
-            say(f"[{saved}] {', '.join(sorted(folders))} changed")
-            watcher.rebuild(folders, say)
-            done += 1
-            # Commands run with the cyclic collector paused (cli.group); a long watch collects
-            # between saves, after the result is printed, so its memory stays flat.
-            gc.collect()
+        follow(rules_dir, last, interval, cycles, lambda folders: watcher.rebuild(folders, click.echo), click.echo)
     except KeyboardInterrupt:
-        say("stopped")
+        click.echo("stopped")
