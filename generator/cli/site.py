@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -15,6 +16,7 @@ from generator.errors import TripleaForgeError
 
 if TYPE_CHECKING:
     from generator.release.site.build import Built, SiteBuilder
+    from generator.release.site.serve import LiveSite
     from generator.spec.resolve import Rules
 
 STUDIES_OPTION = click.option(
@@ -119,6 +121,26 @@ def site(
     click.echo(f"wrote {_display(out)}/ ({changed}): open {_display(out)}/index.html")
 
 
+def _publish(
+    builder: SiteBuilder,
+    names: list[str],
+    built: dict[str, Built],
+    failing: dict[str, list[str]],
+    live: LiveSite,
+    folders: set[str] | None,
+) -> None:
+    """`serve`: the variants that read a changed folder (all: None), and those that failed (their
+    chain may have changed), built again (`_rebuild`); the pages served are then the new ones."""
+    from generator.release.site.build import site_files
+
+    if folders is not None:
+        builder.forget(folders)
+    again = [n for n in names if folders is None or n not in built or n in failing or folders & set(built[n].chain)]
+    _rebuild(builder, again, built, failing, click.echo)
+    mistakes = [m for n in names for m in failing.get(n, [])]
+    live.update(site_files([built[n] for n in names if n in built]), mistakes)
+
+
 def _rebuild(
     builder: SiteBuilder, names: list[str], built: dict[str, Built], failing: dict[str, list[str]], say: Say
 ) -> None:
@@ -167,7 +189,6 @@ def serve(
     (as `watch` does) and the page open in the browser reloads itself. A mistake shows at the top of
     every page at its file:line, and the pages stay those of the last good build. Ctrl-C stops.
     """
-    from generator.release.site.build import site_files
     from generator.release.site.serve import HOST, LiveSite, start_server
     from generator.spec.follow import follow, snapshot
 
@@ -177,24 +198,14 @@ def serve(
     server = start_server(live, port)
     built: dict[str, Built] = {}
     failing: dict[str, list[str]] = {}
-
-    def rebuild(folders: set[str] | None) -> None:
-        """The variants that read a changed folder (all: None), and those that failed (their chain
-        may have changed), built again; the pages served are then the new ones."""
-        if folders is not None:
-            builder.forget(folders)
-        again = [n for n in names if folders is None or n not in built or n in failing or folders & set(built[n].chain)]
-        _rebuild(builder, again, built, failing, click.echo)
-        mistakes = [m for n in names for m in failing.get(n, [])]
-        live.update(site_files([built[n] for n in names if n in built]), mistakes)
-
     try:
         click.echo(f"serving http://{HOST}:{server.server_address[1]}/ (Ctrl-C stops)")
         last = snapshot(rules_dir)
-        rebuild(None)
+        _publish(builder, names, built, failing, live, None)
         for line in builder.settings.maps.board_lines():
             click.echo(line)
-        follow(rules_dir, last, interval, cycles, rebuild, click.echo)
+        changed = partial(_publish, builder, names, built, failing, live)
+        follow(rules_dir, last, interval, cycles, changed, click.echo)
     except KeyboardInterrupt:
         click.echo("stopped")
     finally:
