@@ -21,7 +21,7 @@ import pytest
 from generator.catalog.scenarios import SCENARIOS
 from generator.engine.harness import dump
 from generator.engine.proof import EMPTY_ATTACHMENT, check_facts, readable_by_19
-from generator.engine.scenario import run_scenario, run_scenarios
+from generator.engine.scenario import players, run_scenario, run_scenarios
 from generator.spec.ledger import DumpFacts
 from tests.helpers import ROOT, run_cli, variant_spec, write_tree
 from tests.proofs import PROVEN, game_for_engine, map_files_for_engine
@@ -94,12 +94,12 @@ def test_a_scenario_played_in_a_batch_reports_what_it_reports_alone() -> None:
     assert batched[1] == alone
 
 
-def test_scenario_list_matches_the_java_driver() -> None:
-    java = (ROOT / "generator" / "engine" / "java" / "Scenario.java").read_text(encoding="utf-8")
-    cases = re.findall(r'RUNS.put\("([a-z0-9-]+)",', java)
-    # declare-<name> plays the user action userActionAttachment<name> (ScenarioAdvantages.declared).
-    assert 'ADVANTAGE = "declare-"' in java
-    assert sorted(cases) == sorted(n for n in SCENARIOS if not n.startswith("declare-"))
+@pytest.mark.engine
+def test_every_listed_scenario_is_played_by_one_proof_class() -> None:
+    """The driver finds one compiled proof class (rules/<variant>/proofs/) for each scenario the
+    catalog lists, and none for a name nobody provides."""
+    found = players([*SCENARIOS, "no-such-scenario"])
+    assert {name: who for name, who in found.items() if who is None or " " in who} == {"no-such-scenario": None}
 
 
 def test_check_facts_words_each_difference() -> None:

@@ -1,14 +1,40 @@
 """The engine scenarios: each proves rules by playing them in the real engine.
 
-`generator/engine/java/Scenario.java` implements them and `generator/engine/scenario.py` runs them;
-the list is here, below the stages, because both the engine stage (which runs a scenario) and the
-spec checks (a ledger proof naming a scenario that does not exist or is not run on its variant)
-read it, and checking a spec never starts the engine.
+A variant's scenarios live beside its YAML, in `rules/<variant>/proofs/` (`PROOFS`): Java classes
+the harness compiles with its driver (`generator/engine/java/Scenario.java`), which
+`generator/engine/scenario.py` runs. The proofs folders are those of the variants triplea-forge
+ships and of the rules folder in use (`rules/` of the working folder, as the commands read it), so
+a mod repository's own proofs are found as the shipped ones are. The list is here, below the
+stages, because both the engine stage (which runs a scenario) and the spec checks (a ledger proof
+naming a scenario that does not exist or is not run on its variant) read it, and checking a spec
+never starts the engine.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
+
+PROOFS = "proofs"  # a variant's proofs folder, beside its YAML
+RULES = Path("rules")  # the rules folder the commands read unless told another (`--rules`)
+
+
+def shipped_rules() -> Path:
+    """The variants triplea-forge ships: `paths.base_rules_dir`, which the catalog may not import
+    (it sits beside `paths` in the layering), so said again here."""
+    here = Path(__file__).resolve().parents[1]
+    packaged = here / "_rules"
+    return packaged if packaged.is_dir() else here.parent / "rules"
+
+
+def proof_folders() -> list[Path]:
+    """The proofs folders of the shipped variants, then of the rules folder in use (each once), in
+    name order: what the harness compiles and whose scenarios the checks know."""
+    found: list[Path] = []
+    for rules in (shipped_rules(), RULES.resolve()):
+        if rules.is_dir():
+            found += [p / PROOFS for p in sorted(rules.iterdir()) if (p / PROOFS).is_dir() and p / PROOFS not in found]
+    return found
 
 
 @dataclass(frozen=True)

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from generator.engine.errors import EngineError, EngineNotFound, HarnessError, JsonDict
-from generator.engine.javac import compiled_classes
+from generator.engine.javac import compiled_classes, proof_sources
 from generator.engine.sandbox import JVM_XML_FENCES, WentQuiet, engine_input, kill_group, run_group
 from generator.installed_map import default_maps_folder
 from generator.paths import JAR_ENV, engine_jar
@@ -104,8 +104,10 @@ class Engine:
     javac: str
 
     def harness_dir(self) -> Path:
-        """Compiled harness classes for these sources and this jar, compiling them if needed."""
-        return compiled_classes(self.javac, self.jar, "java", "harness", "forge/ForgeHarness.class")
+        """Compiled harness classes for these sources, the proofs in use and this jar, compiling them if
+        needed (the scenario driver finds the proofs' classes there: generator/engine/javac.py)."""
+        marker = "forge/ForgeHarness.class"
+        return compiled_classes(self.javac, self.jar, "java", "harness", marker, proof_sources())
 
     def client_dir(self) -> Path:
         """The compiled driver of the 1.9 client (`client/ForgeClient.java`), compiling it if needed.

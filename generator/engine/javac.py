@@ -1,11 +1,16 @@
 """The Java shipped in generator/engine (the harness in java/, the client's driver in client/),
 compiled against the installed TripleA jar on first use and cached under
 ``${XDG_CACHE_HOME:-~/.cache}/triplea-forge/<kind>-<hash>/``: a folder per sources and jar.
+
+The harness is compiled with the proofs of the rules folders in use (`rules/<variant>/proofs/*.java`,
+see generator/catalog/scenarios.py), and `PROOF_LIST` in its classes names the proofs' classes for
+the scenario driver, which plays those that implement `forge.Proof`.
 """
 
 from __future__ import annotations
 
 import hashlib
+import re
 import shutil
 import subprocess
 import tempfile
@@ -14,18 +19,31 @@ from importlib import resources
 from importlib.resources.abc import Traversable
 from pathlib import Path
 
+from generator.catalog.scenarios import proof_folders
 from generator.engine.errors import HarnessError
 from generator.engine.sandbox import run_group
 from generator.paths import cache_dir
 
 COMPILE_TIMEOUT = 600.0  # javac of the harness takes about 5 s; a hang must not block a check
+# Where the compiled harness lists the proofs' classes for forge.Scenario (its getResource("proofs.txt")).
+PROOF_LIST = "forge/proofs.txt"
+_PROOF_API = ("Proof.java", "AnyGameProofs.java")  # with java/Scenario*.java: what scenarios are built on
+_PACKAGE = re.compile(r"^\s*package\s+([\w.]+)\s*;", re.M)
 
 
-def compiled_classes(javac: str, jar: Path, folder: str, kind: str, marker: str) -> Path:
-    """The classes of the .java files in generator/engine/<folder>, compiled against `jar` into the
-    user's cache (a folder per sources and jar: `<kind>-<hash>`), compiling them if needed; `marker`
-    is a class file only a complete compile leaves."""
+def compiled_classes(
+    javac: str, jar: Path, folder: str, kind: str, marker: str, extra: Sequence[tuple[str, str]] = ()
+) -> Path:
+    """The classes of the .java files in generator/engine/<folder> and the EXTRA (file name, text)
+    sources, compiled against `jar` into the user's cache (a folder per sources and jar:
+    `<kind>-<hash>`), compiling them if needed; `marker` is a class file only a complete compile
+    leaves. With EXTRA, `PROOF_LIST` in the classes names the classes of the extra sources."""
     sources = _java_sources(folder)
+    taken = {name for name, _ in sources}
+    clash = next((name for name, _ in extra if name in taken), None)
+    if clash is not None:
+        raise HarnessError(f"a proof's {clash} has the name of a file of the engine {kind}, or of another proof")
+    sources = [*sources, *extra]
     key = _cache_key(sources, jar)
     root = cache_dir()
     target = root / f"{kind}-{key}"
@@ -60,6 +78,9 @@ def compiled_classes(javac: str, jar: Path, folder: str, kind: str, marker: str)
             raise HarnessError(f"javac did not finish the engine {kind} in {COMPILE_TIMEOUT:g} s") from exc
         if proc.returncode != 0:
             raise HarnessError(f"javac failed for the engine {kind}:\n{proc.stdout}{proc.stderr}")
+        if extra:
+            (tmp / PROOF_LIST).parent.mkdir(parents=True, exist_ok=True)
+            (tmp / PROOF_LIST).write_text("".join(f"{_class_name(name, text)}\n" for name, text in extra), "utf-8")
         try:
             tmp.rename(target)
         except OSError:
@@ -83,6 +104,31 @@ def _java_sources(folder: str) -> list[tuple[str, str]]:
     if not sources:
         raise HarnessError(f"no Java sources found in generator/engine/{folder}")
     return sources
+
+
+def proof_sources() -> list[tuple[str, str]]:
+    """(file name, text) of the .java files of every proofs folder in use, in the folders' order; a
+    file name twice is an error (the classes of one package, `forge`, share one folder)."""
+    found: dict[str, Path] = {}
+    for folder in proof_folders():
+        for path in sorted(folder.glob("*.java")):
+            if path.name in found:
+                raise HarnessError(f"two proofs are named {path.name}: {found[path.name]} and {path}")
+            found[path.name] = path
+    return [(name, path.read_text(encoding="utf-8")) for name, path in found.items()]
+
+
+def scenario_sources() -> list[tuple[str, str]]:
+    """What the engine scenarios are made of: the driver and the proof API in generator/engine/java
+    (Scenario*.java, Proof.java, AnyGameProofs.java), then every proof in use (`proof_sources`)."""
+    api = [(n, s) for n, s in _java_sources("java") if n.startswith("Scenario") or n in _PROOF_API]
+    return [*api, *proof_sources()]
+
+
+def _class_name(file_name: str, text: str) -> str:
+    package = _PACKAGE.search(text)
+    stem = file_name.removesuffix(".java")
+    return f"{package.group(1)}.{stem}" if package else stem
 
 
 def _cache_key(sources: Sequence[tuple[str, str]], jar: Path) -> str:

@@ -31,7 +31,7 @@ from typing import Any
 from generator.catalog.scenarios import SCENARIOS
 from generator.engine.harness import SHORT_JVM_OPTIONS, Engine, EngineError, HarnessError, find_engine
 
-__all__ = ["DEFAULT_GAME", "SCENARIOS", "ScenarioError", "run_scenario", "run_scenarios"]
+__all__ = ["DEFAULT_GAME", "SCENARIOS", "ScenarioError", "players", "run_scenario", "run_scenarios"]
 
 MAIN_CLASS = "forge.Scenario"
 DEFAULT_GAME = Path("output/games/aare.xml")
@@ -125,6 +125,18 @@ def run_scenarios(
     if seconds is not None:
         seconds[:] = [took for _, took in timed]
     return [facts for facts, _ in timed]
+
+
+def players(names: Sequence[str], engine: Engine | None = None) -> dict[str, str | None]:
+    """The compiled proof class that plays each scenario of NAMES (None: none does), as the driver
+    finds them (its `--which`); two classes playing one name are both named, space-separated."""
+    engine = engine or find_engine()
+    proc = engine.run(["--which", *names], jvm_options=SHORT_JVM_OPTIONS, main_class=MAIN_CLASS)
+    lines = [line for line in proc.stdout.splitlines() if line.startswith("{")]
+    if proc.returncode != 0 or not lines:
+        raise HarnessError(f"the scenario driver could not say who plays the scenarios:\n{_tail(proc.stderr)}")
+    found = json.loads(lines[-1])
+    return {name: found.get(name) for name in names}
 
 
 def _deal_out(

@@ -35,6 +35,7 @@ from typing import Any
 from generator.engine import sweep_games, sweep_play
 from generator.engine.equivalent import equivalent
 from generator.engine.harness import Engine, find_engine
+from generator.engine.javac import scenario_sources
 from generator.engine.mutation import MAX_MUTANTS_PER_ENTRY, Mutant, Mutator, mutants_of, render_mutant
 from generator.engine.operators import OPERATORS
 from generator.engine.proof import check_facts
@@ -146,17 +147,15 @@ class SweepResult:
 
 def fingerprint(tree: Any) -> str:
     """What a sweep's result depends on: the expanded spec (its elements, claims and ledger with its
-    proofs), the mutation rules and the engine scenarios. A recorded result with another
-    fingerprint is stale."""
+    proofs), the mutation rules and the engine scenarios (the driver, the proof API and every proofs
+    folder's Java). A recorded result with another fingerprint is stale."""
     digest = hashlib.sha256(json.dumps(tree, sort_keys=True, default=str).encode("utf-8"))
     engine = resources.files("generator.engine")
     for name in _SWEEP_CODE:
         digest.update((engine / name).read_bytes())
     digest.update((resources.files("generator.spec") / "claims.py").read_bytes())
-    java = engine / "java"
-    for entry in sorted(java.iterdir(), key=lambda e: e.name):
-        if entry.name.startswith("Scenario") and entry.name.endswith(".java"):
-            digest.update(entry.read_bytes())
+    for _, text in scenario_sources():  # the driver, its proof API and the proofs (rules/*/proofs/)
+        digest.update(text.encode("utf-8"))
     return digest.hexdigest()[:16]
 
 

@@ -25,8 +25,8 @@ import games.strategy.triplea.delegate.TransportTracker;
 
 /**
  * Deliveries the rules pay for, made as a player would make them: a trigger that grants a
- * resource when a player's unit of some type stands in a named territory (expansion's lend-lease:
- * a "lendLease" token in sea zone 4 pays the Soviet Union, in 34 the UK; aarhe's cargo likewise)
+ * resource when a player's unit of some type stands in a named territory (lend-lease on the
+ * Revised map: a "lendLease" token in sea zone 4 pays the Soviet Union, in 34 the UK; cargo likewise)
  * is a delivery order. The 1.9 AIs treat such tokens as land units and walk them about, so the
  * convoy is the harness's (Convoy): at the start of the player's non-combat move it loads the
  * cargo onto empty transports next to it and sails each loaded transport one turn along the
@@ -50,7 +50,7 @@ final class Deliveries {
   private static final double ACCEPTED_RISK = 0.3;
   /**
    * Transports the convoy may take from the AI: one a turn of cargo on a route of about three
-   * turns (expansion's and aarhe's routes to sea zones 4 and 34), so the cargo does not pile up.
+   * turns (the lend-lease routes to sea zones 4 and 34 of the Revised map), so the cargo does not pile up.
    */
   private static final int MAX_TRANSPORTS = 3;
   /** Turns another paying zone must save before a loaded transport turns to it from its own. */

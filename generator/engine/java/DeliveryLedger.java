@@ -12,7 +12,7 @@ import games.strategy.engine.data.Territory;
 import games.strategy.engine.data.Unit;
 
 /**
- * What became of every unit a delivery order pays for (expansion's lend-lease tokens, aarhe's
+ * What became of every unit a delivery order pays for (lend-lease tokens, free
  * cargo), whoever moved it: granted (it appeared on the board), delivered (it left the board from
  * a zone its order pays in, during its owner's non-combat move: the trigger that pays removes it),
  * lost (it left the board any other way: its transport was sunk) or still waiting at the end.

@@ -10,8 +10,9 @@ import games.strategy.engine.data.PlayerID;
 import games.strategy.engine.data.Unit;
 
 /**
- * Lend-lease tokens (expansion's "lendLease", aarhe's "lendLeaseCargo"): granted to the donor
- * after its placement, paid out to one recipient per sea zone after its non-combat move.
+ * Lend-lease tokens on the Revised map (a token unit type of the game's, given by the proofs of
+ * each variant that has them as a Route): granted to the donor after its placement, paid out to
+ * one recipient per sea zone after its non-combat move.
  *
  * <p>Each fact is given for every player or owner, so a trigger or condition that names the
  * wrong players (or none: then the engine takes the player it is attached to) shows: who is paid,
@@ -26,7 +27,7 @@ import games.strategy.engine.data.Unit;
 final class ScenarioLendLease {
   private ScenarioLendLease() {}
 
-  // In both games the Americans give from Eastern United States and the British are the rival
+  // In the games with lend-lease the Americans give from Eastern United States and the British are the rival
   // Ally; a convoy off Archangel pays the Soviet Union, one off the United Kingdom pays Britain.
   private static final String DONOR = US;
   private static final String RIVAL = UK;
@@ -41,7 +42,7 @@ final class ScenarioLendLease {
   }
 
   /** What differs between the games' lend-lease: the token, how many a turn, the steps. */
-  private static final class Route {
+  static final class Route {
     final String token;
     final int tokensPerTurn;
     final String grantStep;
@@ -58,15 +59,8 @@ final class ScenarioLendLease {
     }
   }
 
-  static ScenarioJson.Obj expansion(final String file) throws Exception {
-    return play(file, new Route("lendLease", 1, "americanPlace", true, "americanNonCombatMove"));
-  }
-
-  static ScenarioJson.Obj aarhe(final String file) throws Exception {
-    return play(file, new Route("lendLeaseCargo", 2, "americanTurnPlace", false, "americanTurnNonCombatMove"));
-  }
-
-  private static ScenarioJson.Obj play(final String file, final Route r) throws Exception {
+  /** The facts of the lend-lease of the game FILE, whose tokens go by route R. */
+  static ScenarioJson.Obj play(final String file, final Route r) throws Exception {
     final ScenarioGame g = new ScenarioGame(file);
     final ScenarioJson.Obj out = ScenarioJson.obj();
     out.put("tokensPerTurn", r.tokensPerTurn);
@@ -86,7 +80,7 @@ final class ScenarioLendLease {
       paid.put(zone, gained(pus, pus(g)));
       left.put(zone, tokensByOwner(g, zone, r.token));
       if (round == 1) {
-        out.put("tokenStrength", ScenarioExpansion.strength(g, DONOR, r.token, GRANT_IN, GE, "infantry"));
+        out.put("tokenStrength", ScenarioPlay.strength(g, DONOR, r.token, GRANT_IN, GE, "infantry"));
         out.put("granted", grant(g, r, round));
       } else if (r.grantNeedsHolding) {
         // The rival (an Ally) holds the donor's territory: no tokens appear there.

@@ -7,6 +7,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
+import games.strategy.engine.data.GameData;
 import games.strategy.engine.data.GameStep;
 import games.strategy.engine.data.PlayerID;
 import games.strategy.engine.data.ProductionRule;
@@ -16,6 +17,7 @@ import games.strategy.engine.data.TerritoryEffect;
 import games.strategy.engine.data.Unit;
 import games.strategy.engine.data.changefactory.ChangeFactory;
 import games.strategy.engine.delegate.IDelegate;
+import games.strategy.engine.framework.GameDataUtils;
 import games.strategy.triplea.delegate.AbstractPlaceDelegate;
 import games.strategy.triplea.delegate.BattleDelegate;
 import games.strategy.triplea.delegate.DiceRoll;
@@ -184,5 +186,44 @@ final class ScenarioPlay {
       }
     }
     return out;
+  }
+
+  /** The strength of a PLAYER unit in WHERE facing ENEMY units of types ENEMY_UNITS (none: alone). */
+  static ScenarioJson.Obj strength(final ScenarioGame g, final String player, final String unit,
+      final String where, final String enemy, final String... enemyUnits) {
+    final Unit u = g.unitType(unit).create(g.player(player));
+    final List<Unit> units = new ArrayList<>(Collections.singletonList(u));
+    final List<Unit> enemies = new ArrayList<>();
+    for (final String enemyUnit : enemyUnits) {
+      enemies.add(g.unitType(enemyUnit).create(g.player(enemy)));
+    }
+    final Territory t = g.territory(where);
+    final Map<Unit, Tuple<Integer, Integer>> attack = DiceRoll.getUnitPowerAndRollsForNormalBattles(units, enemies,
+        false, false, g.data, t, TerritoryEffectHelper.getEffects(t), false, Collections.emptyList());
+    final Map<Unit, Tuple<Integer, Integer>> defence = DiceRoll.getUnitPowerAndRollsForNormalBattles(units, enemies,
+        true, false, g.data, t, TerritoryEffectHelper.getEffects(t), false, Collections.emptyList());
+    return ScenarioJson.obj().put("attack", attack.get(u).getFirst()).put("defence", defence.get(u).getFirst());
+  }
+
+  /**
+   * Japanese infantry from Manchuria try to attack Buryatia in combat move (the Revised map's
+   * Russia-Japan border, which a treaty closes); "allowed" when the engine takes the move.
+   */
+  static String attackBuryatia(final ScenarioGame g) {
+    final List<Unit> units = g.territory("Manchuria").getUnits().getMatches(
+        games.strategy.util.Match.allOf(Matches.unitIsOfType(g.unitType("infantry")), Matches.unitIsOwnedBy(g.player(ScenarioNations.JP))));
+    final Route route = new Route(g.territory("Manchuria"), g.territory("Buryatia S.S.R."));
+    final String error = ((MoveDelegate) g.delegate()).move(units, route, Collections.emptyList(), new HashMap<>());
+    return error == null ? "allowed" : error;
+  }
+
+  /** True when the game data survives the copy the engine (and every AI purchase) makes. */
+  static boolean cloneable(final GameData data) {
+    data.acquireReadLock();
+    try {
+      return GameDataUtils.cloneGameData(data, true) != null;
+    } finally {
+      data.releaseReadLock();
+    }
   }
 }

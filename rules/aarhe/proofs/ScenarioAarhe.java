@@ -272,7 +272,7 @@ final class ScenarioAarhe {
     out.put("fighterArrived", g.count(SIX_SPACES[SIX_SPACES.length - 1], "fighter", US));
     // The triggers that change the aircraft do not stop the engine copying the game data (every AI
     // purchase does).
-    out.put("cloneable", Scenario.cloneable(g.data));
+    out.put("cloneable", ScenarioPlay.cloneable(g.data));
     g.stop();
     return out;
   }

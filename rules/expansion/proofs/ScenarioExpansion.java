@@ -118,7 +118,7 @@ final class ScenarioExpansion {
     // While the treaty holds Japan may not attack Soviet land.
     final ScenarioGame a = new ScenarioGame(file);
     a.enter("japaneseCombatMove", 1);
-    out.put("attackDuringTreaty", Scenario.attackBuryatia(a));
+    out.put("attackDuringTreaty", ScenarioPlay.attackBuryatia(a));
     // The treaty steps open each side's turn, before its research.
     final List<String> steps = new ArrayList<>();
     for (final games.strategy.engine.data.GameStep step : a.data.getSequence()) {
@@ -147,7 +147,7 @@ final class ScenarioExpansion {
     out.put("offeredNextRound", g.validActions().contains("userActionAttachmentRuEndTreaty"));
     out.put("relationNextRound", relation(g));
     g.enter("japaneseCombatMove", 2);
-    out.put("attackAfterTreaty", Scenario.attackBuryatia(g));
+    out.put("attackAfterTreaty", ScenarioPlay.attackBuryatia(g));
     g.stop();
     // Japan ends it: four infantry for the Soviet Union in Russia, for it alone.
     final ScenarioGame j = new ScenarioGame(file);
@@ -189,15 +189,15 @@ final class ScenarioExpansion {
         "9 Sea Zone", "8 Sea Zone", "2 Sea Zone", "3 Sea Zone")));
     out.put("destroyerAloneThreeZones", String.valueOf(ScenarioPlay.move(g, GE, "destroyer", 1, "12 Sea Zone",
         "8 Sea Zone", "2 Sea Zone", "3 Sea Zone")));
-    out.put("destroyerAlone", strength(g, UK, "destroyer", "7 Sea Zone", GE));
-    out.put("destroyerAgainstSubmarine", strength(g, UK, "destroyer", "7 Sea Zone", GE, "submarine"));
+    out.put("destroyerAlone", ScenarioPlay.strength(g, UK, "destroyer", "7 Sea Zone", GE));
+    out.put("destroyerAgainstSubmarine", ScenarioPlay.strength(g, UK, "destroyer", "7 Sea Zone", GE, "submarine"));
     // Every nation's submarines are hunted: an enemy destroyer against one, and against two (no more).
     final ScenarioJson.Obj hunted = ScenarioJson.obj();
     for (final String player : new String[] {RU, GE, IT, UK, JP, US}) {
       final String enemy = player.equals(GE) || player.equals(IT) || player.equals(JP) ? UK : GE;
       hunted.put(player, ScenarioJson.obj()
-          .put("one", strength(g, enemy, "destroyer", "7 Sea Zone", player, "submarine"))
-          .put("two", strength(g, enemy, "destroyer", "7 Sea Zone", player, "submarine", "submarine")));
+          .put("one", ScenarioPlay.strength(g, enemy, "destroyer", "7 Sea Zone", player, "submarine"))
+          .put("two", ScenarioPlay.strength(g, enemy, "destroyer", "7 Sea Zone", player, "submarine", "submarine")));
     }
     out.put("destroyerAgainstSubmarinesOf", hunted);
     g.enter("germanNonCombatMove", 1);
@@ -255,22 +255,5 @@ final class ScenarioExpansion {
     }
     g.stop();
     return out;
-  }
-
-  /** The strength of a PLAYER unit in WHERE facing ENEMY units of types ENEMY_UNITS (none: alone). */
-  static ScenarioJson.Obj strength(final ScenarioGame g, final String player, final String unit,
-      final String where, final String enemy, final String... enemyUnits) {
-    final Unit u = g.unitType(unit).create(g.player(player));
-    final List<Unit> units = new ArrayList<>(Collections.singletonList(u));
-    final List<Unit> enemies = new ArrayList<>();
-    for (final String enemyUnit : enemyUnits) {
-      enemies.add(g.unitType(enemyUnit).create(g.player(enemy)));
-    }
-    final Territory t = g.territory(where);
-    final Map<Unit, Tuple<Integer, Integer>> attack = DiceRoll.getUnitPowerAndRollsForNormalBattles(units, enemies,
-        false, false, g.data, t, TerritoryEffectHelper.getEffects(t), false, Collections.emptyList());
-    final Map<Unit, Tuple<Integer, Integer>> defence = DiceRoll.getUnitPowerAndRollsForNormalBattles(units, enemies,
-        true, false, g.data, t, TerritoryEffectHelper.getEffects(t), false, Collections.emptyList());
-    return ScenarioJson.obj().put("attack", attack.get(u).getFirst()).put("defence", defence.get(u).getFirst());
   }
 }
