@@ -1,6 +1,6 @@
 """AARe rules proven in the real TripleA 1.9 engine, one mechanism family per test.
 
-Each test runs a scenario of `forge.Scenario` (generator/engine/java/Scenario.java) on the committed
+Each test runs a scenario of AARe's proofs (rules/aare/proofs/, played by `forge.Scenario`) on the committed
 `output/games/aare.xml` and asserts on the facts the engine reports: a user action declaring a
 national advantage and placing free units, the declaration schedule, trigger-made price changes,
 combat bonuses switched on and off, a tech ability, the Russia-Japan treaty (politics), convoy
@@ -17,12 +17,15 @@ from typing import Any
 import pytest
 import yaml
 
-from generator.catalog.scenarios import AARE_ADVANTAGES
+from generator.catalog.scenarios import SCENARIOS
 from generator.engine.scenario import run_scenarios
 from tests.helpers import ROOT
 from tests.proofs import Facts, game_for_engine, map_files_for_engine, proves
 
 AARE = ("aare", "aare-2x")  # aare-2x: the same game as engine 1.9 reads it, without the railway
+# AARe's national advantages by their user actions' names: each has its declare-<name> scenario
+# (rules/aare/proofs/proofs.yaml).
+AARE_ADVANTAGES = tuple(name.removeprefix("declare-") for name in SCENARIOS if name.startswith("declare-"))
 RU_NAS = {f"userActionAttachmentRu{n}" for n in ("Winter", "Railway", "T34", "LendLease", "MobileIndustry", "Siberian")}
 
 
@@ -276,7 +279,7 @@ def test_colonial_garrison_complex_makes_a_convoy_zone(f: Facts) -> None:
     assert garrison["britishIncome"] == without["britishIncome"] - 2
 
 
-# Every national advantage, declared and followed for two rounds (generator/engine/java/
+# Every national advantage, declared and followed for two rounds (rules/aare/proofs/
 # ScenarioAdvantages.java): what the engine did is committed as a reviewed golden per advantage
 # (tests/goldens/scenarios/aare/), and a proof fails when any of it changes. Beyond the golden, what
 # every advantage must do: change only its own nation's state when declared, take its nation's

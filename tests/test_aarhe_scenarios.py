@@ -1,4 +1,4 @@
-"""AARHE rules proven in the real TripleA 1.9 engine (generator/engine/java/ScenarioAarhe*.java).
+"""AARHE rules proven in the real TripleA 1.9 engine (rules/aarhe/proofs/ScenarioAarhe*.java).
 
 Each test runs one scenario on the built game of each variant it names (`@proves`, tests/proofs.py)
 and asserts the outcome the ledger entries naming that scenario claim: the Soviet opening turn and

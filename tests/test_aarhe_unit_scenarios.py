@@ -1,6 +1,6 @@
 """AARHE unit options proven in the real TripleA 1.9 engine: anti-aircraft fire of every AA unit type
 (guns, complexes, warships) on loaded dice, where each complex type may be placed, and aircraft in the
-air (dogfights, scrambling, interception and escort). See generator/engine/java/ScenarioAarheAntiAir.java,
+air (dogfights, scrambling, interception and escort). See rules/aarhe/proofs/ScenarioAarheAntiAir.java,
 ScenarioAarheComplexes.java and ScenarioAarheAirBattle.java.
 """
 

@@ -35,6 +35,9 @@ def test_wheel_contains_templates_and_harness(tmp_path: Path) -> None:
     # The shipped variants, so a mod repository of its own can extend them.
     for spec in sorted((ROOT / "rules").glob("*/*.yaml")):
         assert f"generator/_rules/{spec.parent.name}/{spec.name}" in names
+    # Their proofs (rules/<variant>/proofs/), which the harness compiles wherever the tool is installed.
+    for proof in sorted((ROOT / "rules").glob("*/proofs/*")):
+        assert f"generator/_rules/{proof.parent.parent.name}/proofs/{proof.name}" in names
     entry_points = next(n for n in names if n.endswith("entry_points.txt"))
     assert "triplea-forge = generator.cli:cli" in zipfile.ZipFile(wheel).read(entry_points).decode()
 

@@ -1,10 +1,13 @@
 """The engine scenarios: each proves rules by playing them in the real engine.
 
-A variant's scenarios live beside its YAML, in `rules/<variant>/proofs/` (`PROOFS`): Java classes
-the harness compiles with its driver (`generator/engine/java/Scenario.java`), which
-`generator/engine/scenario.py` runs. The proofs folders are those of the variants triplea-forge
-ships and of the rules folder in use (`rules/` of the working folder, as the commands read it), so
-a mod repository's own proofs are found as the shipped ones are. The list is here, below the
+A variant's scenarios live beside its YAML, in `rules/<variant>/proofs/`: Java classes that the
+harness compiles with its driver (`generator/engine/java/Scenario.java`, run by
+`generator/engine/scenario.py`) and `proofs.yaml`, which names the scenarios the classes play,
+says what each proves and on which variants' built games the tests play it. The tool's own
+scenarios, which play any game, are `ANY_GAME`; a manifest's `plays` puts them, or another
+folder's scenarios, on its games too. The proofs folders are those of the variants triplea-forge
+ships and of the rules folder in use (`rules/` of the working folder, as the commands read it):
+a mod repository's proofs are found as the shipped ones are. `SCENARIOS` is here, below the
 stages, because both the engine stage (which runs a scenario) and the spec checks (a ledger proof
 naming a scenario that does not exist or is not run on its variant) read it, and checking a spec
 never starts the engine.
@@ -12,29 +15,32 @@ never starts the engine.
 
 from __future__ import annotations
 
+import os
+import re
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
+from functools import cache, lru_cache
 from pathlib import Path
+from typing import Any
+
+import click
+import yaml
+
+__all__ = ["ANY_GAME", "SCENARIOS", "ProofManifestError", "ScenarioInfo", "proof_folders", "shipped_rules"]
 
 PROOFS = "proofs"  # a variant's proofs folder, beside its YAML
+MANIFEST = "proofs.yaml"
 RULES = Path("rules")  # the rules folder the commands read unless told another (`--rules`)
-
-
-def shipped_rules() -> Path:
-    """The variants triplea-forge ships: `paths.base_rules_dir`, which the catalog may not import
-    (it sits beside `paths` in the layering), so said again here."""
-    here = Path(__file__).resolve().parents[1]
-    packaged = here / "_rules"
-    return packaged if packaged.is_dir() else here.parent / "rules"
-
-
-def proof_folders() -> list[Path]:
-    """The proofs folders of the shipped variants, then of the rules folder in use (each once), in
-    name order: what the harness compiles and whose scenarios the checks know."""
-    found: list[Path] = []
-    for rules in (shipped_rules(), RULES.resolve()):
-        if rules.is_dir():
-            found += [p / PROOFS for p in sorted(rules.iterdir()) if (p / PROOFS).is_dir() and p / PROOFS not in found]
-    return found
+_MAX_BYTES = 1 << 20  # a manifest is a few kilobytes: anything bigger is not one
+# libyaml's safe loader where PyYAML has it: a fifth of the time to read the manifests.
+_LOADER: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+# The tool's own scenarios (generator/engine/java/AnyGameProofs.java): they play any game.
+ANY_GAME: dict[str, str] = {
+    "turn-steps": (
+        "two rounds run without a move: every step the engine runs, for whom, and the bids entered in the options"
+    ),
+    "convoy-zones": "an enemy submarine in each sea zone in turn: what each nation loses to it at its income",
+}
 
 
 @dataclass(frozen=True)
@@ -43,133 +49,164 @@ class ScenarioInfo:
 
     description: str
     variants: tuple[str, ...]
+    manifest: Path | None = None  # the proofs.yaml that provides it (None: the tool's own)
 
 
-_AARE = ("aare", "aare-2x")
-# AARe's national advantages by their user actions' names (userActionAttachment<name>): each has a
-# `declare-<name>` scenario (generator/engine/java/ScenarioAdvantages.java).
-AARE_ADVANTAGES = (
-    "RuWinter", "RuRailway", "RuT34", "RuLendLease", "RuMobileIndustry", "RuSiberian",
-    "Ge88s", "GeAfrikaKorps", "GeAtlanticWall", "GeLuftwaffe", "GePanzerblitz", "GeWolfPacks",
-    "UkColonialGarrison", "UkCommonwealth", "UkLendLease", "UkRadar", "UkRoyalAirForce", "UkRoyalNavy",
-    "JpBanzai", "JpKaiten", "JpKamikaze", "JpTechAdvantage", "JpTokyoExpress", "JpYamato",
-    "UsMarines", "UsMechanizedInfantry", "UsNavalIndustry", "UsPacificDivisions", "UsReinforcedCarriers",
-    "UsTechInvestment",
-)  # fmt: skip
-_AARHE = ("aarhe", "aarhe-2x")
-SCENARIOS: dict[str, ScenarioInfo] = {
-    "advantage-placement": ScenarioInfo(
-        "Siberian Conscripts: declared by user action, free infantry placed each Mobilize", _AARE
-    ),
-    "schedule": ScenarioInfo(
-        "national-advantage schedule: one per nation in round 1, Germany, Japan and one Ally in round 2", _AARE
-    ),
-    "prices": ScenarioInfo(
-        "Luftwaffe and Royal Navy: declaring swaps the nation's production rules (trigger cost change)", _AARE
-    ),
-    "combat-bonus": ScenarioInfo("Severe Winter, Yamato and Banzai: combat strengths the engine computes", _AARE),
-    "tech-ability": ScenarioInfo("US Mechanized Infantry: a hidden tech gives infantry 2 moves and blitz", _AARE),
-    "immediate-units": ScenarioInfo(
-        "Afrika Korps and German 88's: units placed at once move this turn, more at Mobilize", _AARE
-    ),
-    "treaty": ScenarioInfo("Russia-Japan treaty: no attack while it holds; ending it pays the other side", _AARE),
-    "convoy": ScenarioInfo(
-        "convoy raids: enemy subs next to UK/US/Japanese complexes cut income, Germany immune", (*_AARE, "expansion")
-    ),
-    "victory": ScenarioInfo(
-        "15 victory cities: Allies win with 11, Axis with 10, at the end of the round", (*_AARE, "expansion")
-    ),
-    "advantage-strengths": ScenarioInfo(
-        "T-34s and Wolf Packs in combat, Radar on the AA dice, fighters bought at the Luftwaffe price", _AARE
-    ),
-    "advantages-undeclared": ScenarioInfo(
-        "no advantage declared: the switches as the game starts, what each nation's steps offer", _AARE
-    ),
-    "advantages-second": ScenarioInfo(
-        "second advantages declared in round 2 after none in round 1: Russia's and Britain's take the Allies' "
-        "slot, Germany's its own",
-        _AARE,
-    ),
-    **{
-        f"declare-{name}": ScenarioInfo(
-            f"{name} declared and followed to round 3: everything it changes (every player's PUs, prices, "
-            "techs, switches, unit strengths, territory effects, units placed), each Mobilize action alone",
-            _AARE,
-        )
-        for name in AARE_ADVANTAGES
-    },
-    "colonial-convoys": ScenarioInfo("Colonial Garrison: a complex in India makes its sea zone a convoy zone", _AARE),
-    "tech-strengths": ScenarioInfo(
-        "jet fighters, long range aircraft and combined arms: strengths and movement with and without the techs", _AARE
-    ),
-    "expansion-turn": ScenarioInfo(
-        "Italy's turn after Germany's, the free units of round 1, SS Panzers placed in Germany only", ("expansion",)
-    ),
-    "expansion-lend-lease": ScenarioInfo(
-        "lend-lease tokens granted after the US placement while the US holds its territory, paid at sea to"
-        " the zone's Ally for the US's tokens alone",
-        ("expansion",),
-    ),
-    "expansion-free-units": ScenarioInfo(
-        "every nation's free units of round 1, placed for it alone after its placement, none in round 2",
-        ("expansion",),
-    ),
-    "expansion-treaty": ScenarioInfo(
-        "Russia ends the treaty with Japan: war, and four infantry for Japan", ("expansion",)
-    ),
-    "expansion-units": ScenarioInfo(
-        "destroyers against submarines (defence 3, no passing), a tank taking an infantry along", ("expansion",)
-    ),
-    "turn-steps": ScenarioInfo(
-        "two rounds run without a move: every step the engine runs, for whom, and the bids entered in the options",
-        (*_AARE, "expansion", *_AARHE, "aarhe-draft", "aarhe-phase1"),
-    ),
-    "convoy-zones": ScenarioInfo(
-        "an enemy submarine in each sea zone in turn: what each nation loses to it at its income",
-        (*_AARE, "expansion", *_AARHE),
-    ),
-    "aarhe-turn-order": ScenarioInfo(
-        "the Soviet opening turn and the nations' order; government in exile; research only while holding the capital",
-        _AARHE,
-    ),
-    "aarhe-aa-dice": ScenarioInfo(
-        "a lone fighter attacks a complex with an AA gun: one die per gun and three per complex",
-        (*_AARHE, "aarhe-draft"),
-    ),
-    "aarhe-anti-air": ScenarioInfo(
-        "each anti-aircraft unit type on loaded dice: its dice, their sides, rounds and hits",
-        (*_AARHE, "aarhe-draft"),
-    ),
-    "aarhe-complex-places": ScenarioInfo(
-        "each complex type tried in every land territory: where the engine lets it be placed",
-        (*_AARHE, "aarhe-draft", "aarhe-phase1"),
-    ),
-    "aarhe-air-battle": ScenarioInfo(
-        "with the air battle option on, naval fighters and dive bombers fight a dogfight before the battle", _AARHE
-    ),
-    "aarhe-victory": ScenarioInfo(
-        "Total Victory (every territory, for either side) and victory city points at the end of the round",
-        (*_AARHE, "aarhe-draft", "aarhe-phase1"),
-    ),
-    "aarhe-movement": ScenarioInfo(
-        "xenophobia, Axis co-operation, naval fighters on carriers, bombers carrying infantry", _AARHE
-    ),
-    "aarhe-retreat": ScenarioInfo(
-        "where an attack may retreat (not where only its aircraft came from); aircraft left at sea are lost", _AARHE
-    ),
-    "aarhe-axis-italy": ScenarioInfo(
-        "Japan and Italy: allies whose land units may not enter each other's land", _AARHE
-    ),
-    "aarhe-economy": ScenarioInfo("scorched earth, repairs, convoy raids, lend-lease delivery and free cargo", _AARHE),
-    "aarhe-lend-lease": ScenarioInfo(
-        "two free cargoes a turn for the US, each paid at sea to the zone's Ally for the US's cargo alone", _AARHE
-    ),
-    "aarhe-scorch": ScenarioInfo(
-        "every nation offered to scorch its complex in a territory exactly when it has one there",
-        (*_AARHE, "aarhe-draft"),
-    ),
-    "aarhe-builds": ScenarioInfo(
-        "national builds, heavy units by research, national attacks and terrain bonuses in combat",
-        (*_AARHE, "aarhe-draft"),
-    ),
-}
+class ProofManifestError(click.ClickException):
+    """A proofs folder's manifest is missing or wrong: said with its file, exit code 1."""
+
+    def __init__(self, path: Path, message: str) -> None:
+        # Named as the other messages name files: from the working folder when inside it.
+        try:
+            shown = path.relative_to(Path.cwd().resolve())
+        except ValueError:
+            shown = path
+        super().__init__(f"{shown}: {message}")
+
+
+@cache
+def shipped_rules() -> Path:
+    """The variants triplea-forge ships: `paths.base_rules_dir`, which the catalog may not import
+    (it sits beside `paths` in the layering), said again."""
+    here = Path(__file__).resolve().parents[1]
+    packaged = here / "_rules"
+    return packaged if packaged.is_dir() else here.parent / "rules"
+
+
+def proof_folders() -> list[Path]:
+    """The proofs folders of the shipped variants, then of the rules folder in use (each once), in
+    name order: what the harness compiles, and whose scenarios `SCENARIOS` holds."""
+    in_use = _in_use(os.getcwd())
+    return [*_listed(shipped_rules()), *(_listed(in_use) if in_use != shipped_rules() else [])]
+
+
+def _listed(rules: Path) -> list[Path]:
+    # With plain os calls: SCENARIOS lists the folder in use at every look-up (a check looks once a proof).
+    try:
+        names = sorted(entry.name for entry in os.scandir(rules) if entry.is_dir())
+    except OSError:  # no rules folder here
+        return []
+    return [rules / name / PROOFS for name in names if os.path.isdir(os.path.join(rules, name, PROOFS))]
+
+
+@cache
+def _shipped() -> tuple[Path, ...]:
+    """The shipped variants' proofs folders, listed once a process: they are the package's."""
+    return tuple(_listed(shipped_rules()))
+
+
+@lru_cache(maxsize=64)
+def _in_use(cwd: str) -> Path:
+    return Path(os.path.realpath(os.path.join(cwd, RULES)))
+
+
+class _Scenarios(Mapping[str, ScenarioInfo]):
+    """Every scenario of the proofs in use, by name: read from the manifests when first asked for,
+    and again when the working folder, its proofs folders or a manifest changed (a shipped variant's
+    proofs folder made while the process runs is seen by the next one)."""
+
+    def _now(self) -> dict[str, ScenarioInfo]:
+        in_use = _in_use(os.getcwd())
+        folders = [*_shipped(), *(_listed(in_use) if in_use != shipped_rules() else [])]
+        return _read(tuple(_stamp(os.path.join(folder, MANIFEST)) for folder in folders))
+
+    def __getitem__(self, name: str) -> ScenarioInfo:
+        return self._now()[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._now())
+
+    def __len__(self) -> int:
+        return len(self._now())
+
+
+SCENARIOS: Mapping[str, ScenarioInfo] = _Scenarios()
+
+
+def _stamp(path: str) -> tuple[str, int, int]:
+    """The manifest PATH with its modification time and size (-1, -1 when it is missing)."""
+    try:
+        stat = os.stat(path)
+    except OSError:
+        return path, -1, -1
+    return path, stat.st_mtime_ns, stat.st_size
+
+
+@lru_cache(maxsize=8)
+def _read(manifests: tuple[tuple[str, int, int], ...]) -> dict[str, ScenarioInfo]:
+    """The scenarios the MANIFESTS provide (the tool's own first), each listed on the games its
+    manifest names and on those every manifest's `plays` adds."""
+    games: dict[str, list[str]] = {name: [] for name in ANY_GAME}
+    found: dict[str, tuple[str, Path | None]] = {name: (text, None) for name, text in ANY_GAME.items()}
+    plays: list[tuple[Path, str, list[str]]] = []
+    for file, _, size in manifests:
+        path = Path(file)
+        if size < 0:
+            raise ProofManifestError(path.parent, f"holds no {MANIFEST}: name there the scenarios its classes play")
+        manifest = _load(path)
+        default = _names(manifest.get("games", []), path, "games")
+        for key, entry in _mapping(manifest.get("scenarios", {}), path, "scenarios").items():
+            for name, proves in _expand(str(key), _mapping(entry, path, f"scenarios.{key}"), path):
+                if name in found:
+                    other = found[name][1] or "the tool itself"
+                    raise ProofManifestError(path, f"scenario '{name}' is provided by {other} too")
+                found[name] = (proves, path)
+                games[name] = _names(entry.get("games", default), path, f"scenarios.{key}.games")
+        for name, on in _mapping(manifest.get("plays", {}), path, "plays").items():
+            plays.append((path, str(name), _names(on, path, f"plays.{name}")))
+    for path, name, on in plays:
+        if name not in found:
+            raise ProofManifestError(path, f"plays.{name}: no proofs folder in use provides a scenario '{name}'")
+        games[name] += [game for game in on if game not in games[name]]
+    return {name: ScenarioInfo(proves, tuple(games[name]), where) for name, (proves, where) in found.items()}
+
+
+_KEYS = {"games", "scenarios", "plays"}
+_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}")
+_ENTRY_KEYS = {"proves", "games", "each"}
+
+
+def _load(path: Path) -> dict[str, Any]:
+    if not path.is_file() or path.stat().st_size > _MAX_BYTES:
+        raise ProofManifestError(path, f"not a regular file of at most {_MAX_BYTES} bytes")
+    try:
+        tree = yaml.load(path.read_text(encoding="utf-8"), Loader=_LOADER)
+    except (yaml.YAMLError, UnicodeDecodeError) as exc:
+        raise ProofManifestError(path, f"not readable YAML: {exc}") from exc
+    manifest = _mapping(tree, path, "the manifest")
+    unknown = sorted(str(k) for k in manifest if k not in _KEYS)
+    if unknown:
+        raise ProofManifestError(path, f"unknown key '{unknown[0]}' (known: {', '.join(sorted(_KEYS))})")
+    return manifest
+
+
+def _expand(key: str, entry: dict[str, Any], path: Path) -> Iterator[tuple[str, str]]:
+    """The (name, what it proves) of a scenario entry: one, or one per `each` item when its name
+    holds `{}` (declare-{} with each: [RuWinter, ...] is declare-RuWinter...)."""
+    unknown = sorted(str(k) for k in entry if k not in _ENTRY_KEYS)
+    if unknown:
+        raise ProofManifestError(path, f"scenarios.{key}: unknown key '{unknown[0]}' (known: proves, games, each)")
+    proves = entry.get("proves")
+    if not isinstance(proves, str) or not proves.strip():
+        raise ProofManifestError(path, f"scenarios.{key}: say what it proves (`proves: text`)")
+    if ("{}" in key) != ("each" in entry):
+        raise ProofManifestError(path, f"scenarios.{key}: a name with {{}} takes `each`, and only such a name")
+    items = _names(entry["each"], path, f"scenarios.{key}.each") if "each" in entry else [""]
+    for item in items:
+        name = key.replace("{}", item)
+        # A name is a word of the driver's command line and of its batch's lines.
+        if not _NAME.fullmatch(name):
+            raise ProofManifestError(path, f"scenarios.{key}: '{name}' is not a name (letters, digits, '.', '_', '-')")
+        yield name, proves.replace("{}", item)
+
+
+def _mapping(value: Any, path: Path, where: str) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise ProofManifestError(path, f"{where}: expected a mapping")
+    return value
+
+
+def _names(value: Any, path: Path, where: str) -> list[str]:
+    if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
+        raise ProofManifestError(path, f"{where}: expected a list of names")
+    return list(value)

@@ -56,19 +56,19 @@ DEFAULT_TIMEOUT = 300.0
 # GB). The caps leave room for bigger maps and keep two checks side by side far below 24 GB.
 PLAY_HEAP = {"fast": "768m", "weak": "768m", "pro": "1g"}
 # A JVM over in seconds (a parse, a scenario's few steps, a look at the client) is done before
-# the optimising compiler pays: the serial GC and C1 only start it faster and spend less CPU (the
-# aarhe proofs' 14 scenarios: 6.5 CPU s with C2, 3.1 without; a look at lhtr in the client: 8.6 and
-# 3.9), in the same wall time or less.
+# the optimising compiler pays: the serial GC and C1 only start it faster and spend less CPU (a
+# shipped variant's 14 proof scenarios: 6.5 CPU s with C2, 3.1 without; a look at a Revised-map
+# game in the client: 8.6 and 3.9), in the same wall time or less.
 # A game runs for seconds to minutes and wants the optimising compiler.
 SHORT_JVM_OPTIONS = ("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1")
 # The AIs keep reaching new code all game long, and with the JIT's default thresholds the
-# optimising compiler (C2) compiled ~7,800 methods in 4 Fast-AI games of lhtr: a third of the
-# JVM's CPU, on a second core. Ten times the thresholds leave C2 the truly hot code: 25 % less CPU
-# per game, the game thread no slower (lhtr 4 games x 3 rounds, aare 8 x 6; 3, 5 and 30 measured
-# worse), and JVMs side by side no longer spend their cores compiling what each compiles again.
-# The throughput collector suits a batch that never waits on a user: the very same four games
-# (reproducible, 2 rounds of aare, expansion and lhtr) took 4.5 % less CPU and 3 % less time
-# than with G1, three runs each; the serial collector was no better than G1.
+# optimising compiler (C2) compiled ~7,800 methods in 4 Fast-AI games of a Revised-map game: a
+# third of the JVM's CPU, on a second core. Ten times the thresholds leave C2 the truly hot code:
+# 25 % less CPU per game, the game thread no slower (4 games x 3 rounds of one shipped variant, 8 x
+# 6 of another; 3, 5 and 30 measured worse), and JVMs side by side no longer spend their cores
+# compiling what each compiles again. The throughput collector suits a batch that never waits on a
+# user: the very same four games (reproducible, 2 rounds of three shipped variants) took 4.5 % less
+# CPU and 3 % less time than with G1, three runs each; the serial collector was no better than G1.
 PLAY_JVM_OPTIONS: tuple[str, ...] = ("-XX:CompileThresholdScaling=10", "-XX:+UseParallelGC")
 # The harness resets the engine's own random sources before each game (Determinism.java); what
 # is left is the order of hash sets keyed by objects without a hash of their own, which follows

@@ -10,6 +10,7 @@ the scenario driver, which plays those that implement `forge.Proof`.
 from __future__ import annotations
 
 import hashlib
+import os
 import re
 import shutil
 import subprocess
@@ -77,7 +78,9 @@ def compiled_classes(
         except subprocess.TimeoutExpired as exc:
             raise HarnessError(f"javac did not finish the engine {kind} in {COMPILE_TIMEOUT:g} s") from exc
         if proc.returncode != 0:
-            raise HarnessError(f"javac failed for the engine {kind}:\n{proc.stdout}{proc.stderr}")
+            said = f"{proc.stdout}{proc.stderr}".replace(f"{src_dir}{os.sep}", "")  # each file by its name
+            proofs = " (with the proofs in use: rules/*/proofs/*.java)" if extra else ""
+            raise HarnessError(f"javac failed for the engine {kind}{proofs}:\n{said}")
         if extra:
             (tmp / PROOF_LIST).parent.mkdir(parents=True, exist_ok=True)
             (tmp / PROOF_LIST).write_text("".join(f"{_class_name(name, text)}\n" for name, text in extra), "utf-8")

@@ -1,9 +1,10 @@
 """What must be true of a game for an edit to change nothing in it: the premises of equivalences.
 
-An equivalence in generator/engine/equivalent.py that holds of an edit only in some games names a
-premise here, read on the expanded spec tree at the edited element (its path and option): a
-trigger that only sets properties does the same when fired twice, a trigger an action fires with
-no uses to spend spends none. The engine behaviour each relies on is said where it is used.
+An equivalence of generator/engine/equivalent.py (the tool's: those of a variant's own rules, in
+its proofs folder, need none) that holds of an edit only in some games names a premise here, read
+on the expanded spec tree at the edited element (its path and option): a trigger that only sets
+properties does the same when fired twice, a trigger an action fires with no uses to spend spends
+none. The engine behaviour each relies on is said where it is used.
 """
 
 from __future__ import annotations

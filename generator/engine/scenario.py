@@ -1,10 +1,12 @@
 """Prove rules in the real TripleA 1.9 engine: run the `forge.Scenario` driver on a built game.
 
-Each scenario (see ``generator/engine/java/Scenario.java``) loads the game XML into fresh headless games,
+Each scenario (the driver: ``generator/engine/java/Scenario.java``) loads the game XML into fresh headless games,
 sets the state up through the engine's own change objects, runs the steps and delegates where the
 rule lives, and reports facts as JSON; the tests assert on them (``tests/proofs.py`` ties each test
-to the ledger entries it proves). The scenarios and the variants they run on are listed in
-``generator/catalog/scenarios.py`` (SCENARIOS), below the stages, where the spec checks read them too. The JVM
+to the ledger entries it proves). The scenarios live beside their variants (``rules/<variant>/proofs/``, the
+classes the harness compiles with the driver, and the manifest that says what each proves and on which
+variants' games it is played); ``generator/catalog/scenarios.py`` (SCENARIOS) reads the manifests, below
+the stages, where the spec checks read them too. The JVM
 is started the way ``generator.engine.Engine`` starts its harness: the same compiled classes
 (``Engine.harness_dir()``), headless flags, a private working folder holding the engine's version
 file, and ``user.home`` inside it.
@@ -13,8 +15,8 @@ file, and ``user.home`` inside it.
 loads its game afresh, and the JVM's start and the engine's class loading are paid once, not once
 per run (the mutation sweep plays hundreds).
 
-``python -m generator.engine.scenario SCENARIO [FILE]`` prints the facts (FILE defaults to
-``output/games/aare.xml``).
+``python -m generator.engine.scenario SCENARIO [FILE]`` prints the facts (FILE defaults to the built game of
+the first variant the scenario's manifest plays it on: ``output/games/<variant>.xml``).
 """
 
 from __future__ import annotations
@@ -31,10 +33,10 @@ from typing import Any
 from generator.catalog.scenarios import SCENARIOS
 from generator.engine.harness import SHORT_JVM_OPTIONS, Engine, EngineError, HarnessError, find_engine
 
-__all__ = ["DEFAULT_GAME", "SCENARIOS", "ScenarioError", "players", "run_scenario", "run_scenarios"]
+__all__ = ["SCENARIOS", "ScenarioError", "default_game", "players", "run_scenario", "run_scenarios"]
 
 MAIN_CLASS = "forge.Scenario"
-DEFAULT_GAME = Path("output/games/aare.xml")
+GAMES = Path("output/games")  # where `build` writes the built games
 DEFAULT_HEAP = "512m"
 DEFAULT_TIMEOUT = 600.0
 # A batch's time limit per run: the slowest scenario takes ~5 s alone on a loaded machine.
@@ -52,9 +54,19 @@ class ScenarioError(EngineError):
     """The scenario driver failed or reported an error."""
 
 
+def default_game(name: str) -> Path:
+    """The built game scenario NAME is played on first: its manifest's first variant's, in `GAMES`."""
+    info = SCENARIOS.get(name)
+    if info is None:
+        raise ScenarioError(f"unknown scenario '{name}' (known: {', '.join(SCENARIOS)})")
+    if not info.variants:
+        raise ScenarioError(f"scenario '{name}' is played on no variant's game: name the game file")
+    return GAMES / f"{info.variants[0]}.xml"
+
+
 def run_scenario(
     name: str,
-    game: Path = DEFAULT_GAME,
+    game: Path,
     *,
     map_files: Path | None = None,
     engine: Engine | None = None,
@@ -206,10 +218,12 @@ def _tail(text: str, lines: int = 30) -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m generator.engine.scenario", description=__doc__.split("\n\n")[0])
     parser.add_argument("scenario", choices=sorted(SCENARIOS), help="which rule to prove")
-    parser.add_argument("game", nargs="?", type=Path, default=DEFAULT_GAME, help="game XML (default %(default)s)")
+    parser.add_argument(
+        "game", nargs="?", type=Path, help="game XML (default: the first game its proofs play it on, in output/games)"
+    )
     args = parser.parse_args(argv)
     try:
-        facts = run_scenario(args.scenario, args.game)
+        facts = run_scenario(args.scenario, args.game or default_game(args.scenario))
     except EngineError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1

@@ -1,9 +1,9 @@
 """A sweep's mutant games: each distinct mutant built once, in a few processes side by side, and
 all of them dumped by the engine, in a few JVMs side by side.
 
-Building a mutant is the spec checks and the XML of a whole game (a fifth of a second for AARe);
-a sweep builds a thousand or more, so they are built by forked processes that share the variant's
-tree: each is sent its one edit, never a tree.
+Building a mutant is the spec checks and the XML of a whole game (a fifth of a second for a shipped
+variant); a sweep builds a thousand or more, so they are built by forked processes that share the
+variant's tree: each is sent its one edit, never a tree.
 """
 
 from __future__ import annotations
