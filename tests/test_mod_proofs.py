@@ -12,6 +12,7 @@ a mod repository made with `new` whose ledger names a scenario of its own, which
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
 import textwrap
@@ -22,6 +23,7 @@ import pytest
 from generator.catalog.scenarios import SCENARIOS, ProofManifestError, proof_folders, shipped_rules
 from generator.engine.equivalent import equivalent, variant_equivalences
 from generator.engine.errors import HarnessError
+from generator.engine.javac import proof_sources
 from generator.engine.sweep import fingerprint
 from tests.helpers import ROOT, run_cli, write_tree
 
@@ -86,8 +88,23 @@ def test_a_manifest_mistake_is_said_with_its_file(
     monkeypatch.chdir(tmp_path)
     with pytest.raises(ProofManifestError) as raised:
         SCENARIOS.get("victory")
-    assert raised.value.message.startswith("rules/a/proofs")  # named from the working folder
-    assert said in raised.value.message
+    assert str(raised.value).startswith("rules/a/proofs")  # named from the working folder
+    assert said in str(raised.value)
+
+
+def test_a_copy_of_a_shipped_variant_brings_its_proofs_in_their_place(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A rules folder holding a shipped variant of its own (a copy, to change it) has its proofs
+    folder replace the shipped one, as its YAML does: no scenario, no class file, twice."""
+    shutil.copytree(ROOT / "rules" / "expansion", tmp_path / "rules" / "expansion")
+    manifest = tmp_path / "rules" / "expansion" / "proofs" / "proofs.yaml"
+    manifest.write_text(manifest.read_text(encoding="utf-8").replace("expansion-units:", "expansion-arms:"), "utf-8")
+    monkeypatch.chdir(tmp_path)
+    assert [p.parent.name for p in proof_folders()] == ["aare", "aarhe", "expansion"]
+    assert proof_folders()[-1] == tmp_path.resolve() / "rules" / "expansion" / "proofs"
+    assert "expansion-arms" in SCENARIOS and "expansion-units" not in SCENARIOS
+    assert sum(name == "ExpansionProofs.java" for name, _ in proof_sources()) == 1
 
 
 def test_every_shipped_proofs_folder_names_its_scenarios() -> None:

@@ -17,16 +17,19 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
-import click
 import yaml
 
-__all__ = ["ANY_GAME", "SCENARIOS", "ProofManifestError", "ScenarioInfo", "proof_folders", "shipped_rules"]
+from generator.errors import TripleaForgeError
+
+__all__ = [
+    "ANY_GAME", "SCENARIOS", "ProofManifestError", "ScenarioInfo", "manifest_error", "proof_folders", "shipped_rules",
+]  # fmt: skip
 
 PROOFS = "proofs"  # a variant's proofs folder, beside its YAML
 MANIFEST = "proofs.yaml"
@@ -52,32 +55,42 @@ class ScenarioInfo:
     manifest: Path | None = None  # the proofs.yaml that provides it (None: the tool's own)
 
 
-class ProofManifestError(click.ClickException):
-    """A proofs folder's manifest is missing or wrong: said with its file, exit code 1."""
+class ProofManifestError(TripleaForgeError):
+    """A proofs folder's manifest (or its equivalences) is missing or wrong: said with its file."""
 
-    def __init__(self, path: Path, message: str) -> None:
-        # Named as the other messages name files: from the working folder when inside it.
-        try:
-            shown = path.relative_to(Path.cwd().resolve())
-        except ValueError:
-            shown = path
-        super().__init__(f"{shown}: {message}")
+
+def manifest_error(path: Path, message: str) -> ProofManifestError:
+    """MESSAGE about PATH, named as the other messages name files: from the working folder when inside it."""
+    try:
+        shown = path.relative_to(Path.cwd().resolve())
+    except ValueError:
+        shown = path
+    return ProofManifestError(f"{shown}: {message}")
 
 
 @cache
 def shipped_rules() -> Path:
     """The variants triplea-forge ships: `paths.base_rules_dir`, which the catalog may not import
     (it sits beside `paths` in the layering), said again."""
-    here = Path(__file__).resolve().parents[1]
-    packaged = here / "_rules"
-    return packaged if packaged.is_dir() else here.parent / "rules"
+    package = Path(__file__).resolve().parents[1]
+    packaged = package / "_rules"
+    return packaged if packaged.is_dir() else package.parents[0] / "rules"
 
 
 def proof_folders() -> list[Path]:
-    """The proofs folders of the shipped variants, then of the rules folder in use (each once), in
-    name order: what the harness compiles, and whose scenarios `SCENARIOS` holds."""
+    """The proofs folders of the shipped variants, then of the rules folder in use, in name order:
+    what the harness compiles, and whose scenarios `SCENARIOS` holds. A variant of the folder in use
+    with proofs of its own (a copy of a shipped one) replaces the shipped variant's, as its YAML does."""
+    return _in_use_and_shipped(_shipped(refresh=True))
+
+
+def _in_use_and_shipped(shipped: Sequence[Path]) -> list[Path]:
     in_use = _in_use(os.getcwd())
-    return [*_listed(shipped_rules()), *(_listed(in_use) if in_use != shipped_rules() else [])]
+    if in_use == shipped_rules():
+        return list(shipped)
+    own = _listed(in_use)
+    mine = {folder.parent.name for folder in own}
+    return [*(folder for folder in shipped if folder.parent.name not in mine), *own]
 
 
 def _listed(rules: Path) -> list[Path]:
@@ -89,10 +102,15 @@ def _listed(rules: Path) -> list[Path]:
     return [rules / name / PROOFS for name in names if os.path.isdir(os.path.join(rules, name, PROOFS))]
 
 
-@cache
-def _shipped() -> tuple[Path, ...]:
-    """The shipped variants' proofs folders, listed once a process: they are the package's."""
-    return tuple(_listed(shipped_rules()))
+_SHIPPED: list[tuple[Path, ...]] = []
+
+
+def _shipped(refresh: bool = False) -> tuple[Path, ...]:
+    """The shipped variants' proofs folders: listed once a process for SCENARIOS (they are the
+    package's), again with REFRESH (the harness compiles what is there now)."""
+    if refresh or not _SHIPPED:
+        _SHIPPED[:] = [tuple(_listed(shipped_rules()))]
+    return _SHIPPED[0]
 
 
 @lru_cache(maxsize=64)
@@ -106,8 +124,7 @@ class _Scenarios(Mapping[str, ScenarioInfo]):
     proofs folder made while the process runs is seen by the next one)."""
 
     def _now(self) -> dict[str, ScenarioInfo]:
-        in_use = _in_use(os.getcwd())
-        folders = [*_shipped(), *(_listed(in_use) if in_use != shipped_rules() else [])]
+        folders = _in_use_and_shipped(_shipped())
         return _read(tuple(_stamp(os.path.join(folder, MANIFEST)) for folder in folders))
 
     def __getitem__(self, name: str) -> ScenarioInfo:
@@ -142,21 +159,21 @@ def _read(manifests: tuple[tuple[str, int, int], ...]) -> dict[str, ScenarioInfo
     for file, _, size in manifests:
         path = Path(file)
         if size < 0:
-            raise ProofManifestError(path.parent, f"holds no {MANIFEST}: name there the scenarios its classes play")
+            raise manifest_error(path.parent, f"holds no {MANIFEST}: name there the scenarios its classes play")
         manifest = _load(path)
         default = _names(manifest.get("games", []), path, "games")
         for key, entry in _mapping(manifest.get("scenarios", {}), path, "scenarios").items():
             for name, proves in _expand(str(key), _mapping(entry, path, f"scenarios.{key}"), path):
                 if name in found:
                     other = found[name][1] or "the tool itself"
-                    raise ProofManifestError(path, f"scenario '{name}' is provided by {other} too")
+                    raise manifest_error(path, f"scenario '{name}' is provided by {other} too")
                 found[name] = (proves, path)
                 games[name] = _names(entry.get("games", default), path, f"scenarios.{key}.games")
         for name, on in _mapping(manifest.get("plays", {}), path, "plays").items():
             plays.append((path, str(name), _names(on, path, f"plays.{name}")))
     for path, name, on in plays:
         if name not in found:
-            raise ProofManifestError(path, f"plays.{name}: no proofs folder in use provides a scenario '{name}'")
+            raise manifest_error(path, f"plays.{name}: no proofs folder in use provides a scenario '{name}'")
         games[name] += [game for game in on if game not in games[name]]
     return {name: ScenarioInfo(proves, tuple(games[name]), where) for name, (proves, where) in found.items()}
 
@@ -168,15 +185,15 @@ _ENTRY_KEYS = {"proves", "games", "each"}
 
 def _load(path: Path) -> dict[str, Any]:
     if not path.is_file() or path.stat().st_size > _MAX_BYTES:
-        raise ProofManifestError(path, f"not a regular file of at most {_MAX_BYTES} bytes")
+        raise manifest_error(path, f"not a regular file of at most {_MAX_BYTES} bytes")
     try:
         tree = yaml.load(path.read_text(encoding="utf-8"), Loader=_LOADER)
     except (yaml.YAMLError, UnicodeDecodeError) as exc:
-        raise ProofManifestError(path, f"not readable YAML: {exc}") from exc
+        raise manifest_error(path, f"not readable YAML: {exc}") from exc
     manifest = _mapping(tree, path, "the manifest")
     unknown = sorted(str(k) for k in manifest if k not in _KEYS)
     if unknown:
-        raise ProofManifestError(path, f"unknown key '{unknown[0]}' (known: {', '.join(sorted(_KEYS))})")
+        raise manifest_error(path, f"unknown key '{unknown[0]}' (known: {', '.join(sorted(_KEYS))})")
     return manifest
 
 
@@ -185,28 +202,28 @@ def _expand(key: str, entry: dict[str, Any], path: Path) -> Iterator[tuple[str, 
     holds `{}` (declare-{} with each: [RuWinter, ...] is declare-RuWinter...)."""
     unknown = sorted(str(k) for k in entry if k not in _ENTRY_KEYS)
     if unknown:
-        raise ProofManifestError(path, f"scenarios.{key}: unknown key '{unknown[0]}' (known: proves, games, each)")
+        raise manifest_error(path, f"scenarios.{key}: unknown key '{unknown[0]}' (known: proves, games, each)")
     proves = entry.get("proves")
     if not isinstance(proves, str) or not proves.strip():
-        raise ProofManifestError(path, f"scenarios.{key}: say what it proves (`proves: text`)")
+        raise manifest_error(path, f"scenarios.{key}: say what it proves (`proves: text`)")
     if ("{}" in key) != ("each" in entry):
-        raise ProofManifestError(path, f"scenarios.{key}: a name with {{}} takes `each`, and only such a name")
+        raise manifest_error(path, f"scenarios.{key}: a name with {{}} takes `each`, and only such a name")
     items = _names(entry["each"], path, f"scenarios.{key}.each") if "each" in entry else [""]
     for item in items:
         name = key.replace("{}", item)
         # A name is a word of the driver's command line and of its batch's lines.
         if not _NAME.fullmatch(name):
-            raise ProofManifestError(path, f"scenarios.{key}: '{name}' is not a name (letters, digits, '.', '_', '-')")
+            raise manifest_error(path, f"scenarios.{key}: '{name}' is not a name (letters, digits, '.', '_', '-')")
         yield name, proves.replace("{}", item)
 
 
 def _mapping(value: Any, path: Path, where: str) -> dict[str, Any]:
     if not isinstance(value, dict):
-        raise ProofManifestError(path, f"{where}: expected a mapping")
+        raise manifest_error(path, f"{where}: expected a mapping")
     return value
 
 
 def _names(value: Any, path: Path, where: str) -> list[str]:
     if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
-        raise ProofManifestError(path, f"{where}: expected a list of names")
+        raise manifest_error(path, f"{where}: expected a list of names")
     return list(value)

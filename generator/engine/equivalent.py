@@ -20,7 +20,7 @@ from typing import Any
 
 import yaml
 
-from generator.catalog.scenarios import ProofManifestError, proof_folders
+from generator.catalog.scenarios import manifest_error, proof_folders
 from generator.engine.premises import (
     Premise,
     and_or_chain,
@@ -151,21 +151,21 @@ def _read(files: tuple[tuple[str, int], ...]) -> dict[str, str]:
     for name, _ in files:
         path = Path(name)
         if path.stat().st_size > _MAX_BYTES:
-            raise ProofManifestError(path, f"more than {_MAX_BYTES} bytes: not a list of equivalences")
+            raise manifest_error(path, f"more than {_MAX_BYTES} bytes: not a list of equivalences")
         try:
             tree = yaml.load(path.read_text(encoding="utf-8"), Loader=_LOADER)
         except (yaml.YAMLError, UnicodeDecodeError) as exc:
-            raise ProofManifestError(path, f"not readable YAML: {exc}") from exc
+            raise manifest_error(path, f"not readable YAML: {exc}") from exc
         entries = [] if tree is None else tree if isinstance(tree, list) else [tree]  # an empty file: none
         for index, entry in enumerate(entries):
             if not isinstance(entry, dict) or set(entry) != {"pattern", "why"}:
-                raise ProofManifestError(path, f"entry {index}: expected {{pattern: regex, why: text}}")
+                raise manifest_error(path, f"entry {index}: expected {{pattern: regex, why: text}}")
             pattern, why = entry["pattern"], entry["why"]
             if not isinstance(pattern, str) or not isinstance(why, str) or not why.strip():
-                raise ProofManifestError(path, f"entry {index}: the pattern and its why are text")
+                raise manifest_error(path, f"entry {index}: the pattern and its why are text")
             try:
                 re.compile(pattern)
             except re.error as exc:
-                raise ProofManifestError(path, f"entry {index}: pattern {pattern!r}: {exc}") from exc
+                raise manifest_error(path, f"entry {index}: pattern {pattern!r}: {exc}") from exc
             found.setdefault(pattern, why)
     return found
