@@ -32,6 +32,7 @@ from typing import Any
 
 from generator.catalog.scenarios import SCENARIOS
 from generator.engine.harness import SHORT_JVM_OPTIONS, Engine, EngineError, HarnessError, find_engine
+from generator.errors import TripleaForgeError
 
 __all__ = ["SCENARIOS", "ScenarioError", "default_game", "players", "run_scenario", "run_scenarios"]
 
@@ -216,15 +217,20 @@ def _tail(text: str, lines: int = 30) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    try:
+        known = sorted(SCENARIOS)  # the proofs in use: a broken manifest is said, not a traceback
+    except TripleaForgeError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
     parser = argparse.ArgumentParser(prog="python -m generator.engine.scenario", description=__doc__.split("\n\n")[0])
-    parser.add_argument("scenario", choices=sorted(SCENARIOS), help="which rule to prove")
+    parser.add_argument("scenario", choices=known, help="which rule to prove")
     parser.add_argument(
         "game", nargs="?", type=Path, help="game XML (default: the first game its proofs play it on, in output/games)"
     )
     args = parser.parse_args(argv)
     try:
         facts = run_scenario(args.scenario, args.game or default_game(args.scenario))
-    except EngineError as exc:
+    except TripleaForgeError as exc:  # the engine's errors, and the proofs' (a manifest, a compile)
         print(f"error: {exc}", file=sys.stderr)
         return 1
     json.dump(facts, sys.stdout, indent=1, sort_keys=True)
