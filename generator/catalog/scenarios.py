@@ -81,10 +81,10 @@ def proof_folders() -> list[Path]:
     """The proofs folders of the shipped variants, then of the rules folder in use, in name order:
     what the harness compiles, and whose scenarios `SCENARIOS` holds. A variant of the folder in use
     with proofs of its own (a copy of a shipped one) replaces the shipped variant's, as its YAML does."""
-    return _in_use_and_shipped(_shipped(refresh=True))
+    return _with_in_use(_listed(shipped_rules()))
 
 
-def _in_use_and_shipped(shipped: Sequence[Path]) -> list[Path]:
+def _with_in_use(shipped: Sequence[Path]) -> list[Path]:
     in_use = _in_use(os.getcwd())
     if in_use == shipped_rules():
         return list(shipped)
@@ -102,15 +102,11 @@ def _listed(rules: Path) -> list[Path]:
     return [rules / name / PROOFS for name in names if os.path.isdir(os.path.join(rules, name, PROOFS))]
 
 
-_SHIPPED: list[tuple[Path, ...]] = []
-
-
-def _shipped(refresh: bool = False) -> tuple[Path, ...]:
-    """The shipped variants' proofs folders: listed once a process for SCENARIOS (they are the
-    package's), again with REFRESH (the harness compiles what is there now)."""
-    if refresh or not _SHIPPED:
-        _SHIPPED[:] = [tuple(_listed(shipped_rules()))]
-    return _SHIPPED[0]
+@cache
+def _shipped() -> tuple[Path, ...]:
+    """The shipped variants' proofs folders, listed once a process for SCENARIOS: they are the
+    package's (`proof_folders`, for the harness's compile, lists them again)."""
+    return tuple(_listed(shipped_rules()))
 
 
 @lru_cache(maxsize=64)
@@ -124,7 +120,7 @@ class _Scenarios(Mapping[str, ScenarioInfo]):
     proofs folder made while the process runs is seen by the next one)."""
 
     def _now(self) -> dict[str, ScenarioInfo]:
-        folders = _in_use_and_shipped(_shipped())
+        folders = _with_in_use(_shipped())
         return _read(tuple(_stamp(os.path.join(folder, MANIFEST)) for folder in folders))
 
     def __getitem__(self, name: str) -> ScenarioInfo:
