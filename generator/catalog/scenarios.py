@@ -195,7 +195,7 @@ def _load(path: Path) -> dict[str, Any]:
 
 def _expand(key: str, entry: dict[str, Any], path: Path) -> Iterator[tuple[str, str]]:
     """The (name, what it proves) of a scenario entry: one, or one per `each` item when its name
-    holds `{}` (declare-{} with each: [RuWinter, ...] is declare-RuWinter...)."""
+    holds `{}` (declare-{} with each: [Winter, Railway] is declare-Winter and declare-Railway)."""
     unknown = sorted(str(k) for k in entry if k not in _ENTRY_KEYS)
     if unknown:
         raise manifest_error(path, f"scenarios.{key}: unknown key '{unknown[0]}' (known: proves, games, each)")
