@@ -27,6 +27,7 @@ from generator.targets import Target
 
 if TYPE_CHECKING:
     from generator.emit.build import Compiled
+    from generator.engine.rule_activity import RuleLine
     from generator.spec.resolve import Rules
 
 
@@ -118,41 +119,39 @@ def check(
     its line. A rule fails the check when it does not do what its `expect:` says (fires, offered,
     never), and with --expect-fire when it acts on its own and never did.
     """
+    from generator.engine.check import CheckPlan, run
+
+    plan = CheckPlan(
+        rounds=rounds, ai=ai, seed=seed, actions=action_policy(actions, choice_rate), games=games, jobs=jobs,
+        timeout=timeout, report_path=report_path, reproducible=reproducible, expect_fire=expect_fire,
+    )  # fmt: skip
+    _refuse_early(seed, games, report_path, force, output_dir)
+    names, games_dir, rules = _games_to_play(targets, rounds, rules_dir, output_dir)
+    if not run(names, games_dir, plan, rules=rules):
+        sys.exit(1)
+
+
+def _games_to_play(
+    targets: tuple[str, ...], rounds: int, rules_dir: Path, output_dir: Path
+) -> tuple[list[str], Path, dict[Path, list[RuleLine]]]:
+    """The games `check` plays, built first (never a stale game), and the rules of each to say at
+    their lines: the rules folder's own variants into OUTPUT/games/, a shipped one (lhtr...) into a
+    temporary folder that lives as long as the command, any other TARGET a game file."""
     from generator.cli.authoring import build_variants
     from generator.cli.targets import find_variants, refuse_unknown_games, shipped_games
-    from generator.engine.check import run
     from generator.engine.played import played_rules
     from generator.spec.resolve import Rules
 
-    _refuse_early(seed, games, report_path, force, output_dir)
     # A name is the rules folder's own variant, else a shipped one (cli.targets), else a game file.
     specs = Rules(rules_dir, _display(rules_dir))
     found = find_variants(targets, specs)
     refuse_unknown_games(found.neither, specs, output_dir / "games")
-    # Never play a stale game: the variants named (or all of them) are built first.
     if specs.variants() and (found.own or not targets):
         build_variants(found.own, False, False, "portable", rules_dir, output_dir)
-    # A shipped variant is built into a temporary folder that lives as long as the command.
     shipped = click.get_current_context().with_resource(shipped_games(found.shipped, specs))
     games_dir = output_dir / "games"
     rules = played_rules(specs, targets, found.own, found.neither, games_dir, shipped) if rounds > 0 else {}
-    ok = run(
-        [str(shipped.get(t, t)) for t in targets],  # a shipped variant's game by its path
-        games_dir,
-        rounds=rounds,
-        ai=ai,
-        seed=seed,
-        actions=action_policy(actions, choice_rate),
-        reproducible=reproducible,
-        games=games,
-        jobs=jobs,
-        timeout=timeout,
-        report_path=report_path,
-        rules=rules,
-        expect_fire=expect_fire,
-    )
-    if not ok:
-        sys.exit(1)
+    return [str(shipped.get(t, t)) for t in targets], games_dir, rules  # a shipped variant's game by its path
 
 
 def _refuse_early(seed: int, games: int, report_path: Path | None, force: bool, output_dir: Path) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
 
 from rich.console import Console
@@ -24,6 +25,7 @@ from generator.engine.sandbox import foreign_doctype
 from generator.errors import UsageProblem
 
 __all__ = [
+    "CheckPlan",
     "CheckUsageError",
     "Target",
     "Verdict",
@@ -146,30 +148,38 @@ def run_games(
     return [done[p] for p in plays]
 
 
+@dataclass(frozen=True)
+class CheckPlan:
+    """How `check` plays its games: the command's options, as the stage reads them."""
+
+    rounds: int = 2
+    ai: str = "fast"
+    seed: int = 1
+    actions: str = "rules"
+    games: int = 1
+    jobs: int = 1
+    timeout: float | None = None
+    report_path: Path | None = None
+    reproducible: bool = False
+    expect_fire: bool = False
+
+
 def run(
     names: Sequence[str],
     games_dir: Path,
+    plan: CheckPlan = CheckPlan(),
     *,
-    rounds: int = 2,
-    ai: str = "fast",
-    seed: int = 1,
-    actions: str = "rules",
-    games: int = 1,
-    jobs: int = 1,
-    timeout: float | None = None,
-    report_path: Path | None = None,
     console: Console | None = None,
     engine: Engine | None = None,
-    reproducible: bool = False,
     rules: Mapping[Path, Sequence[RuleLine]] | None = None,
-    expect_fire: bool = False,
 ) -> bool:
     """The ``triplea-forge check`` command: play, show progress and a table; True when all pass.
 
     `rules`: the rules of the variants (by their game's resolved path), said at their lines; any
     other game's triggers, objectives and actions are said by name. A rule fails when it does not
-    do what its `expect:` says, and with `expect_fire` when it acts on its own and never did.
+    do what its `expect:` says, and with `plan.expect_fire` when it acts on its own and never did.
     """
+    rounds, ai, seed, actions, games = plan.rounds, plan.ai, plan.seed, plan.actions, plan.games
     targets = resolve_targets(names, games_dir)
     engine = engine or find_engine()
     out = console or Console()
@@ -199,17 +209,17 @@ def run(
             seed=seed,
             actions=actions,
             games=games,
-            jobs=jobs,
-            timeout=timeout,
+            jobs=plan.jobs,
+            timeout=plan.timeout,
             on_event=shown.on_event,
-            reproducible=reproducible,
+            reproducible=plan.reproducible,
         )
-    at_work = tally(outcomes, rules or {}, rounds=rounds, actions=actions, expect_fire=expect_fire)
+    at_work = tally(outcomes, rules or {}, rounds=rounds, actions=actions, expect_fire=plan.expect_fire)
     # What each rule did, kept for `coverage` (engine/check_record.py), whether the games passed or not.
     save_records(outcomes, played, rounds=rounds, ai=ai, seed=seed, actions=actions)
     render_table(out, outcomes, rounds, games, at_work, actions)
-    if report_path is not None:
+    if plan.report_path is not None:
         options = {"rounds": rounds, "ai": ai, "seed": seed, "actions": actions, "games": games,
-                   "reproducible": reproducible, "engine": str(engine.jar)}  # fmt: skip
-        write_report(report_path, outcomes, rounds, options, at_work)
+                   "reproducible": plan.reproducible, "engine": str(engine.jar)}  # fmt: skip
+        write_report(plan.report_path, outcomes, rounds, options, at_work)
     return all(o.ok for o in outcomes) and not any(t.problem for tallies in at_work.values() for t in tallies)
