@@ -226,6 +226,9 @@ def test_a_mod_repository_proves_its_rule_with_a_scenario_of_its_own(tmp_path: P
     game.write_text(game.read_text(encoding="utf-8").replace("mymod-infantri", "mymod-infantry"), encoding="utf-8")
     checked = run_cli("validate", cwd=mod)
     assert checked.code == 0, checked.err
+    # Told its rules folder from elsewhere (`--rules`), a command finds the proofs beside its variants.
+    elsewhere = run_cli("validate", "--rules", str(mod / "rules"), cwd=tmp_path)
+    assert elsewhere.code == 0, elsewhere.err
     assert run_cli("build", cwd=mod).code == 0
     covered = run_cli("coverage", "mymod", "--format", "markdown", cwd=mod)
     assert "| **All rules** | **1.9** | **1 (100%)** |" in covered.out

@@ -29,11 +29,15 @@ from generator.errors import TripleaForgeError
 
 __all__ = [
     "ANY_GAME", "SCENARIOS", "ProofManifestError", "ScenarioInfo", "manifest_error", "proof_folders", "shipped_rules",
+    "use_rules",
 ]  # fmt: skip
 
 PROOFS = "proofs"  # a variant's proofs folder, beside its YAML
 MANIFEST = "proofs.yaml"
 RULES = Path("rules")  # the rules folder the commands read unless told another (`--rules`)
+# The rules folder a command was told to read (`--rules`), for this process and the processes it
+# starts (a build's workers, the sweep's): its variants' proofs are the ones in use.
+RULES_ENV = "TRIPLEA_FORGE_RULES"
 _MAX_BYTES = 1 << 20  # a manifest is a few kilobytes: anything bigger is not one
 # libyaml's safe loader where PyYAML has it: a fifth of the time to read the manifests.
 _LOADER: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -84,8 +88,14 @@ def proof_folders() -> list[Path]:
     return _with_in_use(_listed(shipped_rules()))
 
 
+def use_rules(folder: Path) -> None:
+    """Make FOLDER the rules folder in use (a command's `--rules`): its variants' proofs are compiled
+    and listed beside the shipped ones, here and in every process this one starts."""
+    os.environ[RULES_ENV] = os.path.realpath(folder)
+
+
 def _with_in_use(shipped: Sequence[Path]) -> list[Path]:
-    in_use = _in_use(os.getcwd())
+    in_use = _in_use(os.getcwd(), os.environ.get(RULES_ENV, ""))
     if in_use == shipped_rules():
         return list(shipped)
     own = _listed(in_use)
@@ -110,8 +120,8 @@ def _shipped() -> tuple[Path, ...]:
 
 
 @lru_cache(maxsize=64)
-def _in_use(cwd: str) -> Path:
-    return Path(os.path.realpath(os.path.join(cwd, RULES)))
+def _in_use(cwd: str, told: str) -> Path:
+    return Path(told) if told else Path(os.path.realpath(os.path.join(cwd, RULES)))
 
 
 class _Scenarios(Mapping[str, ScenarioInfo]):

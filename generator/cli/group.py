@@ -29,7 +29,18 @@ RULES_OPTION = click.option(
     show_default=True,
     type=click.Path(file_okay=False, path_type=Path),
     help="Folder of variant specs (one sub-folder each).",
+    callback=lambda _ctx, _param, folder: _rules_in_use(folder),
 )
+
+
+def _rules_in_use(folder: Path) -> Path:
+    """FOLDER, made the rules folder whose variants' proofs the engine compiles and lists."""
+    from generator.catalog.scenarios import use_rules
+
+    use_rules(folder)
+    return folder
+
+
 TARGET_OPTION = click.option(
     "--target",
     type=click.Choice(TARGETS),
