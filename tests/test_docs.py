@@ -20,13 +20,13 @@ import click
 import pytest
 
 from generator.catalog import engine_json, load_catalog
-from generator.docs.catalog_reference import ENGINES
 from generator.docs.cli_reference import commands
 from generator.docs.markdown import GENERATED, cell
 from generator.docs.site import stale, write
 from generator.docs.spec_reference import TOP, documented_keys
 from generator.spec.patterns import PATTERNS
 from generator.spec.resolve import Rules
+from generator.targets import ENGINES
 from tests.browser import Browser
 from tests.helpers import ROOT, variant_spec
 

@@ -2,9 +2,9 @@
 
 spec ← checks ← emit ← importer, engine ← diff, balance ← release ← cli ← docs: each sub-package may import the
 shared modules at the package's top (diagnostics, paths, safe_xml, catalog) and the stages before
-it, never one after it, nor a sibling of the same rank; `errors`, the root of every error, imports
-nothing and is below them all. Read from every module's imports (also those inside functions), so a
-lazy import cannot hide a circle.
+it, never one after it, nor a sibling of the same rank; `errors`, the root of every error, and
+`targets`, the engines' names, import nothing and are below them all. Read from every module's
+imports (also those inside functions), so a lazy import cannot hide a circle.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ PACKAGE = ROOT / "generator"
 # The rank of each stage; a module may import its own stage and stages of a lower rank only.
 RANK = {
     "errors": -1,  # generator/errors.py imports nothing: every module may derive its errors from it
+    "targets": -1,  # generator/targets.py imports nothing: the engines' names, spelled once for every module
     "base": 0,
     "catalog": 0,
     "spec": 1,

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from generator.catalog.notation import REFERENCE_TYPES, syntax
+from generator.targets import ENGINES, EngineName
 
 __all__ = [
     "ENGINES",
@@ -35,7 +36,6 @@ __all__ = [
     "syntax",
 ]
 
-ENGINES = ("1.9", "2.x")
 PACKAGE = "games.strategy.triplea.attachments."
 _INT = re.compile(r"[+-]?[0-9]+")
 _DECIMAL = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
@@ -45,7 +45,7 @@ Spec = Mapping[str, Any]
 Names = Mapping[str, Collection[str]]
 
 
-def engine_json(engine: str, stem: str) -> dict[str, Any]:
+def engine_json(engine: EngineName, stem: str) -> dict[str, Any]:
     """The parsed ``<stem>-<engine>.json`` of this folder (engine is "1.9" or "2.x")."""
     if engine not in ENGINES:
         raise ValueError(f"unknown engine {engine!r}; expected one of {ENGINES}")
@@ -55,7 +55,7 @@ def engine_json(engine: str, stem: str) -> dict[str, Any]:
 
 
 @cache
-def load_catalog(engine: str) -> dict[str, Any]:
+def load_catalog(engine: EngineName) -> dict[str, Any]:
     """The parsed ``engine-<engine>.json``: the options and properties the engine reads."""
     return engine_json(engine, "engine")
 
@@ -73,7 +73,9 @@ def _decapitalize(name: str) -> str:
 
 
 @cache  # a build asks about the same few hundred options thousands of times (the catalog never changes)
-def resolve_option(engine: str, attachment_class: str, option: str, *, aliases: bool = True) -> tuple[str, Spec] | None:
+def resolve_option(
+    engine: EngineName, attachment_class: str, option: str, *, aliases: bool = True
+) -> tuple[str, Spec] | None:
     """Map an XML option name to (catalog option name, spec) the way the engine's parser does.
 
     1.9 looks up ``"set" + capitalizeFirstLetter(name)``; 2.x decapitalizes the name and applies
@@ -101,7 +103,7 @@ def resolve_option(engine: str, attachment_class: str, option: str, *, aliases: 
     return (name, spec) if spec is not None else None
 
 
-def _ignored(engine: str, option: str, value: str) -> bool:
+def _ignored(engine: EngineName, option: str, value: str) -> bool:
     """2.x's parser silently drops some legacy options (LegacyPropertyMapper.ignoreOptionName)."""
     for ign in load_catalog(engine)["parser"]["ignoredOptions"]:
         if _decapitalize(option).lower() == ign["option"].lower():
@@ -112,7 +114,13 @@ def _ignored(engine: str, option: str, value: str) -> bool:
 
 
 def check_value(
-    engine: str, attachment_class: str, option: str, value: str, *, count: str | None = None, names: Names | None = None
+    engine: EngineName,
+    attachment_class: str,
+    option: str,
+    value: str,
+    *,
+    count: str | None = None,
+    names: Names | None = None,
 ) -> str | None:
     """Check one ``<option name=option value=value count=count>`` of an attachment.
 
@@ -145,7 +153,7 @@ def check_value(
 
 
 class _Ctx:
-    def __init__(self, engine: str, names: Names) -> None:
+    def __init__(self, engine: EngineName, names: Names) -> None:
         self.engine = engine
         parser = load_catalog(engine)["parser"]
         self.names = names

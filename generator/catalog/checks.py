@@ -32,6 +32,7 @@ from functools import cache
 from typing import Any
 
 from generator.catalog import engine_json, load_catalog
+from generator.targets import EngineName
 
 __all__ = ["Condition", "load_checks", "rule_checks", "shortcuts"]
 
@@ -43,13 +44,13 @@ STATUSES = frozenset({"rule", "option_syntax", "spec_check", "in_play", "not_che
 
 
 @cache
-def load_checks(engine: str) -> dict[str, Any]:
+def load_checks(engine: EngineName) -> dict[str, Any]:
     """The parsed ``engine-checks-<engine>.json``: what the engine refuses when a game loads."""
     return engine_json(engine, "engine-checks")
 
 
 @cache
-def rule_checks(engine: str, attachment_class: str) -> tuple[dict[str, Any], ...]:
+def rule_checks(engine: EngineName, attachment_class: str) -> tuple[dict[str, Any], ...]:
     """The entries with a rule that apply to an attachment of `attachment_class` (its own and inherited)."""
     attachment = load_catalog(engine)["attachments"].get(attachment_class, {})
     classes = {attachment_class, *attachment.get("supertypes", [])}
@@ -60,7 +61,7 @@ def rule_checks(engine: str, attachment_class: str) -> tuple[dict[str, Any], ...
     )
 
 
-def shortcuts(engine: str, attachment_class: str) -> dict[str, dict[str, dict[str, Any]]]:
+def shortcuts(engine: EngineName, attachment_class: str) -> dict[str, dict[str, dict[str, Any]]]:
     """option -> value written ('true'/'false') -> {other option: value it sets} (e.g. isFactory)."""
     found: dict[str, dict[str, dict[str, Any]]] = load_checks(engine).get("shortcuts", {}).get(attachment_class, {})
     return found

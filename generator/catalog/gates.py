@@ -16,6 +16,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from generator.targets import EngineName
+
 HERE = Path(__file__).resolve().parent
 DELEGATE_PACKAGE = "games.strategy.triplea.delegate."
 COMBAT_MOVE = "GameStepPropertiesHelper.isCombatMove"  # a `requires` condition the spec can decide
@@ -61,7 +63,7 @@ class Never:
 class Gates:
     """One engine's gates."""
 
-    engine: str
+    engine: EngineName
     source: str
     rules: dict[str, Applied]  # objective, userAction, politicalAction
     with_when: Applied  # a trigger with `when`
@@ -84,7 +86,7 @@ def _applied(raw: dict[str, Any], **extra: Any) -> Applied:
 
 
 @cache
-def load_gates(engine: str) -> Gates:
+def load_gates(engine: EngineName) -> Gates:
     raw = json.loads((HERE / f"gates-{engine}.json").read_text(encoding="utf-8"))
     rules = {
         kind: _applied(spec, name_prefix=spec.get("namePrefix", ""))

@@ -23,13 +23,13 @@ from generator.catalog import load_catalog, resolve_option
 from generator.catalog.checks import Condition, load_checks, rule_checks, shortcuts
 from generator.checks.context import CheckContext, Locator, SpecTree
 from generator.checks.in_play_rules import IN_PLAY_CHECKS
-from generator.checks.options import TARGET_ENGINES, attachments_of
+from generator.checks.options import attachments_of
 from generator.checks.parser_rules import PARSER_CHECKS, engine_facts
 from generator.diagnostics import Diagnostic, Severity
 from generator.spec.kinds import KIND_OF_TYPE
 from generator.spec.model import Property, Spec
 from generator.spec.option_values import option_writes
-from generator.targets import Target
+from generator.targets import TARGET_ENGINES, EngineName, Target
 
 _INT = re.compile(r"[+-]?[0-9]+")
 _FIELD = re.compile(r"(\w+)([#~])([0-9]+)")
@@ -41,7 +41,7 @@ Finder = TypeVar("Finder")  # a finder of checks.parser_rules or checks.in_play_
 class Attachment:
     """One attachment's options as an engine ends up with them, and which spec key set each."""
 
-    engine: str
+    engine: EngineName
     cls: str
     name: str
     values: dict[str, object]  # typed(): a whole number, a boolean or text; a shortcut's as its catalog sets it
@@ -72,7 +72,7 @@ class Attachment:
 
 
 @cache
-def _resolved(engine: str, cls: str, option: str, aliases: bool = True) -> tuple[str, Any] | None:
+def _resolved(engine: EngineName, cls: str, option: str, aliases: bool = True) -> tuple[str, Any] | None:
     """resolve_option, remembered: big maps name the same few options thousands of times."""
     return resolve_option(engine, cls, option, aliases=aliases)
 
@@ -88,7 +88,7 @@ def typed(spec: Mapping[str, object], text: str) -> bool | int | str:
 
 
 def read_attachment(
-    engine: str, cls: str, name: str, options: Mapping[str, object], properties: Mapping[str, object]
+    engine: EngineName, cls: str, name: str, options: Mapping[str, object], properties: Mapping[str, object]
 ) -> Attachment:
     """An attachment's options as `engine` ends up with them (starting values, shortcuts applied)."""
     found = Attachment(engine, cls, name, {}, {}, properties)
@@ -191,7 +191,7 @@ def _failing(rule: dict[str, Any], attachment: Attachment) -> str | None:
     return None
 
 
-def game_properties(spec: Spec, engine: str) -> dict[str, object]:
+def game_properties(spec: Spec, engine: EngineName) -> dict[str, object]:
     """Every game property the engine reads, as the game sets it or at its starting value."""
     values: dict[str, object] = {name: entry["default"] for name, entry in load_catalog(engine)["properties"].items()}
     for name, entry in spec.properties.items():
@@ -229,7 +229,7 @@ def _matching(check: dict[str, Any], table: Mapping[str, Finder]) -> Iterator[Fi
             yield find
 
 
-def _parser_checks(spec: Spec, engine: str) -> Iterator[tuple[Path, str, str]]:
+def _parser_checks(spec: Spec, engine: EngineName) -> Iterator[tuple[Path, str, str]]:
     data = load_checks(engine)
     for check in data["checks"]:
         if check["status"] == "spec_check":
@@ -238,7 +238,7 @@ def _parser_checks(spec: Spec, engine: str) -> Iterator[tuple[Path, str, str]]:
                     yield path, says, quoted(check)
 
 
-def _in_play_checks(spec: Spec, engine: str) -> Iterator[tuple[Path, str, str, str]]:
+def _in_play_checks(spec: Spec, engine: EngineName) -> Iterator[tuple[Path, str, str, str]]:
     """(where, what is wrong, when the engine fails, its words) of each in-play failure, once: two
     places raising the same message for the same case (the capital lookups) are one finding."""
     data = load_checks(engine)

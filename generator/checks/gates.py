@@ -19,11 +19,11 @@ from functools import cache
 from generator.catalog.gates import Applied, Gates, load_gates
 from generator.checks.context import CheckContext, Locator, Made, SpecTree
 from generator.checks.mod_rules import NOUNS, ModRule, RuleAttachment, mod_rules
-from generator.checks.options import TARGET_ENGINES, attachments_of
+from generator.checks.options import attachments_of
 from generator.diagnostics import Diagnostic, Severity, did_you_mean
 from generator.spec.model import Property, Spec
 from generator.spec.option_values import option_writes
-from generator.targets import Target
+from generator.targets import TARGET_ENGINES, Target
 
 Path = tuple[str | int, ...]
 Steps = tuple[tuple[str | None, str, bool], ...]  # the sequence as the gates read it (see _steps)
@@ -64,7 +64,7 @@ class ShutRule:
         return f"{subject} in {ENGINE_NAMES[self.engines]} (silently ignored): {self.gate.reason} ({self.gate.fix})"
 
 
-def shut_rules(spec: Spec, target: str, made: Made, switched: set[str] | None = None) -> list[ShutRule]:
+def shut_rules(spec: Spec, target: Target, made: Made, switched: set[str] | None = None) -> list[ShutRule]:
     """Every rule of the spec that some gate keeps from ever acting, one entry per gate (`switched`:
     the words of every option, when the caller has them already)."""
     engines = TARGET_ENGINES[target]

@@ -19,9 +19,8 @@ from generator.diagnostics import Diagnostic, did_you_mean
 from generator.spec.kinds import KINDS
 from generator.spec.model import Attachment, Spec
 from generator.spec.option_values import option_writes, xml_value
-from generator.targets import Target
+from generator.targets import ENGINES, TARGET_ENGINES, EngineName, Target
 
-TARGET_ENGINES = {"1.9": ("1.9",), "2.x": ("2.x",), "portable": ("1.9", "2.x")}
 Path = tuple[str | int, ...]
 
 
@@ -145,14 +144,14 @@ def engine_meant(spec: Spec, tree: SpecTree) -> Target | None:
         return spec.game.target
     if spec.game.minimum_version and spec.game.minimum_version.split(".")[0] not in ("0", "1"):
         return "2.x"  # engine 1.9 refuses it by its <triplea minimumVersion>
-    works = {engine: not check_options(spec, tree, engine) for engine in ("1.9", "2.x")}
+    works = {engine: not check_options(spec, tree, engine) for engine in ENGINES}
     if works["1.9"] != works["2.x"]:
         return "1.9" if works["1.9"] else "2.x"
     return None
 
 
 def _option_problems(
-    engines: tuple[str, ...], cls: str, option: str, raw: object, names: dict[str, set[str]], memo: Memo
+    engines: tuple[EngineName, ...], cls: str, option: str, raw: object, names: dict[str, set[str]], memo: Memo
 ) -> list[tuple[str, tuple[int | str, ...], tuple[str, ...]]]:
     """What is wrong with one option, each with where inside its value (its key path below the
     option) and the engines it is wrong for: the option's name, or its value (each item of a
@@ -162,7 +161,7 @@ def _option_problems(
         return []  # the shape check in validate reports it
     missing = [e for e in engines if resolve_option(e, cls, option) is None]
     if missing:
-        others = [e for e in ("1.9", "2.x") if e not in missing and resolve_option(e, cls, option) is not None]
+        others = [e for e in ENGINES if e not in missing and resolve_option(e, cls, option) is not None]
         if others and len(engines) > 1:
             said = (
                 f"option '{option}' of {cls} exists only in engine {others[0]}, not in {missing[0]} "

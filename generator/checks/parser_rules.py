@@ -22,6 +22,7 @@ from generator.diagnostics import did_you_mean
 from generator.spec.kinds import ATTACHMENT_PACKAGE
 from generator.spec.model import DELEGATE_PACKAGE, ProductionRule, Spec
 from generator.spec.option_values import option_writes
+from generator.targets import EngineName
 
 Path = tuple[str | int, ...]
 _PRODUCTION = "production_frontiers"
@@ -32,15 +33,15 @@ Found = Iterator[tuple[Path, str]]
 class EngineFacts:
     """What a finder here (and in checks.in_play_rules) reads of an engine's engine-checks catalog."""
 
-    engine: str  # "1.9" or "2.x"
+    engine: EngineName
     delegates: frozenset[str]  # the delegate classes it can make (1.9: qualified names, 2.x: short)
     builtin_techs: tuple[str, ...]  # its built-in advances, in the catalog's order
 
 
 @cache
-def engine_facts(engine: str) -> EngineFacts:
+def engine_facts(engine: EngineName) -> EngineFacts:
     data = load_checks(engine)
-    return EngineFacts(str(data["engine"]), frozenset(data["delegates"]), tuple(data["builtinTechs"]))
+    return EngineFacts(engine, frozenset(data["delegates"]), tuple(data["builtinTechs"]))
 
 
 def _run_counts(spec: Spec, _: EngineFacts) -> Found:

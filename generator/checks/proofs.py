@@ -20,6 +20,7 @@ from generator.diagnostics import did_you_mean
 from generator.spec.kinds import WITH_MAIN, class_from_name
 from generator.spec.ledger import DumpFacts, Proof
 from generator.spec.model import Attachment, Spec
+from generator.targets import ENGINES
 
 Path = tuple[str | int, ...]
 Problem = tuple[Path, str, bool]  # (key path, message, whether it points at the key)
@@ -166,7 +167,7 @@ def _check_attachments(value: object, declared: Mapping[str, Attachment], where:
 
 
 def _check_option(cls: str, option: str, where: Path) -> Iterator[Problem]:
-    if any(resolve_option(engine, cls, option) is not None for engine in ("1.9", "2.x")):
+    if any(resolve_option(engine, cls, option) is not None for engine in ENGINES):
         return
     known = load_catalog("1.9")["attachments"].get(cls, {}).get("options", {})
     yield where, f"unknown option '{option}' for {cls}{did_you_mean(option, known)}", True

@@ -16,12 +16,12 @@ from collections.abc import Iterable, Iterator
 
 from generator.catalog import load_catalog
 from generator.checks.context import CheckContext, Locator, SpecTree
-from generator.checks.options import TARGET_ENGINES, attachments_of
+from generator.checks.options import attachments_of
 from generator.diagnostics import Diagnostic, Severity, did_you_mean
 from generator.spec.model import Property, Spec
 from generator.spec.numbers import JAVA_INT_MAX, JAVA_INT_MIN, out_of_range
 from generator.spec.option_values import Scalar
-from generator.targets import Target
+from generator.targets import TARGET_ENGINES, Target
 
 _KINDS = {"bool": "true or false", "int": "a whole number", "string": "text"}
 

@@ -13,11 +13,11 @@ from collections.abc import Mapping
 from typing import Protocol
 
 from generator.checks.context import CheckContext, Path, SpecTree
-from generator.checks.options import TARGET_ENGINES, attachments_of
+from generator.checks.options import attachments_of
 from generator.diagnostics import Diagnostic, Severity, did_you_mean
 from generator.spec.model import Property, Spec
 from generator.spec.option_values import option_writes
-from generator.targets import Target
+from generator.targets import TARGET_ENGINES, Target
 
 # UnitAttachment numbers that must not be negative; -1 is not "unlimited" for any of these.
 NON_NEGATIVE_UNIT_STATS = (

@@ -21,12 +21,11 @@ from typing import TYPE_CHECKING, Any
 from lxml import etree
 
 from generator.catalog import load_catalog
-from generator.checks.options import TARGET_ENGINES
 from generator.diagnostics import Diagnostic, Mark
 from generator.paths import cache_dir
 from generator.safe_xml import safe_parser
 from generator.spec.kinds import ATTACHMENT_PACKAGE
-from generator.targets import Target
+from generator.targets import TARGET_ENGINES, Target
 
 if TYPE_CHECKING:
     import xmlschema

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from functools import cache
 
-from generator.catalog import ENGINES, load_catalog
+from generator.catalog import load_catalog
 from generator.diff.facts import Entity, Key
 from generator.spec.kinds import WITH_MAIN, class_from_name
+from generator.targets import ENGINES
 
 # The attachment class whose options an entry of an options domain holds.
 _CLASS_OF_DOMAIN = {

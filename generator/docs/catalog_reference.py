@@ -11,8 +11,8 @@ from typing import Any
 from generator.catalog import engine_json, load_catalog
 from generator.catalog.checks import load_checks
 from generator.docs.markdown import GENERATED, cell, code, table
+from generator.targets import EngineName
 
-ENGINES = ("1.9", "2.x")
 STATUS_WORDS = {
     "rule": "rule",
     "option_syntax": "option syntax",
@@ -70,7 +70,7 @@ def _properties(catalog: dict[str, Any]) -> list[str]:
     return lines
 
 
-def _checks(engine: str) -> list[str]:
+def _checks(engine: EngineName) -> list[str]:
     data = load_checks(engine)
     rows = []
     for check in data["checks"]:
@@ -84,7 +84,7 @@ def _checks(engine: str) -> list[str]:
     return [*table(["class", "method", "message", "status", "options or reason"], rows), ""]
 
 
-def catalog_reference(engine: str) -> str:
+def catalog_reference(engine: EngineName) -> str:
     catalog = load_catalog(engine)
     options = sum(len(a["options"]) for a in catalog["attachments"].values())
     checks = engine_json(engine, "engine-checks")["checks"]

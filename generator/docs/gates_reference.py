@@ -8,8 +8,8 @@ the page says what `validate` applies.
 from __future__ import annotations
 
 from generator.catalog.gates import Applied, Gates, load_gates
-from generator.docs.catalog_reference import ENGINES
 from generator.docs.markdown import GENERATED, cell, code, table
+from generator.targets import ENGINES
 
 RULE_NOUNS = {"objective": "national objective", "userAction": "user action", "politicalAction": "political action"}
 

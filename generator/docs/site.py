@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from generator.docs.catalog_reference import ENGINES, catalog_reference
+from generator.docs.catalog_reference import catalog_reference
 from generator.docs.cli_reference import cli_reference
 from generator.docs.gates_reference import gates_reference
 from generator.docs.markdown import GENERATED
@@ -18,6 +18,7 @@ from generator.docs.spec_reference import spec_reference
 from generator.docs.variant_pages import FOLDER, variant_pages
 from generator.spec.patterns.reference import reference_markdown
 from generator.spec.resolve import Rules
+from generator.targets import ENGINES
 
 REFERENCE = "docs/reference"
 # Folders holding generated files: a page there is ours when it opens with the GENERATED line (a

@@ -14,7 +14,6 @@ import yaml
 from pydantic import ValidationError
 
 from generator.checks.dtd import check_xml_against_dtd
-from generator.checks.options import TARGET_ENGINES
 from generator.checks.variant import CheckedVariant, check_variant
 from generator.checks.xml_options import check_xml_options
 from generator.diagnostics import Diagnostic, Severity
@@ -23,7 +22,7 @@ from generator.emit.render import render_game_xml, render_notes
 from generator.installed_map import MapLookup
 from generator.spec.model import GameInfo
 from generator.spec.resolve import Rules, resolve
-from generator.targets import Target
+from generator.targets import TARGET_ENGINES, Target
 
 
 @dataclass

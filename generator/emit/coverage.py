@@ -28,9 +28,9 @@ from generator.checks.proofs import shown_on
 from generator.emit.sweep_record import read_record
 from generator.spec.ledger import LedgerEntry
 from generator.spec.model import Spec
+from generator.targets import ENGINES, EngineName
 
 GRADES: tuple[str, ...] = ("exact", "approximate", "notes-only")
-ENGINES: tuple[str, ...] = ("1.9", "2.x")
 PROOF_KINDS: tuple[str, ...] = ("shown", "pinned", "none")
 
 
@@ -130,14 +130,14 @@ class Coverage:
         return self.total["1.9"].total
 
 
-def grade_for(entry: LedgerEntry, engine: str) -> str:
+def grade_for(entry: LedgerEntry, engine: EngineName) -> str:
     """The rule's grade on one engine: 2.x falls back to the 1.9 grade."""
     if engine == "2.x" and entry.fidelity_2x is not None:
         return entry.fidelity_2x.grade
     return entry.fidelity.grade
 
 
-def is_proven(entry: LedgerEntry, engine: str, variant: str | None = None) -> bool:
+def is_proven(entry: LedgerEntry, engine: EngineName, variant: str | None = None) -> bool:
     """The rule is enforced on `engine` and its grade there is shown in the engine (engine 1.9)."""
     if entry.proof is None or grade_for(entry, engine) == "notes-only" or not shown_on(entry.proof, variant):
         return False
@@ -199,7 +199,7 @@ def _cells(tally: Tally) -> list[str]:
     return [_cell(tally, g) for g in GRADES] + [str(tally.total), _proven_cell(tally), _kinds_cell(tally)]
 
 
-def _rows(report: Coverage) -> Iterable[tuple[str, str, list[str]]]:
+def _rows(report: Coverage) -> Iterable[tuple[str, EngineName, list[str]]]:
     """(section, engine, cells) rows: every section, then the total."""
     for section in report.sections:
         for engine in ENGINES:
@@ -208,7 +208,7 @@ def _rows(report: Coverage) -> Iterable[tuple[str, str, list[str]]]:
         yield "All rules", engine, _cells(report.total[engine])
 
 
-def proven_line(report: Coverage, engine: str) -> str:
+def proven_line(report: Coverage, engine: EngineName) -> str:
     """One sentence: the share of the enforced rules proven in the engine."""
     tally = report.total[engine]
     return (
@@ -280,7 +280,7 @@ def _table(report: Coverage, compact: bool) -> Table:
     return table
 
 
-def _tally_of(report: Coverage, title: str, engine: str) -> Tally:
+def _tally_of(report: Coverage, title: str, engine: EngineName) -> Tally:
     if title == "All rules":
         return report.total[engine]
     return next(s.by_engine[engine] for s in report.sections if s.title == title)
@@ -321,9 +321,10 @@ def render_markdown(reports: Sequence[Coverage]) -> str:
         lines.append("| " + " | ".join(HEADERS) + " |")
         lines.append("|" + "|".join(["---", "---"] + ["---:"] * (len(HEADERS) - 2)) + "|")
         for title, engine, cells in _rows(report):
+            shown_engine: str = engine
             if title == "All rules":
-                title, engine, cells = f"**{title}**", f"**{engine}**", [f"**{c}**" for c in cells]
-            lines.append("| " + " | ".join([title.replace("|", "\\|"), engine, *cells]) + " |")
+                title, shown_engine, cells = f"**{title}**", f"**{engine}**", [f"**{c}**" for c in cells]
+            lines.append("| " + " | ".join([title.replace("|", "\\|"), shown_engine, *cells]) + " |")
         lines.append("")
         lines.append(PROVEN_KEY[:1].upper() + PROVEN_KEY[1:] + "; " + KINDS_KEY + ".")
         lines.append("")

@@ -14,7 +14,7 @@ from generator.checks.board import check_territories
 from generator.checks.dtd import check_xml_against_dtd
 from generator.checks.engine_rules import check_engine_rules, not_said
 from generator.checks.gates import check_gates
-from generator.checks.options import TARGET_ENGINES, check_options, engine_meant
+from generator.checks.options import check_options, engine_meant
 from generator.checks.properties import check_properties
 from generator.checks.references import check_spec
 from generator.checks.sanity import check_sanity
@@ -28,7 +28,7 @@ from generator.installed_map import MapLookup
 from generator.paths import read_regular_file
 from generator.spec.expand import expand_templates
 from generator.spec.validation import validate_spec
-from generator.targets import Target
+from generator.targets import TARGET_ENGINES, Target
 
 
 def validate_xml_file(

@@ -10,7 +10,6 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from generator.catalog import ENGINES
 from generator.catalog.checks import rule_checks, shortcuts
 from generator.checks.references import check_spec
 from generator.diagnostics import Diagnostic, Severity
@@ -24,6 +23,7 @@ from generator.spec.load import DELETE, SpecList, SpecMap
 from generator.spec.model import play_order
 from generator.spec.resolve import Rules, extends_cycle, resolve
 from generator.spec.validation import validate_spec
+from generator.targets import ENGINES
 
 
 def plain(value: Any) -> Any:

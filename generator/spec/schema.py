@@ -16,6 +16,7 @@ from typing import Any
 from generator.catalog import load_catalog
 from generator.spec.kinds import WITH_MAIN
 from generator.spec.model import Spec
+from generator.targets import ENGINES
 
 
 def _entry_model(collection: str) -> str:
@@ -44,7 +45,7 @@ def _option_schema(types: set[str], syntax: str) -> dict[str, Any]:
 def _options(cls: str) -> dict[str, Any]:
     types: dict[str, set[str]] = {}
     syntax: dict[str, str] = {}
-    for engine in ("1.9", "2.x"):
+    for engine in ENGINES:
         for name, spec in load_catalog(engine)["attachments"].get(cls, {}).get("options", {}).items():
             if name != "name":
                 types.setdefault(name, set()).add(spec["type"])  # an option typed apart per engine takes both

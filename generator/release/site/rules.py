@@ -23,6 +23,7 @@ from generator.engine.rule_coverage import RuleEntry, rule_report
 from generator.spec.ledger import LedgerEntry
 from generator.spec.model import Spec
 from generator.spec.patterns import PATTERNS, Pattern
+from generator.targets import ENGINES
 
 # Parameters a rule's heading already says, or that say nothing to a player.
 SAID_ELSEWHERE = frozenset({"player", "donor", "title", "ledger", "expect"})
@@ -184,7 +185,7 @@ def rules_view(checked: CheckedVariant, mutation_results: Path | None) -> RulesV
     totals: list[str] = []
     if spec.rule_ledger:
         counted = coverage(name, spec, mutation_results)
-        totals = [proven_line(counted, engine) for engine in ("1.9", "2.x")]
+        totals = [proven_line(counted, engine) for engine in ENGINES]
         totals += [mutation_line(counted)] if counted.mutation is not None else []
     # Each nation's own first: what a player reads for the nation they play; the whole game's last.
     nations = sorted((n for n in by_nation.values() if n.rules), key=lambda n: not n.nation)
