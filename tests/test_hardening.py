@@ -1,7 +1,8 @@
 """Hostile and careless input: no path escapes, no entity fetched, no crash, no hang, no stale build.
 
 One regression test per finding of the adversarial run (messages of spec files are in
-test_messages.py). Every case goes through the real CLI in a separate process.
+test_messages.py). Every case goes through the real CLI on real files (`run_cli`: click's command line, the working
+folder and environment as a process has them; what only a process of its own has is `run_process`).
 """
 
 from __future__ import annotations

@@ -3,7 +3,8 @@
 Third adversarial round (issue 27): a package inside its own base map, outputs inside rules/,
 symbolic links and files where folders go, FIFOs and devices as outputs, `-o` over a spec file,
 variants that would extend themselves. Each ends with exit 1 and a message, or the right result;
-every case goes through the real CLI in a separate process.
+every case goes through the real CLI on real files (`run_cli`, in this process, as
+tests/helpers.py says).
 """
 
 from __future__ import annotations

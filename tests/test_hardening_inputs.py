@@ -1,7 +1,8 @@
 """Hostile and careless input, third round (issue 27): every bomb bounded, every number in the engine's
 range, names on one line, problems located where the user wrote them.
 
-Each case goes through the real CLI in a separate process and asserts the exact message.
+Each case goes through the real CLI on real files (`run_cli`, in this process, as tests/helpers.py
+says) and asserts the exact message.
 """
 
 from __future__ import annotations

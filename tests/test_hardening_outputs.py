@@ -1,7 +1,8 @@
 """What a build writes, replaces and removes: only its own files, all or nothing, one build's set.
 
 Regression tests of the third adversarial run (issue 27: items 1, 3, 5, 6, 7, 9 and 10), each
-through the real CLI in a separate process.
+through the real CLI on real files (`run_cli`, in this process; a build failing midway in a process
+of its own).
 """
 
 from __future__ import annotations
