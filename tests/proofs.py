@@ -24,7 +24,7 @@ import pytest
 
 from generator.engine.proof import write_readable_by_19
 from generator.engine.scenario import ScenarioError, run_scenario, run_scenarios
-from generator.release.properties import encode, format_entry
+from generator.release.package.properties import encode, format_entry
 from generator.spec.option_values import xml_value
 from tests.helpers import ROOT, variant_spec, variant_target
 

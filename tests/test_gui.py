@@ -30,7 +30,7 @@ from lxml import etree
 from PIL import Image
 
 from generator.engine import client as real_client
-from generator.release import properties as properties_file
+from generator.release.package import properties as properties_file
 from generator.spec.resolve import Rules
 from tests.helpers import BASE_MAP, ROOT, run_cli
 

@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 from generator.emit import write
 from generator.installed_map import normalized_map_name
-from generator.release.map_download import map_name_problem
+from generator.release.maps.download import map_name_problem
 from tests.helpers import TINY, TINY_MAP, examples, run_cli
 from tests.map_server import index_of, map_zip, serving
 

@@ -25,8 +25,8 @@ from generator.cli import cli
 from generator.diagnostics import ForgeError
 from generator.emit import cache
 from generator.emit.coverage import MutationScore
-from generator.release import map_download
-from generator.release.net import FetchError
+from generator.release.maps import download as map_download
+from generator.release.maps.net import FetchError
 from tests.helpers import ROOT, TINY, TINY_MAP, examples, run_cli
 from tests.map_server import index_of, serving
 

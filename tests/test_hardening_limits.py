@@ -25,7 +25,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from generator.release import map_download, net
+from generator.release.maps import download as map_download
+from generator.release.maps import net
 from generator.safe_zip import ZipRefused, open_zip, read_entry
 from tests.helpers import TINY, TINY_MAP, Result, examples, run_cli
 from tests.map_server import index_of, map_zip, serving

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from generator.release.mod_repo import checkout_pin, https_url, installed_pin
+from generator.release.repo.mod_repo import checkout_pin, https_url, installed_pin
 from tests.helpers import BASE_MAP, ROOT, USER_PIP_CACHE, run_cli
 from tests.map_server import serving_maps
 

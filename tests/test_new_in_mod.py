@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from generator.release import scaffold
+from generator.release.repo import scaffold
 from tests.helpers import BASE_MAP, run_cli, write_tree
 
 SCRIPT = Path(sys.executable).parent / "triplea-forge"  # this venv's, as a mod maker runs it

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from generator.release import properties as properties_file
+from generator.release.package import properties as properties_file
 from tests.helpers import BASE_MAP, ROOT, run_cli, write_tree
 
 MAP = "world_war_ii_revised"

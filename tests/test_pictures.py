@@ -9,8 +9,8 @@ from pathlib import Path
 from PIL import Image
 
 from generator.checks.unit_owners import picture_forms, player_advances, unit_owners
-from generator.release.board_picture import Highlight, _highlight_rows, _wrap
-from generator.release.diff_picture import territory_changes
+from generator.release.pictures.board import Highlight, _highlight_rows, _wrap
+from generator.release.pictures.diff import territory_changes
 from tests.helpers import BASE_MAP, ROOT, run_cli, variant_spec
 
 COLOURS = {"Russians": (0xAF, 0x28, 0x28), "Germans": (0x5A, 0x5A, 0x5A), "Italians": (0x23, 0x6B, 0x6A)}

@@ -76,7 +76,7 @@ def build_variants(
     for line in built.boards:
         click.echo(line)
     if check:
-        from generator.release.stale import stale_lines
+        from generator.release.repo.stale import stale_lines
 
         found = None if built.recalled else check_project(built)
         for line in stale_lines(built, found) if found else []:
@@ -223,7 +223,7 @@ def new(name: str, base: str, folder: Path | None, install_spec: str | None, rul
     CI installs), a .gitignore, a README to start from and the CI workflow; its variants extend
     the ones triplea-forge ships, so nothing else is copied.
     """
-    from generator.release.scaffold import new_variant, next_steps, scaffold_repository
+    from generator.release.repo.scaffold import new_variant, next_steps, scaffold_repository
     from generator.spec.resolve import Rules
 
     rules = Rules(rules_dir, _display(rules_dir))

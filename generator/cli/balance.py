@@ -176,7 +176,7 @@ def _require_libraries() -> None:
 
     missing = missing_libraries()
     if missing:
-        from generator.release.scaffold import extra_install_line
+        from generator.release.repo.scaffold import extra_install_line
 
         raise click.ClickException(
             f"a balance study needs {', '.join(missing)} (the 'balance' extra), which this triplea-forge was "

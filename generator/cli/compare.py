@@ -108,8 +108,8 @@ def _diff_picture(result: object, picture: Path, base_map: Path | None, rules: R
     from generator.diff.compare import Diff
     from generator.emit.write import write_file
     from generator.installed_map import MapLookup
-    from generator.release.diff_picture import diff_picture
-    from generator.release.pictures import png_bytes
+    from generator.release.pictures.diff import diff_picture
+    from generator.release.pictures.png import png_bytes
 
     assert isinstance(result, Diff) and result.specs is not None
     old, new = result.specs

@@ -17,7 +17,7 @@ from generator.diagnostics import one_line
 
 if TYPE_CHECKING:
     from generator.installed_map import MapLookup
-    from generator.release.map_download import IndexEntry
+    from generator.release.maps.download import IndexEntry
 
 INDEX_OPTION = click.option(
     "--index",
@@ -67,7 +67,7 @@ def list_maps(index: str | None, into: Path | None) -> None:
 def get(names: tuple[str, ...], force: bool, index: str | None, into: Path | None) -> None:
     """Download and install NAMES (a map's name as `map list` shows it, or its title) where TripleA keeps maps."""
     from generator.installed_map import MapLookup, default_maps_folder
-    from generator.release import map_download as md
+    from generator.release.maps import download as md
 
     folder = into or default_maps_folder()
     for name in names:  # a name becomes a folder in the maps folder: never '../x', never too long
@@ -107,7 +107,7 @@ def _missing(names: tuple[str, ...], lookup: MapLookup, force: bool) -> list[str
 
 def _index(index: str | None) -> list[IndexEntry]:
     """The index's maps; each entry it holds that cannot be installed said as a warning."""
-    from generator.release import map_download as md
+    from generator.release.maps import download as md
 
     found = md.fetch_index(md.index_url(index))
     for line in found.skipped:
@@ -120,7 +120,7 @@ def _install(entry: IndexEntry, folder: Path, force: bool) -> Path:
     from rich.console import Console
     from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TransferSpeedColumn
 
-    from generator.release import map_download as md
+    from generator.release.maps import download as md
 
     console = Console(stderr=True)
     bar = Progress(

@@ -13,7 +13,7 @@ from generator.errors import TripleaForgeError
 from generator.targets import Target
 
 if TYPE_CHECKING:
-    from generator.release.play import Playtest
+    from generator.release.package.play import Playtest
 
 
 @cli.command()
@@ -40,7 +40,7 @@ def preview(variant: str, out: Path, force: bool, base_map: Path | None, rules_d
     from generator.checks.variant import check_variant
     from generator.cli.outputs import PICTURE, check_output_file, write_output
     from generator.installed_map import MapLookup
-    from generator.release.package_art import preview as draw
+    from generator.release.pictures.package_art import preview as draw
     from generator.spec.resolve import Rules
 
     check_output_file(out, PICTURE, force, "-o")
@@ -91,7 +91,7 @@ def play(
     installs it, and nothing is built. Without --ai every player is human (hot-seat). Needs
     TripleA (apt-get install triplea) and a display.
     """
-    from generator.release import play as playtest
+    from generator.release.package import play as playtest
 
     if player is not None and not ai:
         raise click.UsageError("--player says whom you play against the computer: give --ai too")
@@ -124,8 +124,8 @@ def _prepared(
     """The game installed into the TripleA home in `work`: the release as it is (stage
     release.play_release), or VARIANT built and packaged (release.play); said."""
     from generator.installed_map import MapLookup
-    from generator.release import play as playtest
-    from generator.release.play_release import prepare_release
+    from generator.release.package import play as playtest
+    from generator.release.package.play_release import prepare_release
     from generator.spec.resolve import Rules
 
     if release is not None:

@@ -219,7 +219,7 @@ def package(
     """
     from generator.cli.outputs import check_package_target
     from generator.installed_map import MapLookup
-    from generator.release import package as stage
+    from generator.release.package import folder as stage
     from generator.spec.resolve import Rules
 
     if base_map is not None and overlay is not None:
@@ -244,7 +244,7 @@ def package(
 
 def _add_into(overlay: Path, compiled: Mapping[str, Compiled], rules: Rules, force: bool, strict: bool) -> None:
     """`package --overlay`: the games added into an installed map (stage release.overlay), said."""
-    from generator.release import overlay as add_into
+    from generator.release.package import overlay as add_into
 
     plan, found = add_into.plan_overlay(overlay, compiled, force, rules)
     _report(found, strict)
@@ -266,8 +266,8 @@ def _standalone(
     strict: bool,
 ) -> None:
     """`package` into a standalone map folder and zip on the base map (stage release.package), said."""
-    from generator.release import maps
-    from generator.release import package as stage
+    from generator.release.maps import base as maps
+    from generator.release.package import folder as stage
 
     _report(stage.one_map(compiled))
     if base_map is None:  # the variants' board, by the rule every command follows (checks.board.find_board)
@@ -311,8 +311,8 @@ def init_ci(folder: Path, base_map_repo: str | None, install_spec: str | None, f
     missing).
     """
     from generator.emit.write import write_file
-    from generator.release.scaffold import PIN_FILE, default_pin
-    from generator.release.workflow import write_workflow
+    from generator.release.repo.scaffold import PIN_FILE, default_pin
+    from generator.release.repo.workflow import write_workflow
 
     written = write_workflow(folder, folder / rules_dir, base_map_repo, force)
     click.echo(f"wrote {_display(written)}")

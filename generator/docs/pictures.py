@@ -16,10 +16,10 @@ from generator.docs.variant_units import UNITS_SHEETS
 from generator.emit.build import Compiled
 from generator.errors import TripleaForgeError
 from generator.installed_map import InstalledMap, MapLookup, stock_units_folder
-from generator.release.diff_picture import diff_picture
-from generator.release.package import compiled_by_name
-from generator.release.package_art import previews, shared_unit_pictures
-from generator.release.pictures import draw_text, png_bytes, text_size
+from generator.release.package.folder import compiled_by_name
+from generator.release.pictures.diff import diff_picture
+from generator.release.pictures.package_art import previews, shared_unit_pictures
+from generator.release.pictures.png import draw_text, png_bytes, text_size
 from generator.spec.resolve import Rules
 
 IMAGES = "docs/images/generated"

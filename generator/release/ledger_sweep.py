@@ -15,7 +15,7 @@ from pathlib import Path
 
 from generator.engine.mutation import expanded_tree, parent_tree
 from generator.engine.sweep import SweepResult, sweep
-from generator.release.properties import encode, format_entry
+from generator.release.package.properties import encode, format_entry
 from generator.spec.model import Spec
 from generator.spec.option_values import xml_value
 from generator.spec.resolve import Rules

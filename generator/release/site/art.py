@@ -14,7 +14,7 @@ from generator.checks.variant import CheckedVariant
 from generator.diagnostics import Diagnostic
 from generator.installed_map import InstalledMap, MapLookup, stock_units_folder
 from generator.paths import UnreadableFile, read_regular_file
-from generator.release.unit_pictures import unit_pictures
+from generator.release.pictures.units import unit_pictures
 from generator.spec.resolve import Rules
 
 MAX_PICTURE = 8 << 20  # as checks.unit_art reads a picture

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from generator.checks.variant import CheckedVariant
 from generator.installed_map import InstalledMap, Point
-from generator.release.board_picture import TOP, _number, board_scale, player_colours
+from generator.release.pictures.board import TOP, _number, board_scale, player_colours
 from generator.release.site.art import UnitArt
 from generator.spec.load import SpecMap
 from generator.spec.locate import node_at

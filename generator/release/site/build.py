@@ -17,9 +17,9 @@ from generator.checks.board import board_missing, find_board, get_hint, map_name
 from generator.checks.variant import CheckedVariant, check_variant
 from generator.diagnostics import Diagnostic, Severity
 from generator.installed_map import MapLookup
-from generator.release.board_picture import draw_board
-from generator.release.package_art import preview_title
-from generator.release.pictures import png_bytes
+from generator.release.pictures.board import draw_board
+from generator.release.pictures.package_art import preview_title
+from generator.release.pictures.png import png_bytes
 from generator.release.site.art import UnitArt
 from generator.release.site.board import board_view, territory_facts
 from generator.release.site.changes import PICTURE as CHANGES_PICTURE

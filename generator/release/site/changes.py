@@ -13,8 +13,8 @@ from generator.checks.variant import CheckedVariant
 from generator.diff.compare import Diff, Side, compare
 from generator.diff.render import _grouped, domain_lines, summary
 from generator.installed_map import InstalledMap
-from generator.release.diff_picture import diff_picture, territory_changes
-from generator.release.pictures import png_bytes
+from generator.release.pictures.diff import diff_picture, territory_changes
+from generator.release.pictures.png import png_bytes
 from generator.release.site.art import UnitArt
 from generator.release.site.board import BoardView, board_view, territory_facts
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from generator.checks.unit_owners import unit_owners
 from generator.checks.variant import CheckedVariant
 from generator.installed_map import InstalledMap
-from generator.release.board_picture import player_colours
+from generator.release.pictures.board import player_colours
 from generator.release.site.art import UnitArt
 from generator.release.site.board import hex_of, written_at
 from generator.spec.model import NEUTRAL, Spec

@@ -23,7 +23,7 @@ from generator.diagnostics import Diagnostic
 from generator.engine import client as real_client
 from generator.errors import TripleaForgeError
 from generator.installed_map import MapLookup
-from generator.release.package import compiled_by_name, standalone, write_package
+from generator.release.package.folder import compiled_by_name, standalone, write_package
 from generator.spec.model import Spec
 from generator.spec.resolve import Rules
 from generator.targets import Target

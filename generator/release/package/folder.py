@@ -31,10 +31,10 @@ from generator.emit.render import environment
 from generator.emit.write import transaction
 from generator.installed_map import InstalledMap, MapLookup, normalized_map_name
 from generator.paths import output_file_problem
-from generator.release import changelog, properties
-from generator.release.maps import own_name
-from generator.release.package_art import previews, shared_unit_pictures
-from generator.release.package_owner import earlier_packages, is_ours, zip_is_ours
+from generator.release.maps.base import own_name
+from generator.release.package import changelog, properties
+from generator.release.package.owner import earlier_packages, is_ours, zip_is_ours
+from generator.release.pictures.package_art import previews, shared_unit_pictures
 from generator.spec.locate import locate
 from generator.spec.resolve import Rules
 from generator.targets import Target

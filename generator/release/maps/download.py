@@ -28,7 +28,7 @@ from urllib.parse import urlsplit
 
 from generator.diagnostics import did_you_mean, one_line
 from generator.installed_map import InstalledMap, normalized_map_name
-from generator.release import net
+from generator.release.maps import net
 from generator.safe_zip import NotAZip, ZipRefused, copy_entry, entry_parts, open_zip
 from generator.spec.load import load_text
 

@@ -21,8 +21,8 @@ from generator.checks.unit_owners import DISABLED, HIT
 from generator.checks.variant import CheckedVariant
 from generator.diagnostics import Diagnostic
 from generator.installed_map import InstalledMap, MapLookup, stock_units_folder
-from generator.release import properties
-from generator.release.pictures import draw_text, hex_colour, png_bytes, text_size
+from generator.release.package import properties
+from generator.release.pictures.png import draw_text, hex_colour, png_bytes, text_size
 from generator.spec.resolve import Rules
 
 if TYPE_CHECKING:

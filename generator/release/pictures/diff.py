@@ -12,7 +12,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from generator.installed_map import InstalledMap
-from generator.release.board_picture import Highlight, draw_board
+from generator.release.pictures.board import Highlight, draw_board
 from generator.spec.model import Spec, Territory
 
 if TYPE_CHECKING:

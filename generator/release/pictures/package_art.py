@@ -13,9 +13,9 @@ from collections.abc import Mapping
 from generator.checks.variant import CheckedVariant
 from generator.diagnostics import Diagnostic
 from generator.installed_map import InstalledMap, MapLookup
-from generator.release.board_picture import draw_board
-from generator.release.pictures import png_bytes
-from generator.release.unit_pictures import unit_pictures
+from generator.release.pictures.board import draw_board
+from generator.release.pictures.png import png_bytes
+from generator.release.pictures.units import unit_pictures
 from generator.spec.locate import locate
 from generator.spec.model import Spec
 from generator.spec.resolve import Rules

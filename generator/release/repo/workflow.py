@@ -30,7 +30,7 @@ def map_to_get(rules_dir: Path) -> str | None:
     """The official map the variants in `rules_dir` are played on until the mod is released (the
     last map their chain of variants names: what `map get` installs), if they load."""
     from generator.checks.variant import check_variant
-    from generator.release.maps import made_on
+    from generator.release.maps.base import made_on
     from generator.spec.resolve import Rules
 
     rules = Rules(rules_dir, str(rules_dir))

@@ -16,8 +16,8 @@ from pathlib import Path
 from lxml import etree
 
 from generator.engine import client as real_client
-from generator.release.maps import BaseMapError, opened
-from generator.release.play import PlayError, Playtest
+from generator.release.maps.base import BaseMapError, opened
+from generator.release.package.play import PlayError, Playtest
 from generator.safe_xml import safe_parser
 
 

@@ -18,8 +18,8 @@ from generator.checks.board import map_names
 from generator.diagnostics import Severity
 from generator.errors import TripleaForgeError
 from generator.paths import base_rules_dir, output_folder_problem, plain_name_problem
-from generator.release.mod_repo import checkout_pin, first_commit, installed_pin
-from generator.release.workflow import CiUsageError, write_workflow
+from generator.release.repo.mod_repo import checkout_pin, first_commit, installed_pin
+from generator.release.repo.workflow import CiUsageError, write_workflow
 from generator.spec.dump import SCHEMA_COMMENT
 from generator.spec.resolve import Rules, extends_cycle, resolve
 from generator.spec.schema import schema_text
@@ -43,7 +43,7 @@ class ScaffoldError(TripleaForgeError):
 
 def _checkout() -> Path | None:
     """The git checkout this triplea-forge runs from (an editable install), if it is one."""
-    root = Path(__file__).resolve().parents[2]
+    root = Path(__file__).resolve().parents[3]  # generator/release/repo/scaffold.py -> the checkout
     return root if (root / ".git").exists() and (root / "pyproject.toml").is_file() else None
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 from generator.diff.sides import describe
 from generator.emit.ownership import variant_of
 from generator.emit.project import ProjectBuild, Staleness
-from generator.release.mod_repo import tracked
+from generator.release.repo.mod_repo import tracked
 from generator.spec.resolve import Rules, resolve
 
 

@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from generator.installed_map import Board, InstalledMap, Point
-from generator.release import properties
-from generator.release.pictures import Colour, draw_text, hex_colour, label, text_size
+from generator.release.package import properties
+from generator.release.pictures.png import Colour, draw_text, hex_colour, label, text_size
 from generator.spec.model import NEUTRAL, Spec
 
 if TYPE_CHECKING:

@@ -19,9 +19,9 @@ from generator.emit.ownership import MARKER
 from generator.emit.write import write_files
 from generator.installed_map import InstalledMap, MapLookup
 from generator.paths import output_file_problem
-from generator.release import properties
-from generator.release.package import content_root, wanted_properties
-from generator.release.package_art import shared_unit_pictures
+from generator.release.package import properties
+from generator.release.package.folder import content_root, wanted_properties
+from generator.release.pictures.package_art import shared_unit_pictures
 from generator.spec.resolve import Rules
 
 
