@@ -32,7 +32,7 @@ class CheckedVariant:
     name: str
     spec: Spec
     resolved: ResolvedSpec
-    expansion: Expansion = field(default_factory=Expansion)  # what the rule patterns made
+    patterns: Expansion = field(default_factory=Expansion)  # what the rule patterns made
 
 
 def check_variant(

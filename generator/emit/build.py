@@ -39,7 +39,7 @@ def compile_variant(
     checked, problems = check_variant(rules, name, target, maps)
     if checked is None or any(p.severity is Severity.ERROR for p in problems):
         return None, problems
-    compiled = Compiled(checked.name, checked.spec, checked.resolved, checked.expansion)
+    compiled = Compiled(checked.name, checked.spec, checked.resolved, checked.patterns)
     target = compiled.spec.game.target or target
     xml = render_game_xml(name, compiled.spec).encode("utf-8")
     found: list[Diagnostic] = []

@@ -59,10 +59,10 @@ def variant_rules(rules: Rules, names: Iterable[str], games_dir: Path) -> dict[P
         if checked is None:  # the build said why; the game is checked by its attachments
             continue
         lines = []
-        made = mod_rules(checked.spec, checked.expansion.made)
+        made = mod_rules(checked.spec, checked.patterns.made)
         # The games are TripleA 1.9's: what keeps a rule shut there is why it never acted.
         shut: dict[str, str] = {}
-        for gate in shut_rules(checked.spec, "1.9", checked.expansion.made):
+        for gate in shut_rules(checked.spec, "1.9", checked.patterns.made):
             shut.setdefault(gate.rule.key, f"{gate.gate.reason}; {gate.gate.fix}")
         # Players may each have an attachment of one name (a template's): their player tells them apart.
         twice = {label for label, n in Counter(r.label for r in made).items() if n > 1}

@@ -63,9 +63,9 @@ def rule_report(checked: CheckedVariant, run: str) -> RuleReport:
     """Each rule of the variant with its place, its gates and its evidence; `run` is the command
     that plays it ("triplea-forge check mod"), said where there is no evidence of this game."""
     spec, tree, name = checked.spec, checked.resolved.tree, checked.name
-    rules = mod_rules(spec, checked.expansion.made)
+    rules = mod_rules(spec, checked.patterns.made)
     shut: dict[str, list[str]] = {}
-    for found in check_gates(spec, tree, spec.game.target or "portable", checked.expansion.made):
+    for found in check_gates(spec, tree, spec.game.target or "portable", checked.patterns.made):
         shut.setdefault(found.key_path, []).append(found.message.replace(" (silently ignored)", "", 1))
     if spec.game.target == "2.x":
         record, current, idle = None, False, "not played: made for TripleA 2.x (check plays engine 1.9)"

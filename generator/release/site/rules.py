@@ -161,7 +161,7 @@ def rules_view(checked: CheckedVariant, mutation_results: Path | None) -> RulesV
     """The rules of `checked` by nation, every rule as coverage lists it, and its ledger."""
     spec, name = checked.spec, checked.name
     report = rule_report(checked, f"triplea-forge check {name}")
-    rules = mod_rules(spec, checked.expansion.made)  # rule_report's order: one entry a rule
+    rules = mod_rules(spec, checked.patterns.made)  # rule_report's order: one entry a rule
     groups: dict[tuple[str, ...], list[Rule]] = {}
     in_play: dict[str, list[str]] = {}
     for rule, said in zip(rules, report.entries, strict=True):
