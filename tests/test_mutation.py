@@ -111,9 +111,8 @@ def test_the_proofs_kill_every_mutant_of_their_rules(variant: str, update_golden
 SURVIVORS_LEFT: dict[str, str] = {}
 # Records made before the last change of the variant's proofs, swept again by `scripts/sweep-stale`
 # in CI: whether the new sweep kills every mutant is not known when they land, so both record tests
-# may pass or fail (not strict).
-_SWEPT_AGAIN = "issue 49: the sweep's operators, claims and scenarios changed; its records are made again"
-STALE_LEFT: dict[str, str] = dict.fromkeys(("aare", "aarhe", "aarhe-draft", "aarhe-phase1", "expansion"), _SWEPT_AGAIN)
+# may pass or fail (not strict). Empty: every record is current.
+STALE_LEFT: dict[str, str] = {}
 
 
 def _expected_to_fail(variants: tuple[str, ...], why: dict[str, str]) -> list[Any]:
