@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 from hypothesis import settings
 
-from tests.helpers import CHECK_SEEDS, DEFAULT_MARKEXPR, ENGINE_JAR, ROOT, Result, run_cli
+from tests.helpers import CHECK_SEEDS, DEFAULT_MARKEXPR, ENGINE_JAR, ROOT, SLOW_MODULES, TESTS, Result, run_cli
 
 # What the fast lane leaves out.
 SLOW_MARKERS = ("engine", "slow")
@@ -51,31 +51,20 @@ def update_goldens(request: pytest.FixtureRequest) -> bool:
     return bool(request.config.getoption("--update-goldens"))
 
 
-# The modules whose tests take longest (engine games, the GUI client, the fuzz test, fresh venvs),
-# slowest first: run first, so that the workers' queues end with short tests and neither waits
-# alone on a long one at the end. A module stays whole (its module-scoped fixtures are made once).
-SLOW_MODULES = (
-    "test_rules_policy.py",
-    "test_fuzz.py",
-    "test_gui.py",
-    "test_check.py",
-    "test_mod_repository.py",
-    "test_balance.py",
-    "test_mod_ci.py",
-    "test_mod_pin.py",
-    "test_site_ci.py",
-    "test_roundtrip.py",
-    "test_bench.py",
-    "test_engine_checks.py",
-    "test_package.py",
-    "test_hardening_inputs.py",
-    "test_validate.py",
-)
+def _slow(item: pytest.Item) -> bool:
+    # Its marks, not its keywords: a test's keywords also hold the names of its package and module
+    # (every test under tests/engine/ has the keyword `engine`).
+    return any(item.get_closest_marker(marker) is not None for marker in SLOW_MARKERS)
 
 
 def _slowness_rank(item: pytest.Item) -> int:
-    name = item.path.name
+    name = _module_path(item)
     return SLOW_MODULES.index(name) if name in SLOW_MODULES else len(SLOW_MODULES)
+
+
+def _module_path(item: pytest.Item) -> str:
+    """The test's module as a path under tests/ (`cli/test_fuzz.py`): base names alone may repeat."""
+    return item.path.relative_to(TESTS).as_posix() if item.path.is_relative_to(TESTS) else str(item.path)
 
 
 def _module_fixture_group(item: pytest.Item) -> str | None:
@@ -84,7 +73,7 @@ def _module_fixture_group(item: pytest.Item) -> str | None:
     for name in getattr(item, "fixturenames", ()):
         definitions = info.name2fixturedefs.get(name) if info is not None else None
         if definitions and definitions[-1].scope == "module":
-            return f"module-fixtures-{item.path.name}"
+            return f"module-fixtures-{_module_path(item)}"
     return None
 
 
@@ -92,10 +81,10 @@ def _module_fixture_group(item: pytest.Item) -> str | None:
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     if _fast_lane(config):
-        slow = [item for item in items if any(marker in item.keywords for marker in SLOW_MARKERS)]
+        slow = [item for item in items if _slow(item)]
         if slow:
             config.hook.pytest_deselected(items=slow)
-            items[:] = [item for item in items if not any(marker in item.keywords for marker in SLOW_MARKERS)]
+            items[:] = [item for item in items if not _slow(item)]
     items.sort(key=_slowness_rank)  # stable: each module's own order is kept
     # The tests sharing a module's fixture (a packaged map, an X server, a study's games, a check
     # of broken games) run on one worker (--dist loadgroup), which makes the fixture once.
@@ -108,7 +97,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     # The one place a test is skipped for want of the engine: mark it `engine`, never skip by hand.
     skip = pytest.mark.skip(reason=f"TripleA engine or java not installed ({ENGINE_JAR}); apt-get install triplea")
     for item in items:
-        if "engine" in item.keywords:
+        if item.get_closest_marker("engine") is not None:
             item.add_marker(skip)
 
 

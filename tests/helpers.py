@@ -1,9 +1,9 @@
 """Shared test helpers: repo paths, running the real CLI, building fixture rule folders inline.
 
-Test modules import these from here (`from tests.helpers import ROOT, run_cli`), never from
-conftest.py: pytest loads conftest.py as a module of its own (`conftest`), and an import of
-`tests.conftest` would load it a second time, with its own copy of every cache below. Fixtures
-and hooks stay in conftest.py.
+Test modules, in whichever sub-package of tests/, import these from here (`from tests.helpers
+import ROOT, run_cli`), never from conftest.py: conftest.py holds only the fixtures and hooks pytest
+finds by itself, and which module name pytest gives it depends on its import mode (before tests/
+was a package, `conftest`, so that an import of `tests.conftest` loaded it a second time).
 """
 
 from __future__ import annotations
@@ -31,6 +31,7 @@ from generator.spec.model import Spec
 from generator.spec.resolve import Rules, resolve
 
 ROOT = Path(__file__).resolve().parents[1]
+TESTS = ROOT / "tests"
 # Reference material the tests read, kept in the repository (see tests/data/README.md).
 DATA = ROOT / "tests" / "data"
 BASE_MAP = DATA / "world_war_ii_revised"
@@ -47,6 +48,28 @@ ENGINE_JAR = engine_jar()  # as every command finds it: $TRIPLEA_JAR, else Debia
 
 # The `-m` of pyproject.toml's addopts: a run given no `-m` of its own is the fast lane (conftest.py).
 DEFAULT_MARKEXPR = "not mutation"
+
+# The modules whose tests take longest (engine games, the GUI client, the fuzz test, fresh venvs),
+# slowest first, as paths under tests/: conftest.py runs them first, so that the workers' queues
+# end with short tests and neither waits alone on a long one at the end. A module stays whole (its
+# module-scoped fixtures are made once). tests/project/test_project.py holds that each one exists.
+SLOW_MODULES = (
+    "engine/test_rules_policy.py",
+    "cli/test_fuzz.py",
+    "release/test_gui.py",
+    "engine/test_check.py",
+    "release/test_mod_repository.py",
+    "test_balance.py",
+    "release/test_mod_ci.py",
+    "release/test_mod_pin.py",
+    "release/test_site_ci.py",
+    "importer/test_roundtrip.py",
+    "project/test_bench.py",
+    "checks/test_engine_checks.py",
+    "release/test_package.py",
+    "cli/test_hardening_inputs.py",
+    "checks/test_validate.py",
+)
 
 # Hypothesis profiles: "ci" (`--with-slow`, what CI runs) tries each property as many times as the
 # test asks; "dev" (the default `pytest`, the edit loop) a tenth of that. A test states its full

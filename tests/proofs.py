@@ -4,7 +4,7 @@ A ledger entry's `proof: {scenario: NAME}` is only as good as a test that runs N
 built game and asserts the rule's outcome. A test decorated with `@proves` runs once per variant,
 gets the facts the engine reported (`generator.engine.scenario.run_scenario` on
 `output/games/<variant>.xml`; for a variant made for 2.x only, the same game as engine 1.9 reads it,
-see generator/engine/proof.py), and is recorded in `PROVEN`, which `tests/test_proofs.py` holds
+see generator/engine/proof.py), and is recorded in `PROVEN`, which `tests/engine/test_proofs.py` holds
 against every ledger's scenario proofs. A scenario runs once per variant and test session, and the
 scenarios a session's tests prove on one variant are played together in one JVM of each test
 process that runs one of them (its start and the engine's class loading cost more than most
@@ -31,7 +31,7 @@ from tests.helpers import ROOT, variant_spec, variant_target
 Facts = dict[str, Any]
 # (scenario, variant) -> the tests that run the scenario on the variant and assert on its facts.
 PROVEN: dict[tuple[str, str], list[str]] = {}
-# (scenario, variant) -> those tests' assertions, to run on other facts (tests/test_mutation.py).
+# (scenario, variant) -> those tests' assertions, to run on other facts (tests/engine/test_mutation.py).
 ASSERTIONS: dict[tuple[str, str], list[Callable[[Facts], None]]] = {}
 # The (scenario, variant) pairs the session's selected tests prove (see `select`); None: not known.
 _SELECTED: set[tuple[str, str]] | None = None

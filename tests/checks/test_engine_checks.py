@@ -31,7 +31,7 @@ from generator.spec.expand import expand_templates
 from generator.spec.patterns.expansion import expand_patterns
 from generator.spec.resolve import Rules, resolve
 from generator.spec.validation import validate_spec
-from tests.engine_probes import HOLDERS, SYNTAX_HOLDERS, Probe, known_option, spec_text, syntax_spec, violations
+from tests.checks.engine_probes import HOLDERS, SYNTAX_HOLDERS, Probe, known_option, spec_text, syntax_spec, violations
 from tests.helpers import ENGINE_JAR, ROOT, TINY, run_cli, write_tree
 
 SCRIPTS = ROOT / "scripts" / "catalog"
@@ -111,7 +111,7 @@ def test_every_entry_is_decided(engine: str) -> None:
         assert check["status"] in STATUSES, where
         if check["status"] == "not_checked":
             assert check["reason"], where
-        elif check["status"] in ("spec_check", "in_play"):  # in_play: proved in play in tests/test_in_play.py
+        elif check["status"] in ("spec_check", "in_play"):  # in_play: proved in play in tests/checks/test_in_play.py
             assert check["covers"] and check["probeSpecs"], where
         elif check["status"] == "option_syntax":  # a value the engine refuses, proved below
             assert check["probeOption"] in check["options"] and "probe" in check, where
@@ -222,7 +222,7 @@ def _validate(root: Path, engine: str, names: list[str]) -> dict[str, list[str]]
     assert "Traceback" not in result.err
     errors: dict[str, list[str]] = {name: [] for name in names}
     for line in result.err.splitlines():
-        # what 1.9 loads and fails on in play is no refusal when loading (tests/test_in_play.py proves those)
+        # what 1.9 loads and fails on in play is no refusal when loading (tests/checks/test_in_play.py proves those)
         in_play_only = "loads the game and fails when" in line and "refuses the game" not in line
         if line.startswith("rules/") and ": warning: " not in line and not in_play_only:
             errors.setdefault(line.split("/")[1], []).append(line)

@@ -1,4 +1,4 @@
-"""The AARe variant's spec: every advantage declarable (its ledger: tests/test_variant_ledgers.py)."""
+"""The AARe variant's spec: every advantage declarable (its ledger: tests/variants/test_variant_ledgers.py)."""
 
 from __future__ import annotations
 

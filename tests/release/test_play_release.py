@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from tests.helpers import BASE_MAP, ROOT, run_cli
-from tests.test_gui import _histogram, _screenshot, display, screenshots
+from tests.release.test_gui import _histogram, _screenshot, display, screenshots
 
 pytestmark = pytest.mark.engine
 __all__ = ["display", "screenshots"]  # the GUI test's fixtures, used here

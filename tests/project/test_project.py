@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from tests.helpers import DEFAULT_MARKEXPR, ROOT
+from tests.helpers import DEFAULT_MARKEXPR, ROOT, SLOW_MODULES, TESTS
 
 
 def _readme_commands() -> list[str]:
@@ -66,13 +66,13 @@ def test_the_fast_lanes_default_is_pyprojects() -> None:
     assert f"-m '{DEFAULT_MARKEXPR}'" in addopts["addopts"]
 
 
-BUILD_TESTS = "tests/test_build.py"
+BUILD_TESTS = "tests/emit/test_build.py"
 
 
-def _collected(*args: str) -> set[str]:
-    """The test names `pytest ARGS tests/test_build.py` would run (a module with engine and slow tests)."""
+def _collected(*args: str, module: str = BUILD_TESTS) -> set[str]:
+    """The test names `pytest ARGS MODULE` would run (by default a module with engine and slow tests)."""
     proc = subprocess.run(
-        [sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider", *args, BUILD_TESTS],
+        [sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider", *args, module],
         cwd=ROOT,
         capture_output=True,
         text=True,
@@ -91,15 +91,36 @@ def test_the_fast_lane_leaves_out_the_engine_and_slow_tests_and_with_slow_runs_t
     assert engine == {"test_generated_xml_is_dtd_clean", "test_dtd_messages_are_errors"}  # a -m of one's own
 
 
+def test_the_fast_lane_reads_marks_not_the_folder_a_test_is_in() -> None:
+    """tests/engine/ holds tests that need no engine: the package's name is one of their keywords,
+    never a mark, and the fast lane runs them."""
+    operators = "tests/engine/test_mutation_operators.py"
+    assert _collected(module=operators) == _collected("--with-slow", module=operators) != set()
+
+
 def test_no_test_module_imports_conftest() -> None:
-    """Helpers come from tests/helpers.py: `import tests.conftest` would load conftest.py a second
-    time (pytest loads it as `conftest`), with its own copy of every fixture and cache."""
+    """Helpers come from tests/helpers.py, in every sub-package of tests/: conftest.py is pytest's
+    (fixtures and hooks), and the module name pytest gives it depends on its import mode."""
     importing = [
-        path.name
-        for path in sorted((ROOT / "tests").glob("*.py"))
+        path.relative_to(ROOT).as_posix()
+        for path in sorted((ROOT / "tests").rglob("*.py"))
         if re.search(r"^from tests\.conftest import|^import tests\.conftest", path.read_text(encoding="utf-8"), re.M)
     ]
     assert importing == []
+
+
+def test_the_slow_modules_run_first_are_test_modules() -> None:
+    """conftest.py orders the run by SLOW_MODULES' paths: a module moved or renamed without it would
+    quietly lose its place at the front of the queue."""
+    assert [name for name in SLOW_MODULES if not (TESTS / name).is_file()] == []
+    assert all(name.rsplit("/", 1)[-1].startswith("test_") for name in SLOW_MODULES)
+
+
+def test_every_test_module_is_in_a_package() -> None:
+    """tests/ is grouped as the package is (docs/contributing.md): every folder holding test modules
+    is a package, so a module's name is its path (`tests.cli.test_fuzz`) and it is loaded once."""
+    folders = {path.parent for path in TESTS.rglob("test_*.py")}
+    assert [str(folder.relative_to(ROOT)) for folder in sorted(folders) if not (folder / "__init__.py").is_file()] == []
 
 
 def test_the_repository_stands_alone() -> None:

@@ -32,9 +32,9 @@ LEDGER_VARIANTS = ("aare", "aare-2x", "aarhe", "aarhe-2x", "aarhe-draft", "aarhe
 def _scenario_test_modules() -> list[str]:
     """Test modules holding `@proves` tests; importing them fills PROVEN."""
     names = []
-    for path in sorted((ROOT / "tests").glob("test_*.py")):
+    for path in sorted((ROOT / "tests").rglob("test_*.py")):
         if "@proves(" in path.read_text(encoding="utf-8"):
-            names.append(f"tests.{path.stem}")
+            names.append(".".join(path.relative_to(ROOT).with_suffix("").parts))
     return names
 
 

@@ -4,7 +4,7 @@ draft's rules only, and the mechanics it states differently from 000 show in the
 from __future__ import annotations
 
 from tests.helpers import ROOT, attachment_options, built_game, run_cli, variant_spec
-from tests.test_variant_ledgers import SEED_OF
+from tests.variants.test_variant_ledgers import SEED_OF
 
 # 001 "Victory Conditions": territory -> victory city points (5/3/2/2/1/1/1 per nation).
 VC_POINTS = {
@@ -22,7 +22,7 @@ VC_POINTS = {
 
 
 def test_ledger_holds_only_the_drafts_rules() -> None:
-    """(What every ledger shares is in tests/test_variant_ledgers.py.)"""
+    """(What every ledger shares is in tests/variants/test_variant_ledgers.py.)"""
     ledger = variant_spec("aarhe-draft").rule_ledger
     for other in ("000", "002", "003", "004"):
         assert not [i for i, e in ledger.items() if other in e.source], other

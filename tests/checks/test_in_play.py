@@ -25,8 +25,8 @@ import pytest
 from generator.catalog.checks import load_checks
 from generator.checks.engine_rules import engine_text
 from generator.checks.in_play_rules import IN_PLAY_CHECKS
+from tests.checks.test_engine_checks import _engine_says, _render_unchecked
 from tests.helpers import ENGINE_JAR, ROOT, TINY, run_cli, write_tree
-from tests.test_engine_checks import _engine_says, _render_unchecked
 
 ENTRIES = [c for c in load_checks("1.9")["checks"] if c["status"] == "in_play"]
 PROBES = {f"p{i:02d}": (check, text) for i, (check, text) in enumerate(

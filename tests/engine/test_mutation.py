@@ -31,9 +31,9 @@ from generator.engine.mutation import Mutant, expanded_tree, mutants_of, parent_
 from generator.engine.scenario import run_scenarios
 from generator.engine.sweep import fingerprint, sweep
 from generator.spec.resolve import Rules
+from tests.engine.test_proofs import LEDGER_VARIANTS, _scenario_test_modules
 from tests.helpers import ROOT, TINY, run_cli, variant_spec, variant_target, write_tree
 from tests.proofs import ASSERTIONS, Facts, map_files_for_engine
-from tests.test_proofs import LEDGER_VARIANTS, _scenario_test_modules
 
 RESULTS = ROOT / "output" / "mutation"
 # Variants made for 2.x are played as 1.9 reads them; their 1.9 game is their parent's plus

@@ -1,6 +1,6 @@
 """Rule patterns: a use builds into what the engine reads, a mistake is said at the use in the
 pattern's words, `diff` compares uses, `patterns` prints the reference, and the variants written
-with patterns stay short (tests/test_game_goldens.py proves they are the same games as before)."""
+with patterns stay short (tests/emit/test_game_goldens.py proves they are the same games as before)."""
 
 from __future__ import annotations
 

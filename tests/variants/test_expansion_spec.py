@@ -7,8 +7,8 @@ import re
 from generator.emit.coverage import coverage
 from generator.spec.option_values import option_writes
 from tests.helpers import ROOT, built_game, variant_spec
-from tests.lend_lease import assert_lend_lease_paid_for_the_donor_alone
 from tests.proofs import Facts, proves
+from tests.variants.lend_lease import assert_lend_lease_paid_for_the_donor_alone
 
 NOTES = ROOT / "output" / "games" / "expansion.notes.html"
 STEP_PREFIX = {
@@ -22,7 +22,7 @@ STEP_PREFIX = {
 
 
 def test_ledger_ids_and_readings() -> None:
-    """(What every ledger shares is in tests/test_variant_ledgers.py.)"""
+    """(What every ledger shares is in tests/variants/test_variant_ledgers.py.)"""
     ledger = variant_spec("expansion").rule_ledger
     assert all(re.fullmatch(r"exp-[a-z]+-\d\d", rule_id) for rule_id in ledger)
     # The document's known errors are settled in the ledger (rules-aare-expansion.md §0).

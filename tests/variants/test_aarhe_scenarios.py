@@ -9,8 +9,8 @@ earth, repairs, convoys, lend-lease, national builds and attacks, heavy units an
 
 from __future__ import annotations
 
-from tests.lend_lease import assert_lend_lease_paid_for_the_donor_alone
 from tests.proofs import Facts, proves
+from tests.variants.lend_lease import assert_lend_lease_paid_for_the_donor_alone
 
 AARHE = ("aarhe", "aarhe-2x")  # aarhe-2x: the same game as engine 1.9 reads it
 

@@ -50,7 +50,7 @@ VCS = {
 
 
 def test_ledger_grades() -> None:
-    """(What every ledger shares is in tests/test_variant_ledgers.py.)"""
+    """(What every ledger shares is in tests/variants/test_variant_ledgers.py.)"""
     ledger = variant_spec("aarhe-phase1").rule_ledger
     grades = Counter(entry.fidelity.grade for entry in ledger.values())
     assert grades == {"exact": 12, "approximate": 12, "notes-only": 14}

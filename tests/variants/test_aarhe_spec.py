@@ -21,7 +21,7 @@ VC_POINTS = {
 
 
 def test_ledger_plays_the_optional_parts_but_national_victory() -> None:
-    """(What every ledger shares is in tests/test_variant_ledgers.py.)"""
+    """(What every ledger shares is in tests/variants/test_variant_ledgers.py.)"""
     ledger = variant_spec("aarhe").rule_ledger
     # National victory goals are the players' business; the other optional parts are played.
     assert {e.fidelity.grade for i, e in ledger.items() if i.startswith("aarhe-nv-")} == {"notes-only"}

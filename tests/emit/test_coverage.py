@@ -90,7 +90,7 @@ def test_cli_errors(tmp_path: Path) -> None:
     unknown = run_cli("coverage", "nosuch", cwd=ROOT)
     assert unknown.code == 2
     assert "no variant 'nosuch'" in unknown.err
-    # A variant without a ledger is listed rule by rule (tests/test_coverage_mod.py); the sweep needs one.
+    # A variant without a ledger is listed rule by rule (tests/emit/test_coverage_mod.py); the sweep needs one.
     no_ledger = run_cli("coverage", "lhtr", "--mutate", cwd=ROOT)
     assert no_ledger.code == 1
     assert "has no rule ledger" in no_ledger.err

@@ -15,7 +15,6 @@ from generator.engine import harness as eng
 from generator.engine.__main__ import main as engine_main
 from tests.helpers import OFFICIAL_GAMES
 
-ROOT = Path(__file__).parents[1]
 LHTR = OFFICIAL_GAMES / "lhtr.xml"
 WW2V2 = OFFICIAL_GAMES / "ww2v2.xml"
 

@@ -19,9 +19,8 @@ import pytest
 from lxml import etree
 
 from generator.catalog import ENGINES, REFERENCE_TYPES, check_value, load_catalog, resolve_option, syntax
-from tests.helpers import DATA, OFFICIAL_GAMES, REFERENCE_XMLS
+from tests.helpers import DATA, OFFICIAL_GAMES, REFERENCE_XMLS, ROOT
 
-root = Path(__file__).parents[1]
 CATALOG_DIR = DATA / "catalog"
 XML_FILES = REFERENCE_XMLS + sorted(OFFICIAL_GAMES.glob("*.xml"))
 SHARED_LISTS = {"1.9": CATALOG_DIR / "options-1.9.json", "2.x": CATALOG_DIR / "options-head-2026.json"}
@@ -36,7 +35,7 @@ TYPES |= REFERENCE_TYPES
 
 @pytest.mark.parametrize("engine", ENGINES)
 def test_catalog_loads_with_stable_key_order(engine: str) -> None:
-    path = root / "generator" / "catalog" / f"engine-{engine}.json"
+    path = ROOT / "generator" / "catalog" / f"engine-{engine}.json"
     text = path.read_text(encoding="utf-8")
     data = json.loads(text)
     assert text == json.dumps(data, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
@@ -173,7 +172,7 @@ def test_unverified_options_are_few() -> None:
 
 
 def _load_build_module() -> Any:
-    spec = importlib.util.spec_from_file_location("catalog_build", root / "scripts" / "catalog" / "build.py")
+    spec = importlib.util.spec_from_file_location("catalog_build", ROOT / "scripts" / "catalog" / "build.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
@@ -185,7 +184,7 @@ def test_committed_json_is_what_the_build_script_generates() -> None:
     warnings: list[str] = []
     generated = build.build_all(warnings)
     for engine, text in generated.items():
-        assert (root / "generator" / "catalog" / f"engine-{engine}.json").read_text(encoding="utf-8") == text
+        assert (ROOT / "generator" / "catalog" / f"engine-{engine}.json").read_text(encoding="utf-8") == text
     # no untyped option, no stray table entry, and every `repeatable` agrees with the 1.9
     # @GameProperty(adds=...) annotation and with the 2.x setter-body heuristic
     assert warnings == []

@@ -1,0 +1,1 @@
+"""The balance lab: statistics, studies, pairing, what a rule is worth."""

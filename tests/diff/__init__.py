@@ -1,0 +1,1 @@
+"""diff: official games, variants, revisions, a reviewer's reading."""

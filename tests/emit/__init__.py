@@ -1,0 +1,1 @@
+"""Building games: build, the kitchen-sink and game goldens, coverage."""

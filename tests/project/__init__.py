@@ -1,0 +1,1 @@
+"""The whole repository: layering, project hygiene, the wheel, the benchmark."""

@@ -1,0 +1,1 @@
+"""Releasing a mod: package, pictures, maps, sites, a mod repository and its CI, the client."""

@@ -1,0 +1,1 @@
+"""The spec stage: the schema, rule patterns, what a rule claims."""
