@@ -7,7 +7,7 @@ has, a canal may be on one sea zone), so the game loads and breaks at that momen
 here answers the entries whose message holds its words (`IN_PLAY_CHECKS`, as parser_rules'), and
 yields the key path to blame, what is wrong there, and what sets the failure off; engine_rules
 says it as "TripleA 1.9 loads the game and fails when …" with the engine's message. Each entry's
-`probeSpecs` are games the real engine loads and fails with that message (tests/test_in_play.py).
+`probeSpecs` are games the real engine loads and fails with that message (tests/checks/test_in_play.py).
 """
 
 from __future__ import annotations

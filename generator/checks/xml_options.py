@@ -6,7 +6,7 @@ is most of a cold build of every variant. The schema holds four rules, which thi
 to the same digest with plain lookups: an attachment's class must be known; an option's name
 must be one of the class's (first letter in either case); an int option's value must be a whole
 number given without `count`; a bool option's value a boolean spelling. `validate FILE.xml`
-still applies the schema itself, and `tests/test_validate.py` holds that both find the same.
+still applies the schema itself, and `tests/checks/test_validate.py` holds that both find the same.
 """
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ its entry names a proof (`proof:`, checked by the build and verified by the test
 on 2.x only the rules graded as on 1.9 count, since what 2.x does better is not played in 1.9.
 The kind of proof is counted too: "shown" (an engine scenario run on the variant plays the rule),
 "pinned" (only facts of the engine's dump: option values), "none". With the mutation sweep's
-results (tests/test_mutation.py records them in output/mutation/<variant>.json), each variant also
+results (tests/engine/test_mutation.py records them in output/mutation/<variant>.json), each variant also
 gets its mutation score: the enforced rules swept, their mutants, how many the proofs killed, and
 the entries with survivors. Rendered as a rich table for the terminal or as Markdown.
 """

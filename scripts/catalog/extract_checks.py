@@ -12,7 +12,7 @@ text (its string constants, ``{}`` where a value is inserted, the ``thisErrorMsg
 ``new`` of the exception and the call of its constructor); 2.x from the source (``git show``: the
 string literals of the constructor's argument). Only facts are printed (JSON, sorted): no engine code.
 ``scripts/catalog/raw/engine-checks-2.x.source.json`` keeps the 2.x output, since the suite has no 2.x
-source; ``tests/test_engine_checks.py`` runs the 1.9 extraction on the installed jar.
+source; ``tests/checks/test_engine_checks.py`` runs the 1.9 extraction on the installed jar.
 """
 
 from __future__ import annotations

@@ -31,7 +31,7 @@ It works in two stages.
    rule is looked up or fired with the guards on the way; the result is the gates JSON.
 
 Only facts are printed (JSON, sorted keys), never engine code. ``scripts/catalog/raw/gates-2.x.source.json``
-keeps the 2.x digest, since the suite has no 2.x source; ``tests/test_gate_catalog.py`` re-runs the 1.9
+keeps the 2.x digest, since the suite has no 2.x source; ``tests/checks/test_gate_catalog.py`` re-runs the 1.9
 extraction on the installed jar and the 2.x assembly on that digest.
 """
 

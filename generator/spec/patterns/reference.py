@@ -107,7 +107,7 @@ def examples_make() -> dict[str, dict[str, Any]]:
     made: dict[str, dict[str, Any]] = {}
     for pattern in PATTERNS:
         example, problems = load_text(pattern.example, f"<{pattern.collection} example>")
-        assert not problems and isinstance(example, SpecMap), problems  # ours: tests/test_patterns.py reads them
+        assert not problems and isinstance(example, SpecMap), problems  # ours: tests/spec/test_patterns.py reads them
         merged: dict[str, Any] = {}
         for name, params in example[pattern.collection].items():
             use = pattern.model_validate(params)
