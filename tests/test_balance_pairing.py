@@ -19,9 +19,21 @@ import java.util.List;
 
 public final class PairingProbe {
   static double pick() { return Math.random(); }
-  static String land(int n) { StringBuilder o = new StringBuilder(); for (int i = 0; i < n; i++) o.append(pick()).append(' '); return o.toString(); }
-  static String sea(int n) { StringBuilder o = new StringBuilder(); for (int i = 0; i < n; i++) o.append(pick()).append(' '); return o.toString(); }
-  static String shuffled() { List<Integer> l = new ArrayList<>(List.of(1, 2, 3, 4, 5, 6, 7, 8)); Collections.shuffle(l); return l.toString(); }
+  static String land(int n) {
+    StringBuilder o = new StringBuilder();
+    for (int i = 0; i < n; i++) o.append(pick()).append(' ');
+    return o.toString();
+  }
+  static String sea(int n) {
+    StringBuilder o = new StringBuilder();
+    for (int i = 0; i < n; i++) o.append(pick()).append(' ');
+    return o.toString();
+  }
+  static String shuffled() {
+    List<Integer> l = new ArrayList<>(List.of(1, 2, 3, 4, 5, 6, 7, 8));
+    Collections.shuffle(l);
+    return l.toString();
+  }
   static String politics() { return shuffled(); }
   static int simulated() { return new games.strategy.engine.random.PlainRandomSource().getRandom(1000000, "sim"); }
 
