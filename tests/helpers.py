@@ -59,7 +59,7 @@ SLOW_MODULES = (
     "release/test_gui.py",
     "engine/test_check.py",
     "release/test_mod_repository.py",
-    "test_balance.py",
+    "balance/test_balance.py",
     "release/test_mod_ci.py",
     "release/test_mod_pin.py",
     "release/test_site_ci.py",
