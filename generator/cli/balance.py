@@ -22,8 +22,8 @@ from generator.cli.group import (
     action_policy,
     cli,
 )
-from generator.cli.release import EngineUnusable
 from generator.diagnostics import Diagnostic, ForgeError
+from generator.errors import TripleaForgeError
 from generator.paths import UnwritableFile
 
 if TYPE_CHECKING:  # the balance lab (scipy, numpy) is imported when a study runs, not with the CLI
@@ -147,7 +147,7 @@ def balance(
         raise click.UsageError("--until compares two variants: name exactly two (or one with --without)")
     settings = _settings(rounds, ai, policy, reproducible)
     study = Study(chosen, games, seed, settings, until, margin, max_games, workers, cluster)
-    with _opened(out / "games.jsonl") as stream, _engine_usable():
+    with _opened(out / "games.jsonl") as stream:  # an engine or cluster that cannot play: exit 2, said once
         played = run_study(study, stream, partial(click.echo, err=True), None if cluster else _find_engine())
     _report(study, played, rules_of, out)
 
@@ -178,7 +178,7 @@ def _require_libraries() -> None:
     if missing:
         from generator.release.repo.scaffold import extra_install_line
 
-        raise click.ClickException(
+        raise TripleaForgeError(
             f"a balance study needs {', '.join(missing)} (the 'balance' extra), which this triplea-forge was "
             f"installed without; add it with: {extra_install_line('balance')}"
         )
@@ -257,18 +257,6 @@ def _opened(path: Path) -> Iterator[TextIO]:
         raise ForgeError([Diagnostic(str(exc))]) from exc
     with stream:
         yield stream
-
-
-@contextmanager
-def _engine_usable() -> Iterator[None]:
-    """An engine or a cluster that cannot play: the command's error, not a traceback."""
-    from generator.balance.cluster import ClusterError
-    from generator.engine.harness import EngineError
-
-    try:
-        yield
-    except (EngineError, ClusterError) as exc:
-        raise EngineUnusable(str(exc)) from exc
 
 
 def _find_engine() -> Any:

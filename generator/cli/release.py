@@ -22,18 +22,13 @@ from generator.cli.group import (
     action_policy,
     cli,
 )
-from generator.errors import ToolUnusable, TripleaForgeError
+from generator.errors import TripleaForgeError
 from generator.targets import Target
 
 if TYPE_CHECKING:
     from generator.emit.build import Compiled
     from generator.engine.rule_activity import RuleLine
     from generator.spec.resolve import Rules
-
-
-class EngineUnusable(ToolUnusable):
-    """The engine could not be run at all (not a verdict on the games): exit code 2. The stages
-    raise errors.ToolUnusable themselves (engine.errors.EngineError); `balance` still names this."""
 
 
 @cli.command()
