@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator, Mapping
 
+from generator.checks.engine_reading import game_properties
 from generator.checks.options import attachments_of
 from generator.checks.parser_rules import EngineFacts, canal_carriers
 from generator.spec.kinds import KIND_OF_TYPE
@@ -179,7 +180,6 @@ def _canals(spec: Spec, _: EngineFacts) -> Found:
 def _without_capital(spec: Spec, facts: EngineFacts) -> Found:
     # Purchase (when the player can buy), research (with Tech Development) and the end of a turn
     # ask whether the player holds enough capitals; an optional player without one is let off.
-    from generator.checks.engine_rules import game_properties  # engine_rules runs this module
 
     capitals = {c for t in spec.territories.values() if isinstance(c := t.options.get("capital"), str)}
     if capitals - set(spec.players):

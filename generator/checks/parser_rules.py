@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from generator.catalog.checks import load_checks
+from generator.checks.engine_reading import game_properties, read_attachment
 from generator.diagnostics import did_you_mean
 from generator.spec.kinds import ATTACHMENT_PACKAGE
 from generator.spec.model import DELEGATE_PACKAGE, ProductionRule, Spec
@@ -113,7 +114,6 @@ def _abilities_of_named_advances(spec: Spec, _: EngineFacts) -> Found:
 
 
 def _hits_beyond_hit_points(spec: Spec, facts: EngineFacts) -> Found:
-    from generator.checks.engine_rules import game_properties, read_attachment  # engine_rules runs this module
 
     engine = facts.engine
     properties = game_properties(spec, engine)
