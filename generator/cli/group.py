@@ -205,6 +205,10 @@ class _Group(click.Group):
         # passes cost up to half the time of big builds and find nothing to collect.
         collecting = gc.isenabled()
         gc.disable()
+        # What a command sets in the environment is for the processes it starts (`--rules` names
+        # its folder there, catalog.scenarios.use_rules): a command run in this process (watch,
+        # tests) leaves the environment as it found it for the next.
+        environment = dict(os.environ)
         try:
             return super().invoke(ctx)
         except (click.ClickException, click.exceptions.Exit, click.Abort, SystemExit):
@@ -225,6 +229,9 @@ class _Group(click.Group):
         except Exception as exc:
             raise _internal_error(exc) from exc
         finally:
+            if os.environ != environment:
+                os.environ.clear()
+                os.environ.update(environment)
             if collecting:
                 gc.enable()
 

@@ -12,6 +12,7 @@ a mod repository made with `new` whose ledger names a scenario of its own, which
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -19,8 +20,10 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
-from generator.catalog.scenarios import SCENARIOS, ProofManifestError, proof_folders, shipped_rules
+from generator.catalog.scenarios import RULES_ENV, SCENARIOS, ProofManifestError, proof_folders, shipped_rules
+from generator.cli import cli
 from generator.engine.equivalent import equivalent, variant_equivalences
 from generator.engine.errors import HarnessError
 from generator.engine.javac import proof_sources
@@ -64,6 +67,16 @@ def test_a_manifest_names_its_scenarios_and_the_games_they_are_played_on(
     assert "victory" in SCENARIOS
     monkeypatch.chdir(ROOT)
     assert "first-turn" not in SCENARIOS
+
+
+def test_a_command_run_in_this_process_leaves_the_rules_folder_it_was_told_behind(tmp_path: Path) -> None:
+    """`--rules` names its folder in the environment for the processes the command starts; a command
+    run in-process (a module fixture's CliRunner, watch) puts the environment back when it ends, or
+    every later look-up in the process would list that folder's proofs, not the working folder's."""
+    write_tree(tmp_path, {"rules/first/proofs/proofs.yaml": MANIFEST})
+    before = os.environ.get(RULES_ENV)
+    CliRunner().invoke(cli, ["validate", "--rules", str(tmp_path / "rules")])
+    assert os.environ.get(RULES_ENV) == before
 
 
 @pytest.mark.parametrize(
