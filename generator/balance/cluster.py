@@ -62,6 +62,9 @@ def play_games(
 # A ray:// head starts a client server for each driver that connects; on a loaded head that
 # start can outlast Ray's own wait ("Starting Ray client server failed"), and a second try works.
 CONNECT_ATTEMPTS = 3
+# What Ray says when the client server it starts for a driver did not come up in time, or died as
+# it started (its proxy found the new process already a zombie on a loaded machine): passing.
+_PASSING = ("client server failed", "Initialization failure from server")
 
 
 def _connect(ray: Any, address: str) -> None:
@@ -70,9 +73,18 @@ def _connect(ray: Any, address: str) -> None:
             ray.init(address=address, logging_level=logging.ERROR, log_to_driver=False)
             return
         except Exception as exc:  # Ray raises ConnectionError, RuntimeError and its own kinds
-            if "client server failed" not in str(exc) or attempt == CONNECT_ATTEMPTS:
-                raise ClusterError(f"cannot reach the Ray cluster at {address}: {exc}") from exc
+            if not any(passing in str(exc) for passing in _PASSING) or attempt == CONNECT_ATTEMPTS:
+                raise ClusterError(f"cannot reach the Ray cluster at {address}: {_in_words(exc)}") from exc
             time.sleep(2.0 * attempt)
+
+
+def _in_words(exc: Exception) -> str:
+    """Ray's reason on one line: a failure its server reports comes with the server's traceback,
+    of which the first line and the exception it ended in say what happened."""
+    lines = [line.strip() for line in str(exc).splitlines() if line.strip()]
+    if any(line.startswith("Traceback") for line in lines):
+        return f"{lines[0]} {lines[-1]}"
+    return " ".join(lines)
 
 
 def play_ray(
