@@ -207,17 +207,14 @@ def _arms(variants: tuple[str, ...], rules_dir: Path, output_dir: Path) -> list[
     """One arm per variant named, its built file: never a stale game, the variants are built first, as
     `check` does; a shipped one into a temporary folder that lives as long as the command (never into
     the mod's own output/). A name is the rules folder's own variant, else one triplea-forge ships."""
-    from generator.cli.authoring import build_variants
-    from generator.cli.targets import find_variants, shipped_games, unknown_variant
+    from generator.cli.targets import built_games, find_variants, unknown_variant
     from generator.spec.resolve import Rules
 
     specs = Rules(rules_dir, _display(rules_dir))
     found = find_variants(variants, specs)
     if found.neither:
         raise click.UsageError("; ".join(unknown_variant(name, specs) for name in found.neither))
-    if found.own:
-        build_variants(found.own, False, False, "portable", rules_dir, output_dir)
-    shipped = click.get_current_context().with_resource(shipped_games(found.shipped, specs))
+    shipped = built_games(found, specs, output_dir)
     return [(v, shipped.get(v, output_dir / "games" / f"{v}.xml"), None) for v in dict.fromkeys(variants)]
 
 

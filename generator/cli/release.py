@@ -132,8 +132,7 @@ def _games_to_play(
     """The games `check` plays, built first (never a stale game), and the rules of each to say at
     their lines: the rules folder's own variants into OUTPUT/games/, a shipped one (lhtr...) into a
     temporary folder that lives as long as the command, any other TARGET a game file."""
-    from generator.cli.authoring import build_variants
-    from generator.cli.targets import find_variants, refuse_unknown_games, shipped_games
+    from generator.cli.targets import built_games, find_variants, refuse_unknown_games
     from generator.engine.played import played_rules
     from generator.spec.resolve import Rules
 
@@ -141,9 +140,7 @@ def _games_to_play(
     specs = Rules(rules_dir, _display(rules_dir))
     found = find_variants(targets, specs)
     refuse_unknown_games(found.neither, specs, output_dir / "games")
-    if specs.variants() and (found.own or not targets):
-        build_variants(found.own, False, False, "portable", rules_dir, output_dir)
-    shipped = click.get_current_context().with_resource(shipped_games(found.shipped, specs))
+    shipped = built_games(found, specs, output_dir, every=not targets)  # none named: every variant
     games_dir = output_dir / "games"
     rules = played_rules(specs, targets, found.own, found.neither, games_dir, shipped) if rounds > 0 else {}
     return [str(shipped.get(t, t)) for t in targets], games_dir, rules  # a shipped variant's game by its path

@@ -96,3 +96,14 @@ def shipped_games(names: Sequence[str], rules: Rules) -> Iterator[dict[str, Path
             games[outcome.name].write_bytes(outcome.files[f"games/{outcome.name}.xml"])
         click.echo(f"{', '.join(names)}: shipped with triplea-forge, built into a temporary folder", err=True)
         yield games
+
+
+def built_games(found: Found, rules: Rules, output_dir: Path, *, every: bool = False) -> dict[str, Path]:
+    """Never a stale game: the folder's own variants found (with `every`, all of its variants when
+    none is named) built into OUTPUT/games/ as `build` builds them, each shipped one into a temporary
+    folder that lives as long as the command; the shipped ones' games by name."""
+    from generator.cli.authoring import build_variants
+
+    if found.own or (every and rules.variants()):
+        build_variants(found.own, False, False, "portable", rules.root, output_dir)
+    return click.get_current_context().with_resource(shipped_games(found.shipped, rules))
