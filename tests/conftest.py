@@ -11,16 +11,14 @@ module would load it a second time).
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 from hypothesis import settings
 
-from generator.catalog.scenarios import RULES_ENV
 from tests.helpers import CHECK_SEEDS, DEFAULT_MARKEXPR, ENGINE_JAR, ROOT, SLOW_MODULES, TESTS, Result, run_cli
 
 # What the fast lane leaves out.
@@ -46,20 +44,6 @@ def pytest_configure(config: pytest.Config) -> None:
     # a --hypothesis-profile given on the command line is Hypothesis' own to load.
     if config.getoption("--hypothesis-profile", None) is None:
         settings.load_profile("dev" if _fast_lane(config) else "ci")
-
-
-@pytest.fixture(autouse=True)
-def _rules_in_use_put_back() -> Iterator[None]:
-    """A command given `--rules` names that folder in os.environ for the processes it starts
-    (generator.catalog.scenarios.use_rules); run_cli puts the environment back, a test invoking the
-    command with click's own CliRunner does not, and the proofs folders every later test of the
-    worker finds would be that folder's."""
-    before = os.environ.get(RULES_ENV)
-    yield
-    if before is None:
-        os.environ.pop(RULES_ENV, None)
-    else:
-        os.environ[RULES_ENV] = before
 
 
 @pytest.fixture
